@@ -1,0 +1,462 @@
+#include "kope/cli.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/error.h"
+#include "kope/evaluator.h"
+#include "kope/fsutil.h"
+#include "kope/loop.h"
+#include "kope/suite.h"
+#include "kope/workspace.h"
+
+namespace kope {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string version_string() { return "kope " KOPE_VERSION; }
+
+namespace {
+
+const char* kUsage = R"(usage: kope <command> [options]
+
+commands:
+  suite list [--json]                 the tasks of the suite
+  suite show TASK [--json]            one task: tensors, attributes, cases with resolved shapes
+  eval --task TASK --kernel FILE      compile, check against the fp64 golden, time against the baseline
+  run [--tasks A,B] [--max-attempts N]
+                                      the optimisation loop: the policy proposes, kope executes and records,
+                                      only a correct and faster kernel becomes the incumbent
+  history [--task TASK] [--limit N]   recorded evaluations, newest first
+  show EVALUATION_ID                  the full stored report of one evaluation
+  version
+
+common options:
+  --device cpu            the target device (this build: cpu)
+  --policy offline        the policy for `run` (this build: offline, the shipped kernels; no network)
+  --suite DIR             task JSON files below DIR instead of the embedded suite
+  --workspace DIR         where runs are recorded (default $KOPE_WORKSPACE or ~/.local/share/kope)
+  --json                  machine-readable output on stdout
+
+eval and run options:
+  --cases A,B             only these cases
+  --warmup N  --reps N    untimed and timed runs per case (default 3 and 5)
+  --timeout SECONDS       per case, the runner's process group is killed past it (default 60)
+  --memory-mb N           address-space limit of the runner (default 4096)
+  --cxxflags "FLAGS"      the candidate's compiler flags instead of -O2 (a kernel may add its own with a
+                          `// kope:cxxflags ...` line)
+
+exit status: 0 done and correct, 1 a kernel failed, 2 bad usage or input, 3 internal error
+)";
+
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> options;
+  std::set<std::string> flags;
+
+  bool has(const std::string& f) const { return flags.count(f) > 0; }
+  std::optional<std::string> get(const std::string& k) const {
+    auto it = options.find(k);
+    return it == options.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+};
+
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
+Args parse_args(const std::vector<std::string>& argv) {
+  static const std::set<std::string> valued = {"--task", "--kernel", "--device", "--suite", "--workspace",
+                                               "--cases", "--warmup", "--reps", "--timeout", "--memory-mb",
+                                               "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy"};
+  static const std::set<std::string> boolean = {"--json", "--help", "-h"};
+  Args a;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string s = argv[i];
+    if (s.rfind("-", 0) != 0 || s == "-") {
+      a.positional.push_back(s);
+      continue;
+    }
+    std::string key = s, value;
+    bool inline_value = false;
+    if (auto eq = s.find('='); eq != std::string::npos) {
+      key = s.substr(0, eq);
+      value = s.substr(eq + 1);
+      inline_value = true;
+    }
+    if (boolean.count(key)) {
+      if (inline_value) throw UsageError("option " + key + " takes no value");
+      a.flags.insert(key);
+    } else if (valued.count(key)) {
+      if (!inline_value) {
+        if (i + 1 >= argv.size()) throw UsageError("option " + key + " needs a value");
+        value = argv[++i];
+      }
+      a.options[key] = value;
+    } else {
+      throw UsageError("unknown option " + key + " (see kope --help)");
+    }
+  }
+  return a;
+}
+
+int int_option(const Args& a, const std::string& key, int fallback, int lo, int hi) {
+  auto v = a.get(key);
+  if (!v) return fallback;
+  try {
+    std::size_t used = 0;
+    int n = std::stoi(*v, &used);
+    if (used == v->size() && n >= lo && n <= hi) return n;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(key + " expects a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                   ", got \"" + *v + "\"");
+}
+
+double seconds_option(const Args& a, const std::string& key, double fallback) {
+  auto v = a.get(key);
+  if (!v) return fallback;
+  try {
+    std::size_t used = 0;
+    double d = std::stod(*v, &used);
+    if (used == v->size() && d > 0 && d <= 86400) return d;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(key + " expects a number of seconds above 0, got \"" + *v + "\"");
+}
+
+std::vector<std::string> split_list(const std::string& s, char sep = ',') {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, sep))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void require_device(const Args& a) {
+  std::string d = a.get("--device").value_or("cpu");
+  if (d != "cpu") throw UsageError("device \"" + d + "\" is not available in this build (devices: cpu)");
+}
+
+Suite load_suite(const Args& a) {
+  if (auto dir = a.get("--suite")) return Suite::from_dir(*dir);
+  return Suite::embedded();
+}
+
+EvalOptions eval_options(const Args& a) {
+  EvalOptions o;
+  o.warmup = int_option(a, "--warmup", o.warmup, 0, 1000);
+  o.reps = int_option(a, "--reps", o.reps, 1, 10000);
+  o.case_timeout_seconds = seconds_option(a, "--timeout", o.case_timeout_seconds);
+  o.memory_bytes = static_cast<uint64_t>(int_option(a, "--memory-mb", static_cast<int>(o.memory_bytes >> 20), 64,
+                                                    1 << 20)) << 20;
+  if (auto c = a.get("--cases")) o.cases = split_list(*c);
+  if (auto f = a.get("--cxxflags")) o.cxxflags = split_list(*f, ' ');
+  return o;
+}
+
+fs::path workspace_dir(const Args& a) { return a.get("--workspace") ? fs::path(*a.get("--workspace")) : Workspace::default_dir(); }
+
+std::string fmt_ns(std::optional<double> ns) {
+  if (!ns) return "-";
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1);
+  if (*ns < 1e3) s << *ns << " ns";
+  else if (*ns < 1e6) s << *ns / 1e3 << " us";
+  else s << *ns / 1e6 << " ms";
+  return s.str();
+}
+
+std::string fmt_x(std::optional<double> v) {
+  if (!v) return "-";
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(2) << *v << "x";
+  return s.str();
+}
+
+std::string fmt_sci(double v) {
+  std::ostringstream s;
+  s << std::setprecision(3) << v;
+  return s.str();
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+json task_summary_json(const Task& t) {
+  json ins = json::array(), outs = json::array(), cases = json::array();
+  auto spec = [](const TensorSpec& s) {
+    json j = {{"name", s.name}, {"dtype", dtype_name(s.dtype)}, {"shape", s.shape}};
+    if (!s.count.empty()) j["count"] = s.count;
+    return j;
+  };
+  for (const auto& s : t.inputs) ins.push_back(spec(s));
+  for (const auto& s : t.outputs) outs.push_back(spec(s));
+  for (const auto& c : t.cases) cases.push_back(c.name);
+  return {{"name", t.name}, {"level", t.level}, {"summary", t.summary}, {"origin", t.origin}, {"digest", t.digest},
+          {"inputs", ins}, {"outputs", outs}, {"attrs", t.attrs}, {"cases", cases},
+          {"candidates", embedded_candidates(t.name).size()}};
+}
+
+int cmd_suite(const Args& a, std::ostream& out) {
+  if (a.positional.size() < 2) throw UsageError("usage: kope suite list|show TASK");
+  Suite suite = load_suite(a);
+  const std::string& sub = a.positional[1];
+  if (sub == "list") {
+    if (a.has("--json")) {
+      json arr = json::array();
+      for (const Task& t : suite.tasks()) arr.push_back(task_summary_json(t));
+      out << json{{"suite", suite.origin()}, {"tasks", arr}}.dump(2) << "\n";
+      return kExitOk;
+    }
+    out << std::left << std::setw(26) << "task" << std::setw(7) << "level" << std::setw(7) << "cases" << "summary\n";
+    for (const Task& t : suite.tasks())
+      out << std::left << std::setw(26) << t.name << std::setw(7) << ("L" + std::to_string(t.level)) << std::setw(7)
+          << t.cases.size() << t.summary << "\n";
+    out << suite.tasks().size() << " tasks (" << suite.origin() << ")\n";
+    return kExitOk;
+  }
+  if (sub == "show") {
+    if (a.positional.size() < 3) throw UsageError("usage: kope suite show TASK");
+    Task t = resolve_task(a.positional[2], suite);
+    json j = task_summary_json(t);
+    json cases = json::array();
+    for (const Case& c : t.cases) {
+      ConcreteCase cc = resolve_case(t, c);
+      json ins = json::array(), outs = json::array();
+      for (const auto& x : cc.inputs) ins.push_back({{"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape}});
+      for (const auto& x : cc.outputs) outs.push_back({{"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape}});
+      json attrs = json::object();
+      for (const auto& [k, v] : cc.attrs) attrs[k] = v;
+      cases.push_back({{"name", cc.name}, {"seed", cc.seed}, {"inputs", ins}, {"outputs", outs}, {"attrs", attrs}});
+    }
+    j["cases"] = cases;
+    j["reference"] = t.reference;
+    if (a.has("--json")) {
+      out << j.dump(2) << "\n";
+      return kExitOk;
+    }
+    out << t.name << " (L" << t.level << ", " << t.origin << ")\n" << t.summary << "\n\n";
+    for (const auto& c : j["cases"]) {
+      out << "case " << c["name"].get<std::string>() << ":";
+      for (const auto& x : c["inputs"]) out << " " << x["name"].get<std::string>() << shape_text(x["shape"].get<std::vector<int64_t>>());
+      out << " ->";
+      for (const auto& x : c["outputs"]) out << " " << x["name"].get<std::string>() << shape_text(x["shape"].get<std::vector<int64_t>>());
+      if (!c["attrs"].empty()) out << "  " << c["attrs"].dump();
+      out << "\n";
+    }
+    out << "\nreference:\n" << t.reference;
+    return kExitOk;
+  }
+  throw UsageError("unknown suite command \"" + sub + "\" (list, show)");
+}
+
+void print_report(const EvalReport& rep, std::ostream& out) {
+  out << rep.task << "  kernel " << rep.kernel_name << "  sha256 " << rep.kernel_sha256.substr(0, 12) << "  device "
+      << rep.device << "\n";
+  if (!rep.compiled) {
+    out << "compile: FAILED: " << rep.compile.error << "\n";
+    if (!rep.compile.log.empty()) out << rep.compile.log << (rep.compile.log.back() == '\n' ? "" : "\n");
+    out << "result: compile_error\n";
+    return;
+  }
+  out << "compile: ok" << (rep.compile.cached ? " (cached)" : " (" + fmt_sci(rep.compile.seconds) + " s)") << "\n";
+  out << std::left << std::setw(16) << "case" << std::setw(16) << "status" << std::setw(13) << "max rel err"
+      << std::setw(12) << "baseline" << std::setw(12) << "kernel" << "speedup\n";
+  for (const CaseResult& c : rep.cases) {
+    double max_rel = 0;
+    for (const auto& o : c.outputs) max_rel = std::max(max_rel, o.max_rel);
+    out << std::left << std::setw(16) << c.name << std::setw(16) << case_status_name(c.status) << std::setw(13)
+        << (c.outputs.empty() ? "-" : fmt_sci(max_rel)) << std::setw(12) << fmt_ns(c.baseline_median_ns)
+        << std::setw(12) << fmt_ns(c.kernel_median_ns) << fmt_x(c.speedup) << "\n";
+    if (!c.correct()) out << "    " << c.message << "\n";
+  }
+  for (const auto& w : rep.warnings) out << "warning: " << w << "\n";
+  out << "result: " << rep.status();
+  if (auto s = rep.speedup()) out << ", speedup " << fmt_x(s) << " (geometric mean over " << rep.cases.size() << " cases)";
+  out << "\n";
+}
+
+std::string joined_command(const std::vector<std::string>& args) {
+  std::string s = "kope";
+  for (const auto& x : args) s += " " + x;
+  return s;
+}
+
+int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  require_device(a);
+  auto task_name = a.get("--task");
+  auto kernel_path = a.get("--kernel");
+  if (!task_name || !kernel_path) throw UsageError("usage: kope eval --task TASK --kernel FILE [--device cpu] [--json]");
+  Suite suite = load_suite(a);
+  Task task = resolve_task(*task_name, suite);
+  std::error_code ec;
+  if (!fs::is_regular_file(*kernel_path, ec)) throw Error("kernel file '" + *kernel_path + "' does not exist or is not a file");
+  std::string source = read_file(*kernel_path, "kernel file");
+  if (source.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("kernel file '" + *kernel_path + "' is empty");
+  EvalOptions opt = eval_options(a);
+  Workspace ws = Workspace::open(workspace_dir(a));
+  Evaluator ev(EvalPaths::under(ws.dir()));
+  const int64_t run = ws.begin_run(joined_command(raw), "cpu");
+  const int64_t kernel = ws.add_kernel(task.name, source, fs::absolute(*kernel_path).string(), thought_of(source));
+  const int64_t eval_id = ws.begin_evaluation(run, kernel, task, "cpu", std::nullopt);
+  EvalReport rep;
+  try {
+    rep = ev.evaluate(task, source, *kernel_path, opt);
+  } catch (const Error& e) {
+    ws.fail_evaluation(eval_id, e.what());
+    ws.finish_run(run, "error");
+    throw;
+  }
+  ws.finish_evaluation(eval_id, rep);
+  ws.finish_run(run, "done");
+  if (a.has("--json")) {
+    json j = rep.to_json();
+    j["evaluation_id"] = eval_id;
+    j["workspace"] = ws.dir().string();
+    out << j.dump(2) << "\n";
+  } else {
+    print_report(rep, out);
+    err << "recorded as evaluation " << eval_id << " in " << ws.dir().string() << "\n";
+  }
+  return rep.correct() ? kExitOk : kExitKernelFailed;
+}
+
+int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  require_device(a);
+  std::string policy_name = a.get("--policy").value_or("offline");
+  if (policy_name != "offline")
+    throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline)");
+  OfflinePolicy policy;
+  Suite suite = load_suite(a);
+  LoopOptions lo;
+  lo.eval = eval_options(a);
+  lo.max_attempts = int_option(a, "--max-attempts", lo.max_attempts, 1, 1000);
+  if (auto t = a.get("--tasks")) lo.tasks = split_list(*t);
+  for (const auto& name : lo.tasks)
+    if (!suite.find(name)) resolve_task(name, suite);  // throws with the list of known tasks
+  Workspace ws = Workspace::open(workspace_dir(a));
+  Evaluator ev(EvalPaths::under(ws.dir()));
+  const int64_t run = ws.begin_run(joined_command(raw), "cpu");
+  std::vector<TaskOutcome> outcomes;
+  try {
+    outcomes = run_loop(ws, ev, suite, policy, lo, run, [&](const LoopEvent& e) {
+      if (!e.attempt) {
+        err << "== " << e.task << "\n";
+        return;
+      }
+      err << "   " << std::left << std::setw(52) << e.attempt->name + " " << std::setw(16) << e.attempt->status + " "
+          << std::setw(9) << fmt_x(e.attempt->speedup) << (e.attempt->promoted ? "promoted" : "") << "\n";
+    });
+  } catch (...) {
+    ws.finish_run(run, "error");
+    throw;
+  }
+  ws.finish_run(run, "done");
+  bool any_error = false;
+  for (const auto& o : outcomes) any_error = any_error || !o.error.empty();
+  if (a.has("--json")) {
+    out << json{{"run_id", run}, {"workspace", ws.dir().string()}, {"policy", policy.name()}, {"tasks", to_json(outcomes)}}.dump(2) << "\n";
+  } else {
+    out << std::left << std::setw(26) << "task" << std::setw(10) << "attempts" << std::setw(10) << "speedup" << "incumbent\n";
+    for (const auto& o : outcomes) {
+      out << std::left << std::setw(26) << o.task << std::setw(10) << o.attempts.size() << std::setw(10)
+          << fmt_x(o.incumbent_speedup) << o.incumbent_name << "\n";
+      if (!o.error.empty()) out << "    error: " << o.error << "\n";
+    }
+    out << "run " << run << " recorded in " << ws.dir().string() << "\n";
+  }
+  return any_error ? kExitInternal : kExitOk;
+}
+
+int cmd_history(const Args& a, std::ostream& out) {
+  Workspace ws = Workspace::open(workspace_dir(a));
+  int limit = int_option(a, "--limit", 20, 1, 1000000);
+  auto rows = ws.evaluations(a.get("--task"), limit);
+  if (a.has("--json")) {
+    json arr = json::array();
+    for (const auto& r : rows)
+      arr.push_back({{"id", r.id}, {"run_id", r.run_id}, {"task", r.task}, {"device", r.device}, {"status", r.status},
+                     {"compiled", r.compiled ? json(*r.compiled) : json(nullptr)},
+                     {"correct", r.correct ? json(*r.correct) : json(nullptr)},
+                     {"speedup", r.speedup ? json(*r.speedup) : json(nullptr)}, {"kernel", r.kernel_origin},
+                     {"kernel_sha256", r.kernel_sha256}, {"started_at", r.started_at}, {"finished_at", r.finished_at},
+                     {"prev_evaluation_id", r.prev_evaluation_id ? json(*r.prev_evaluation_id) : json(nullptr)}});
+    out << arr.dump(2) << "\n";
+    return kExitOk;
+  }
+  out << std::left << std::setw(7) << "id" << std::setw(26) << "task" << std::setw(16) << "status" << std::setw(10)
+      << "speedup" << std::setw(26) << "started" << "kernel\n";
+  for (const auto& r : rows)
+    out << std::left << std::setw(7) << r.id << std::setw(26) << r.task << std::setw(16) << r.status << std::setw(10)
+        << fmt_x(r.speedup) << std::setw(26) << r.started_at << r.kernel_origin << "\n";
+  return kExitOk;
+}
+
+int cmd_show(const Args& a, std::ostream& out) {
+  if (a.positional.size() < 2) throw UsageError("usage: kope show EVALUATION_ID");
+  int64_t id = 0;
+  try {
+    std::size_t used = 0;
+    id = std::stoll(a.positional[1], &used);
+    if (used != a.positional[1].size()) throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    throw UsageError("evaluation id must be a number, got \"" + a.positional[1] + "\"");
+  }
+  Workspace ws = Workspace::open(workspace_dir(a));
+  auto row = ws.evaluation(id);
+  if (!row) throw Error("no evaluation " + std::to_string(id) + " in workspace " + ws.dir().string());
+  json j = json::parse(row->report, nullptr, false);
+  if (j.is_discarded()) j = {{"status", row->status}, {"error", row->report}};
+  j["evaluation_id"] = row->id;
+  j["recorded_status"] = row->status;
+  out << j.dump(2) << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  try {
+    Args a = parse_args(raw);
+    if (a.positional.empty() || a.has("--help") || a.has("-h") || a.positional[0] == "help") {
+      (a.positional.empty() && !a.has("--help") && !a.has("-h") ? err : out) << kUsage;
+      return a.positional.empty() && !a.has("--help") && !a.has("-h") ? kExitBadInput : kExitOk;
+    }
+    const std::string& cmd = a.positional[0];
+    if (cmd == "version") {
+      out << version_string() << "\n";
+      return kExitOk;
+    }
+    if (cmd == "suite") return cmd_suite(a, out);
+    if (cmd == "eval") return cmd_eval(a, raw, out, err);
+    if (cmd == "run") return cmd_run(a, raw, out, err);
+    if (cmd == "history") return cmd_history(a, out);
+    if (cmd == "show") return cmd_show(a, out);
+    throw UsageError("unknown command \"" + cmd + "\" (see kope --help)");
+  } catch (const UsageError& e) {
+    err << "kope: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const Error& e) {
+    err << "kope: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "kope: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}
+
+}  // namespace kope

@@ -1,0 +1,425 @@
+#include "kope/evaluator.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "kope/embedded.h"
+#include "kope/error.h"
+#include "kope/fsutil.h"
+#include "kope/process.h"
+#include "kope/runner.h"
+#include "kope/sha256.h"
+
+namespace kope {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+EvalPaths EvalPaths::under(const fs::path& root) {
+  EvalPaths p;
+  p.build = root / "build";
+  p.golden = root / "golden";
+  p.jobs = root / "jobs";
+  p.include = root / "include";
+  std::error_code ec;
+  for (const auto* d : {&p.build, &p.golden, &p.jobs, &p.include}) {
+    fs::create_directories(*d, ec);
+    if (ec) throw Error("workspace '" + root.string() + "': cannot create '" + d->string() + "': " + ec.message());
+  }
+  const fs::path header = p.include / "kope_kernel.h";
+  const std::string text(embedded_kernel_header());
+  if (read_file_or_empty(header) != text) write_file_atomic(header, text);
+  p.runner = find_runner();
+  return p;
+}
+
+fs::path find_runner() {
+  if (const char* env = std::getenv("KOPE_RUNNER"); env && *env) return env;
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path beside = self.parent_path() / "kope-runner";
+    if (fs::exists(beside, ec)) return beside;
+  }
+#ifdef KOPE_RUNNER_BUILD_PATH
+  if (fs::exists(KOPE_RUNNER_BUILD_PATH, ec)) return KOPE_RUNNER_BUILD_PATH;
+#endif
+  throw Error("cannot find kope-runner beside " + self.string() + " (set KOPE_RUNNER to its path)");
+}
+
+std::string_view case_status_name(CaseStatus s) {
+  switch (s) {
+    case CaseStatus::Passed: return "passed";
+    case CaseStatus::Wrong: return "wrong";
+    case CaseStatus::Crash: return "crash";
+    case CaseStatus::Timeout: return "timeout";
+    case CaseStatus::RuntimeError: return "runtime_error";
+    case CaseStatus::LoadError: return "load_error";
+    case CaseStatus::InputsModified: return "inputs_modified";
+  }
+  return "?";
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+bool EvalReport::correct() const {
+  if (!compiled || cases.empty()) return false;
+  return std::all_of(cases.begin(), cases.end(), [](const CaseResult& c) { return c.correct(); });
+}
+
+std::string EvalReport::status() const {
+  if (!compiled) return "compile_error";
+  for (const auto& c : cases)
+    if (!c.correct()) return std::string(case_status_name(c.status));
+  return cases.empty() ? "no_cases" : "passed";
+}
+
+std::optional<double> EvalReport::speedup() const {
+  if (!correct()) return std::nullopt;
+  double log_sum = 0.0;
+  for (const auto& c : cases) {
+    if (!c.speedup || *c.speedup <= 0) return std::nullopt;
+    log_sum += std::log(*c.speedup);
+  }
+  return std::exp(log_sum / static_cast<double>(cases.size()));
+}
+
+double EvalReport::score() const {
+  if (!compiled) return 0.0;
+  double sum = 0.0;
+  for (const auto& c : cases)
+    if (c.correct()) sum += 0.3 + 0.5 * c.hap.value_or(0.5);
+  return 100.0 * (0.2 + (cases.empty() ? 0.0 : sum / static_cast<double>(cases.size())));
+}
+
+double hardware_aware_position(double base_ns, double cand_ns, double hw_ns) {
+  const double gain = base_ns - hw_ns;
+  const double denom = (cand_ns - hw_ns) + gain;
+  if (gain <= 0 || denom <= 0) return cand_ns <= base_ns ? 1.0 : 0.0;
+  return std::clamp(gain / denom, 0.0, 1.0);
+}
+
+namespace {
+
+json opt_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json check_json(const OutputCheck& c) {
+  auto num = [](double v) { return std::isfinite(v) ? json(v) : json(std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf")); };
+  return {{"name", c.name}, {"ok", c.ok}, {"mean_rel_err", num(c.mean_rel)}, {"max_rel_err", num(c.max_rel)},
+          {"threshold", c.threshold}, {"worst_index", c.worst_index}, {"expected", num(c.expected)},
+          {"got", num(c.got)}, {"mismatches", c.mismatches}};
+}
+
+}  // namespace
+
+json EvalReport::to_json() const {
+  json j;
+  j["task"] = task;
+  j["task_digest"] = task_digest;
+  j["kernel"] = {{"name", kernel_name}, {"sha256", kernel_sha256}};
+  j["device"] = device;
+  j["status"] = status();
+  j["compiled"] = compiled;
+  j["correct"] = correct();
+  j["speedup"] = opt_json(speedup());
+  j["score"] = score();
+  json diags = json::array();
+  for (const auto& d : compile.diagnostics)
+    diags.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column}, {"severity", d.severity},
+                     {"message", d.message}});
+  j["compile"] = {{"ok", compile.ok}, {"cached", compile.cached}, {"seconds", compile.seconds},
+                  {"command", compile.command}, {"diagnostics", diags}, {"log", compile.log}};
+  j["cases"] = json::array();
+  for (const auto& c : cases) {
+    json cj = {{"name", c.name}, {"status", case_status_name(c.status)}, {"correct", c.correct()},
+               {"message", c.message}, {"baseline_median_ns", opt_json(c.baseline_median_ns)},
+               {"kernel_median_ns", opt_json(c.kernel_median_ns)}, {"speedup", opt_json(c.speedup)},
+               {"hw_bound_ns", opt_json(c.hw_bound_ns)}, {"hap", opt_json(c.hap)},
+               {"baseline_ns", c.baseline_ns}, {"kernel_ns", c.kernel_ns}, {"outputs", json::array()},
+               {"log", c.log}};
+    for (const auto& o : c.outputs) cj["outputs"].push_back(check_json(o));
+    if (!c.last_outputs.empty()) {
+      cj["last_run_outputs"] = json::array();
+      for (const auto& o : c.last_outputs) cj["last_run_outputs"].push_back(check_json(o));
+    }
+    j["cases"].push_back(cj);
+  }
+  j["errors"] = errors;
+  j["warnings"] = warnings;
+  j["settings"] = {{"warmup", options.warmup}, {"reps", options.reps}, {"pool", options.pool},
+                   {"case_timeout_s", options.case_timeout_seconds}, {"memory_mb", options.memory_bytes >> 20},
+                   {"cxxflags", options.cxxflags}, {"interleave", options.interleave}};
+  return j;
+}
+
+Evaluator::Evaluator(EvalPaths paths) : paths_(std::move(paths)) {}
+
+namespace {
+
+fs::path make_job_dir(const fs::path& jobs) {
+  static std::atomic<unsigned> counter{0};
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    fs::path d = jobs / ("job-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" +
+                         std::to_string(rd() % 100000));
+    std::error_code ec;
+    if (fs::create_directory(d, ec)) return d;
+  }
+  throw Error("cannot create a job folder under '" + jobs.string() + "'");
+}
+
+struct JobDir {
+  fs::path path;
+  explicit JobDir(const fs::path& jobs) : path(make_job_dir(jobs)) {}
+  ~JobDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+ProcessResult run_job(const EvalPaths& paths, const RunnerJob& job, const fs::path& dir, const EvalOptions& opt) {
+  const fs::path job_file = dir / "job.json";
+  write_file_atomic(job_file, to_json(job).dump());
+  ProcessLimits lim;
+  lim.wall_seconds = opt.case_timeout_seconds;
+  lim.address_space_bytes = opt.memory_bytes;
+  lim.max_file_bytes = uint64_t{8} << 30;
+  lim.max_captured_bytes = 64 << 10;
+  return run_process({paths.runner.string(), job_file.string()}, lim, dir);
+}
+
+std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::vector<double> read_doubles(const fs::path& p, std::size_t numel) {
+  std::string bytes = read_file(p, "output");
+  if (bytes.size() != numel * sizeof(double))
+    throw Error("golden output '" + p.string() + "' has " + std::to_string(bytes.size()) + " bytes, expected " +
+                std::to_string(numel * sizeof(double)));
+  std::vector<double> v(numel);
+  std::memcpy(v.data(), bytes.data(), bytes.size());
+  return v;
+}
+
+std::vector<OutputCheck> check_all(const ConcreteCase& c, const fs::path& golden,
+                                   fs::path (*path_of)(const fs::path&, std::size_t), const fs::path& dir) {
+  std::vector<OutputCheck> out;
+  for (std::size_t i = 0; i < c.outputs.size(); ++i) {
+    const ConcreteTensor& t = c.outputs[i];
+    const std::vector<double> g = read_doubles(golden_output_path(golden, i), static_cast<std::size_t>(t.numel));
+    std::string got = read_file(path_of(dir, i), "output");
+    if (got.size() != static_cast<std::size_t>(t.numel) * dtype_size(t.dtype))
+      throw Error("runner output '" + path_of(dir, i).string() + "' has the wrong size");
+    out.push_back(check_output(t.name, t.dtype, got.data(), g.data(), g.size(), t.threshold));
+  }
+  return out;
+}
+
+std::string describe_failure(const OutputCheck& o) {
+  std::ostringstream s;
+  s.precision(9);
+  s << "output " << o.name << ": mean rel err " << o.mean_rel << ", max rel err " << o.max_rel
+    << " (limits " << o.threshold << " and " << 10 * o.threshold << "), " << o.mismatches
+    << " element(s) out of tolerance; worst at index " << o.worst_index << ": expected " << o.expected
+    << ", got " << o.got;
+  return s.str();
+}
+
+}  // namespace
+
+fs::path Evaluator::reference_so(const Task& task) {
+  CompileOptions opt;
+  opt.flags = {"-O1", "-ffp-contract=off", "-fno-fast-math"};
+  opt.defines = {"KOPE_REAL=double"};
+  CompileResult r = compile_kernel(task.reference, task.name + ".reference.cpp", paths_.build, paths_.include, opt);
+  if (!r.ok) throw Error("task '" + task.origin + "': the reference does not build: " + r.error);
+  return r.shared_object;
+}
+
+fs::path Evaluator::baseline_so(const Task& task) {
+  CompileOptions opt;  // the default -O2, as the candidate gets unless it asks for more
+  const bool from_reference = task.baseline.empty();
+  CompileResult r = compile_kernel(from_reference ? task.reference : task.baseline,
+                                   task.name + (from_reference ? ".reference.cpp" : ".baseline.cpp"), paths_.build,
+                                   paths_.include, opt);
+  if (!r.ok)
+    throw Error("task '" + task.origin + "': " +
+                (from_reference ? "the reference does not build as the fp32 baseline: " : "the baseline does not build: ") +
+                r.error);
+  return r.shared_object;
+}
+
+fs::path Evaluator::golden_dir(const Task& task, const ConcreteCase& c, const EvalOptions& options) {
+  const fs::path dir = paths_.golden / task.digest / c.name;
+  const fs::path done = dir / "done";
+  std::error_code ec;
+  if (fs::exists(done, ec)) return dir;
+  const fs::path ref = reference_so(task);
+  JobDir job_dir(paths_.jobs);
+  RunnerJob job;
+  job.mode = RunnerJob::Mode::Golden;
+  job.kcase = c;
+  job.kernel = ref;
+  job.out_dir = job_dir.path;
+  ProcessResult pr = run_job(paths_, job, job_dir.path, options);
+  if (!pr.ok())
+    throw Error("task '" + task.origin + "': case '" + c.name + "': the reference run failed (" + pr.describe() +
+                "): " + trim(tail(pr.err, 2000)));
+  fs::create_directories(dir, ec);
+  for (std::size_t i = 0; i < c.outputs.size(); ++i) {
+    fs::rename(golden_output_path(job_dir.path, i), golden_output_path(dir, i), ec);
+    if (ec) throw Error("cannot store golden output in '" + dir.string() + "': " + ec.message());
+  }
+  write_file_atomic(done, task.digest + "\n");
+  return dir;
+}
+
+CaseResult Evaluator::measure(const Task& task, const ConcreteCase& c, const fs::path& kernel,
+                              const fs::path& baseline, const fs::path& golden, const EvalOptions& options) {
+  (void)task;
+  CaseResult r;
+  r.name = c.name;
+  JobDir job_dir(paths_.jobs);
+  RunnerJob job;
+  job.mode = RunnerJob::Mode::Measure;
+  job.kcase = c;
+  job.kernel = kernel;
+  job.baseline = baseline;
+  job.out_dir = job_dir.path;
+  job.warmup = options.warmup;
+  job.reps = options.reps;
+  job.pool = options.pool;
+  job.flush_bytes = options.flush_bytes;
+  job.interleave = options.interleave;
+  ProcessResult pr = run_job(paths_, job, job_dir.path, options);
+  r.log = tail(pr.out + pr.err, 4000);
+  std::string phase = trim(read_file_or_empty(phase_path(job_dir.path)));
+  std::string during = phase.empty() ? "" : " during the " + phase;
+  if (pr.timed_out) {
+    r.status = CaseStatus::Timeout;
+    r.message = "timed out after " + std::to_string(static_cast<int>(options.case_timeout_seconds)) + " s" +
+                during + "; the process group was killed";
+    return r;
+  }
+  if (pr.term_signal) {
+    r.status = CaseStatus::Crash;
+    r.message = "the kernel process was killed by " + signal_name(pr.term_signal) + during;
+    if (pr.err.find("bad_alloc") != std::string::npos)
+      r.message += " (out of memory: the limit is " + std::to_string(options.memory_bytes >> 20) + " MiB)";
+    return r;
+  }
+  if (!pr.started || pr.exit_code != 0) {
+    switch (pr.exit_code) {
+      case kRunnerKernelError: r.status = CaseStatus::RuntimeError; break;
+      case kRunnerLoadError: r.status = CaseStatus::LoadError; break;
+      case kRunnerInputsModified: r.status = CaseStatus::InputsModified; break;
+      default: r.status = CaseStatus::RuntimeError;
+    }
+    std::string why = trim(tail(pr.err, 600));
+    r.message = (pr.started ? "the kernel process ended with " + pr.describe() : pr.describe()) + during +
+                (why.empty() ? "" : ": " + why);
+    return r;
+  }
+  r.outputs = check_all(c, golden, first_output_path, job_dir.path);
+  r.last_outputs = check_all(c, golden, last_output_path, job_dir.path);
+  json result = json::parse(read_file(result_path(job_dir.path), "runner result"));
+  r.baseline_ns = result.at("base_ns").get<std::vector<double>>();
+  r.kernel_ns = result.at("cand_ns").get<std::vector<double>>();
+  if (!r.baseline_ns.empty() && !r.kernel_ns.empty()) {
+    r.baseline_median_ns = median(r.baseline_ns);
+    r.kernel_median_ns = median(r.kernel_ns);
+    if (*r.kernel_median_ns > 0) r.speedup = *r.baseline_median_ns / *r.kernel_median_ns;
+    const double bw = result.value("copy_bytes_per_ns", 0.0);
+    if (bw > 0) {
+      double bytes = 0;
+      for (const auto* list : {&c.inputs, &c.outputs})
+        for (const auto& t : *list) bytes += static_cast<double>(t.numel) * static_cast<double>(dtype_size(t.dtype));
+      r.hw_bound_ns = bytes / bw;
+      r.hap = hardware_aware_position(*r.baseline_median_ns, *r.kernel_median_ns, *r.hw_bound_ns);
+    }
+  }
+  for (const auto& o : r.outputs)
+    if (!o.ok) {
+      r.status = CaseStatus::Wrong;
+      r.message = describe_failure(o);
+      return r;
+    }
+  for (const auto& o : r.last_outputs)
+    if (!o.ok) {
+      r.status = CaseStatus::Wrong;
+      r.message = "the first run was correct but a timed run was not: " + describe_failure(o);
+      return r;
+    }
+  r.status = CaseStatus::Passed;
+  return r;
+}
+
+EvalReport Evaluator::evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
+                               const EvalOptions& options) {
+  EvalReport rep;
+  rep.task = task.name;
+  rep.task_digest = task.digest;
+  rep.kernel_name = kernel_name;
+  rep.kernel_sha256 = sha256_hex(source);
+  rep.options = options;
+
+  std::vector<ConcreteCase> cases;
+  for (const std::string& name : options.cases)
+    if (!find_case(task, name)) {
+      std::string known;
+      for (const Case& c : task.cases) known += (known.empty() ? "" : ", ") + c.name;
+      throw Error("task '" + task.name + "' has no case \"" + name + "\" (cases: " + known + ")");
+    }
+  for (const Case& c : task.cases)
+    if (options.cases.empty() || std::find(options.cases.begin(), options.cases.end(), c.name) != options.cases.end())
+      cases.push_back(resolve_case(task, c));
+
+  CompileOptions copt;
+  if (!options.cxxflags.empty()) copt.flags = options.cxxflags;
+  try {
+    rep.compile = compile_kernel(source, kernel_name, paths_.build, paths_.include, copt);
+  } catch (const Error& e) {
+    rep.compile.error = e.what();
+  }
+  rep.compiled = rep.compile.ok;
+  if (!rep.compiled) {
+    rep.errors.push_back(rep.compile.error);
+    for (const auto& d : rep.compile.diagnostics)
+      if (d.severity == "error" || d.severity == "fatal error")
+        rep.errors.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
+    return rep;
+  }
+  const fs::path base = baseline_so(task);
+  for (const ConcreteCase& c : cases) {
+    const fs::path golden = golden_dir(task, c, options);
+    CaseResult r = measure(task, c, rep.compile.shared_object, base, golden, options);
+    if (!r.correct()) rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
+    // Flushed caches and rotated inputs leave no honest way under half the single-core copy floor.
+    if (r.correct() && r.kernel_median_ns && r.hw_bound_ns && *r.hw_bound_ns > 1000.0 &&
+        *r.kernel_median_ns < 0.5 * *r.hw_bound_ns)
+      rep.warnings.push_back("case " + r.name + ": the kernel took " + std::to_string(*r.kernel_median_ns) +
+                             " ns, under half the " + std::to_string(*r.hw_bound_ns) +
+                             " ns its data needs at the measured bandwidth: flagged for a second look (cached or "
+                             "skipped work?)");
+    rep.cases.push_back(std::move(r));
+  }
+  return rep;
+}
+
+}  // namespace kope

@@ -1,0 +1,18 @@
+// The `kope` command line, as a function so tests can drive it in-process.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace kope {
+
+// Exit codes: 0 done (and every evaluated kernel correct); 1 a kernel failed (did not compile, was wrong,
+// crashed, timed out); 2 bad usage or bad input (a task file, a kernel path); 3 an internal failure.
+enum CliExit : int { kExitOk = 0, kExitKernelFailed = 1, kExitBadInput = 2, kExitInternal = 3 };
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+std::string version_string();
+
+}  // namespace kope

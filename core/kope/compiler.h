@@ -1,0 +1,48 @@
+// Builds a kernel source into a shared object with the system compiler, caching by content.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kope {
+
+struct Diagnostic {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string severity;  // error, warning, note, fatal error
+  std::string message;
+};
+
+struct CompileOptions {
+  std::string cxx;                        // empty: $CXX, else c++
+  std::vector<std::string> flags = {"-O2"};  // before the source's own `// kope:cxxflags` line
+  std::vector<std::string> defines;       // NAME or NAME=VALUE
+  double timeout_seconds = 120.0;
+};
+
+struct CompileResult {
+  bool ok = false;
+  bool cached = false;
+  std::filesystem::path shared_object;
+  std::vector<Diagnostic> diagnostics;
+  std::string log;    // the compiler's stderr, as it printed it
+  std::string error;  // why it failed, in one line, when !ok
+  std::vector<std::string> command;
+  double seconds = 0.0;
+};
+
+// Flags a kernel may ask for with a `// kope:cxxflags ...` line in its first 20 lines.
+// Throws kope::Error naming the flag and the line when one is not allowed.
+std::vector<std::string> flag_directives(const std::string& source, const std::string& display_name);
+
+// `file:line:col: severity: message` lines of gcc/clang output.
+std::vector<Diagnostic> parse_diagnostics(const std::string& compiler_output);
+
+// `display_name` is what diagnostics call the file. Throws kope::Error only for a disallowed flag.
+CompileResult compile_kernel(const std::string& source, const std::string& display_name,
+                             const std::filesystem::path& build_dir, const std::filesystem::path& include_dir,
+                             const CompileOptions& options);
+
+}  // namespace kope

@@ -1,0 +1,108 @@
+// Execute(a) on the CPU device: compile, check each case against the fp64 golden, time against the baseline.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/check.h"
+#include "kope/compiler.h"
+#include "kope/task.h"
+
+namespace kope {
+
+// Where an evaluation keeps builds, cached golden outputs and scratch job folders.
+struct EvalPaths {
+  std::filesystem::path build, golden, jobs, include;
+  std::filesystem::path runner;  // the kope-runner executable
+
+  // Lays out folders under `root` and writes the kernel header there. Throws kope::Error.
+  static EvalPaths under(const std::filesystem::path& root);
+};
+
+// kope-runner: $KOPE_RUNNER, else beside the running executable, else the build tree's.
+std::filesystem::path find_runner();
+
+struct EvalOptions {
+  int warmup = 3;
+  int reps = 5;
+  int pool = 3;
+  double case_timeout_seconds = 60.0;
+  uint64_t memory_bytes = uint64_t{4} << 30;
+  std::size_t flush_bytes = 0;        // 0: runner's default (2x last-level cache, >= 32 MiB)
+  std::vector<std::string> cases;     // empty: all
+  std::vector<std::string> cxxflags;  // replace the default -O2 for the candidate
+  bool interleave = true;             // baseline and candidate alternate call by call
+};
+
+enum class CaseStatus { Passed, Wrong, Crash, Timeout, RuntimeError, LoadError, InputsModified };
+std::string_view case_status_name(CaseStatus s);
+
+struct CaseResult {
+  std::string name;
+  CaseStatus status = CaseStatus::Passed;
+  std::string message;
+  std::vector<OutputCheck> outputs;       // the correctness call
+  std::vector<OutputCheck> last_outputs;  // the last timed call
+  std::vector<double> baseline_ns, kernel_ns;
+  std::optional<double> baseline_median_ns, kernel_median_ns, speedup;
+  // The memory-bound floor: bytes the case must move / the copy bandwidth measured in the same process.
+  std::optional<double> hw_bound_ns;
+  // CANN Bench's hardware-aware position: 0.5 at baseline speed, 1 at the floor; clamped to [0, 1].
+  std::optional<double> hap;
+  std::string log;  // what the runner printed, truncated
+  bool correct() const { return status == CaseStatus::Passed; }
+};
+
+struct EvalReport {
+  std::string task;
+  std::string task_digest;
+  std::string kernel_name;
+  std::string kernel_sha256;
+  std::string device = "cpu";
+  bool compiled = false;
+  CompileResult compile;
+  std::vector<CaseResult> cases;
+  std::vector<std::string> errors;
+  std::vector<std::string> warnings;
+  EvalOptions options;
+
+  bool correct() const;
+  std::string status() const;           // passed, compile_error, or the first failing case's status
+  std::optional<double> speedup() const;  // geometric mean over cases, when correct
+  // 100 * [0.2 * compiled + sum over cases of correct_i * (0.3 + 0.5 * HAP_i) / cases]
+  double score() const;
+  nlohmann::json to_json() const;
+};
+
+double median(std::vector<double> v);
+
+// HAP = (T_base - T_hw) / ((T_cand - T_hw) + (T_base - T_hw)), clamped to [0, 1].
+double hardware_aware_position(double base_ns, double cand_ns, double hw_ns);
+
+class Evaluator {
+ public:
+  explicit Evaluator(EvalPaths paths);
+
+  // A bad task (a reference that does not build or crashes) throws kope::Error; anything wrong with the
+  // candidate is an outcome in the report.
+  EvalReport evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
+                      const EvalOptions& options);
+
+  const EvalPaths& paths() const { return paths_; }
+
+ private:
+  std::filesystem::path reference_so(const Task& task);
+  std::filesystem::path baseline_so(const Task& task);
+  std::filesystem::path golden_dir(const Task& task, const ConcreteCase& c, const EvalOptions& options);
+  CaseResult measure(const Task& task, const ConcreteCase& c, const std::filesystem::path& kernel,
+                     const std::filesystem::path& baseline, const std::filesystem::path& golden,
+                     const EvalOptions& options);
+
+  EvalPaths paths_;
+};
+
+}  // namespace kope

@@ -1,0 +1,58 @@
+// The optimisation loop: propose, execute, record every attempt, promote only a correct and faster kernel.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "kope/evaluator.h"
+#include "kope/policy.h"
+#include "kope/suite.h"
+#include "kope/workspace.h"
+
+namespace kope {
+
+struct LoopOptions {
+  std::vector<std::string> tasks;  // empty: every task of the suite
+  int max_attempts = 8;            // per task
+  // A correct candidate replaces the incumbent only when its speedup exceeds the incumbent's by this factor,
+  // so timing noise does not churn the incumbent.
+  double min_gain = 1.02;
+  std::string device = "cpu";
+  EvalOptions eval;
+};
+
+struct Attempt {
+  int64_t evaluation_id = 0;
+  std::string name;
+  std::string thought;
+  std::string status;
+  std::optional<double> speedup;
+  bool promoted = false;
+  std::string message;
+};
+
+struct TaskOutcome {
+  std::string task;
+  std::vector<Attempt> attempts;
+  double incumbent_speedup = 1.0;  // 1.0: the baseline is still the incumbent
+  std::string incumbent_name = "baseline";
+  std::string error;               // a task that could not be evaluated at all (a bad reference, say)
+};
+
+struct LoopEvent {
+  std::string task;
+  const Attempt* attempt = nullptr;  // null: the task is starting
+};
+
+// Every attempt is written to the workspace before and after it runs.
+std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+                                  const LoopOptions& options, int64_t run_id,
+                                  const std::function<void(const LoopEvent&)>& progress = {});
+
+nlohmann::json to_json(const std::vector<TaskOutcome>& outcomes);
+
+}  // namespace kope

@@ -1,0 +1,90 @@
+// An operator task: tensor specs, attributes, the naive reference, and cases that fix shapes and inputs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "kope/dtype.h"
+
+namespace kope {
+
+struct InitSpec {
+  enum class Kind { Uniform, Normal, Bernoulli, RandInt };
+  Kind kind = Kind::Uniform;
+  double a = -1.0;  // low, mean, or p
+  double b = 1.0;   // high or std
+};
+
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<std::string> shape;  // each an integer or a product of integers and dimension symbols
+  std::string count;               // empty for one tensor, else an integer or a symbol
+  std::optional<InitSpec> init;
+  std::optional<double> threshold;
+};
+
+struct Case {
+  std::string name;
+  std::map<std::string, int64_t> dims;
+  std::map<std::string, double> attrs;
+  std::map<std::string, InitSpec> init;
+  uint64_t seed = 0;
+};
+
+struct Task {
+  std::string name;
+  int level = 0;
+  std::string summary;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+  std::map<std::string, double> attrs;
+  std::string reference;
+  std::string baseline;  // empty: the reference built with kope_real=float
+  std::vector<Case> cases;
+  std::string origin;  // where it was loaded from, for messages
+  std::string digest;  // sha256 of the canonical JSON: changes whenever the task does
+};
+
+// One tensor of one case with every dimension resolved.
+struct ConcreteTensor {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  int64_t numel = 1;
+  InitSpec init;
+  double threshold = 0.0;
+};
+
+struct ConcreteCase {
+  std::string name;
+  uint64_t seed = 0;
+  std::vector<ConcreteTensor> inputs;
+  std::vector<ConcreteTensor> outputs;
+  std::vector<std::pair<std::string, double>> attrs;
+};
+
+// The largest tensor a case may declare, in elements.
+inline constexpr int64_t kMaxTensorElements = int64_t{1} << 28;
+
+// Throws kope::Error naming `origin` and the JSON pointer of the offending field.
+Task parse_task(const nlohmann::json& j, const std::string& origin);
+Task parse_task_text(const std::string& text, const std::string& origin);
+Task load_task_file(const std::filesystem::path& path);
+
+ConcreteCase resolve_case(const Task& task, const Case& c);
+const Case* find_case(const Task& task, const std::string& name);
+
+nlohmann::json to_json(const ConcreteCase& c);
+ConcreteCase concrete_case_from_json(const nlohmann::json& j);
+
+// Whether the reference can be built with kope_real=float as the baseline.
+bool reference_is_fp32_baseline(const Task& task);
+
+}  // namespace kope

@@ -1,0 +1,108 @@
+#include "kope/loop.h"
+
+#include <nlohmann/json.hpp>
+
+#include "kope/error.h"
+#include "kope/sha256.h"
+
+namespace kope {
+
+using nlohmann::json;
+
+namespace {
+
+std::string feedback_of(const EvalReport& rep) {
+  if (!rep.errors.empty()) return rep.errors.front();
+  auto s = rep.speedup();
+  return "correct" + (s ? ", speedup " + std::to_string(*s) : std::string());
+}
+
+}  // namespace
+
+std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+                                  const LoopOptions& options, int64_t run_id,
+                                  const std::function<void(const LoopEvent&)>& progress) {
+  std::vector<const Task*> tasks;
+  if (options.tasks.empty()) {
+    for (const Task& t : suite.tasks()) tasks.push_back(&t);
+  } else {
+    for (const std::string& name : options.tasks) {
+      const Task* t = suite.find(name);
+      if (!t) throw Error("no task named \"" + name + "\" in the " + suite.origin() + " suite");
+      tasks.push_back(t);
+    }
+  }
+  std::vector<TaskOutcome> outcomes;
+  for (const Task* task : tasks) {
+    TaskOutcome out;
+    out.task = task->name;
+    if (progress) progress({task->name, nullptr});
+    PolicyState state;
+    state.task = task;
+    std::optional<int64_t> incumbent_eval;
+    if (auto inc = ws.incumbent(task->name, options.device)) {
+      state.incumbent_speedup = inc->speedup;
+      state.incumbent_source = ws.kernel_source(inc->kernel_id).value_or("");
+      incumbent_eval = inc->evaluation_id;
+      if (auto row = ws.evaluation(inc->evaluation_id)) out.incumbent_name = row->kernel_origin;
+    }
+    out.incumbent_speedup = state.incumbent_speedup;
+    for (int k = 0; k < options.max_attempts; ++k) {
+      std::optional<Proposal> p = policy.propose(state);
+      if (!p) break;
+      state.tried.push_back(sha256_hex(p->source));
+      Attempt a;
+      a.name = p->name;
+      a.thought = p->thought;
+      const int64_t kernel = ws.add_kernel(task->name, p->source, p->name, p->thought);
+      a.evaluation_id = ws.begin_evaluation(run_id, kernel, *task, options.device, incumbent_eval);
+      EvalReport rep;
+      try {
+        rep = ev.evaluate(*task, p->source, p->name, options.eval);
+      } catch (const Error& e) {
+        ws.fail_evaluation(a.evaluation_id, e.what());
+        out.error = e.what();
+        a.status = "error";
+        a.message = e.what();
+        out.attempts.push_back(a);
+        if (progress) progress({task->name, &out.attempts.back()});
+        break;
+      }
+      rep.device = options.device;
+      ws.finish_evaluation(a.evaluation_id, rep);
+      a.status = rep.status();
+      a.speedup = rep.speedup();
+      a.message = feedback_of(rep);
+      state.latest_feedback = a.message;
+      if (rep.correct() && a.speedup && *a.speedup > state.incumbent_speedup * options.min_gain) {
+        a.promoted = true;
+        ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup});
+        state.incumbent_speedup = *a.speedup;
+        state.incumbent_source = p->source;
+        incumbent_eval = a.evaluation_id;
+        out.incumbent_speedup = *a.speedup;
+        out.incumbent_name = p->name;
+      }
+      out.attempts.push_back(a);
+      if (progress) progress({task->name, &out.attempts.back()});
+    }
+    outcomes.push_back(std::move(out));
+  }
+  return outcomes;
+}
+
+json to_json(const std::vector<TaskOutcome>& outcomes) {
+  json arr = json::array();
+  for (const auto& o : outcomes) {
+    json attempts = json::array();
+    for (const auto& a : o.attempts)
+      attempts.push_back({{"evaluation_id", a.evaluation_id}, {"name", a.name}, {"thought", a.thought},
+                          {"status", a.status}, {"speedup", a.speedup ? json(*a.speedup) : json(nullptr)},
+                          {"promoted", a.promoted}, {"message", a.message}});
+    arr.push_back({{"task", o.task}, {"incumbent", o.incumbent_name}, {"incumbent_speedup", o.incumbent_speedup},
+                   {"attempts", attempts}, {"error", o.error.empty() ? json(nullptr) : json(o.error)}});
+  }
+  return arr;
+}
+
+}  // namespace kope

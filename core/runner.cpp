@@ -1,0 +1,326 @@
+#include "kope/runner.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/inputs.h"
+#include "kope/sha256.h"
+#include "kope_kernel.h"
+
+namespace kope {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+json to_json(const RunnerJob& job) {
+  return {{"mode", job.mode == RunnerJob::Mode::Golden ? "golden" : "measure"},
+          {"case", to_json(job.kcase)},
+          {"kernel", job.kernel.string()},
+          {"baseline", job.baseline.string()},
+          {"out_dir", job.out_dir.string()},
+          {"warmup", job.warmup},
+          {"reps", job.reps},
+          {"pool", job.pool},
+          {"flush_bytes", job.flush_bytes},
+          {"interleave", job.interleave}};
+}
+
+RunnerJob runner_job_from_json(const json& j) {
+  RunnerJob job;
+  job.mode = j.at("mode").get<std::string>() == "golden" ? RunnerJob::Mode::Golden : RunnerJob::Mode::Measure;
+  job.kcase = concrete_case_from_json(j.at("case"));
+  job.kernel = j.at("kernel").get<std::string>();
+  job.baseline = j.at("baseline").get<std::string>();
+  job.out_dir = j.at("out_dir").get<std::string>();
+  job.warmup = j.at("warmup").get<int>();
+  job.reps = j.at("reps").get<int>();
+  job.pool = j.at("pool").get<int>();
+  job.flush_bytes = j.at("flush_bytes").get<std::size_t>();
+  job.interleave = j.value("interleave", true);
+  return job;
+}
+
+fs::path golden_output_path(const fs::path& dir, std::size_t i) { return dir / ("golden_" + std::to_string(i) + ".f64"); }
+fs::path first_output_path(const fs::path& dir, std::size_t i) { return dir / ("first_" + std::to_string(i) + ".bin"); }
+fs::path last_output_path(const fs::path& dir, std::size_t i) { return dir / ("last_" + std::to_string(i) + ".bin"); }
+fs::path result_path(const fs::path& dir) { return dir / "result.json"; }
+fs::path phase_path(const fs::path& dir) { return dir / "phase"; }
+
+namespace {
+
+using KernelFn = int (*)(const kope_args*);
+
+struct Buffer {
+  std::unique_ptr<unsigned char[]> bytes;
+  std::size_t size = 0;
+  explicit Buffer(std::size_t n) : bytes(new unsigned char[n ? n : 1]), size(n) {}
+};
+
+// One complete set of argument tensors over buffers it owns.
+struct ArgSet {
+  std::vector<Buffer> inputs, outputs;
+  std::vector<kope_tensor> in_t, out_t;
+  std::vector<kope_attr> attrs;
+  kope_args args{};
+};
+
+DType runtime_dtype(DType t, bool golden) { return golden && is_floating(t) ? DType::F64 : t; }
+
+kope_tensor describe(const ConcreteTensor& t, DType dt, void* data) {
+  kope_tensor k{};
+  k.name = t.name.c_str();
+  k.data = data;
+  k.dtype = static_cast<int32_t>(dt);
+  k.ndim = static_cast<int32_t>(t.shape.size());
+  for (std::size_t d = 0; d < t.shape.size(); ++d) k.shape[d] = t.shape[d];
+  k.numel = t.numel;
+  return k;
+}
+
+std::unique_ptr<ArgSet> make_args(const ConcreteCase& c, bool golden, const std::vector<Buffer>* inputs_from) {
+  auto a = std::make_unique<ArgSet>();
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    const ConcreteTensor& t = c.inputs[i];
+    DType dt = runtime_dtype(t.dtype, golden);
+    a->inputs.emplace_back(static_cast<std::size_t>(t.numel) * dtype_size(dt));
+    Buffer& b = a->inputs.back();
+    if (inputs_from) {
+      std::memcpy(b.bytes.get(), (*inputs_from)[i].bytes.get(), b.size);
+    } else if (dt == t.dtype) {
+      generate_tensor(t, c.seed, i, b.bytes.get());
+    } else {  // the golden run sees exactly the values a kernel sees, widened to double
+      Buffer native(static_cast<std::size_t>(t.numel) * dtype_size(t.dtype));
+      generate_tensor(t, c.seed, i, native.bytes.get());
+      for (int64_t e = 0; e < t.numel; ++e)
+        store_from_double(dt, b.bytes.get(), e, load_as_double(t.dtype, native.bytes.get(), e));
+    }
+  }
+  for (const ConcreteTensor& t : c.outputs) {
+    DType dt = runtime_dtype(t.dtype, golden);
+    a->outputs.emplace_back(static_cast<std::size_t>(t.numel) * dtype_size(dt));
+    fill_sentinel(dt, a->outputs.back().bytes.get(), static_cast<std::size_t>(t.numel));
+  }
+  for (std::size_t i = 0; i < c.inputs.size(); ++i)
+    a->in_t.push_back(describe(c.inputs[i], runtime_dtype(c.inputs[i].dtype, golden), a->inputs[i].bytes.get()));
+  for (std::size_t i = 0; i < c.outputs.size(); ++i)
+    a->out_t.push_back(describe(c.outputs[i], runtime_dtype(c.outputs[i].dtype, golden), a->outputs[i].bytes.get()));
+  for (const auto& [name, value] : c.attrs) a->attrs.push_back({name.c_str(), value});
+  a->args.n_inputs = static_cast<int32_t>(a->in_t.size());
+  a->args.inputs = a->in_t.data();
+  a->args.n_outputs = static_cast<int32_t>(a->out_t.size());
+  a->args.outputs = a->out_t.data();
+  a->args.n_attrs = static_cast<int32_t>(a->attrs.size());
+  a->args.attrs = a->attrs.data();
+  return a;
+}
+
+KernelFn load_kernel(const fs::path& so, const char* role) {
+  void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    std::fprintf(stderr, "kope-runner: cannot load the %s %s: %s\n", role, so.c_str(), dlerror());
+    std::exit(kRunnerLoadError);
+  }
+  auto fn = reinterpret_cast<KernelFn>(dlsym(h, "kope_kernel"));
+  if (!fn) {
+    std::fprintf(stderr, "kope-runner: the %s %s exports no kope_kernel (declare it extern \"C\" or include "
+                         "kope_kernel.h before defining it)\n", role, so.c_str());
+    std::exit(kRunnerLoadError);
+  }
+  return fn;
+}
+
+void write_file(const fs::path& p, const void* data, std::size_t n) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
+  if (!out) {
+    std::fprintf(stderr, "kope-runner: cannot write %s\n", p.c_str());
+    std::exit(kRunnerJobError);
+  }
+}
+
+void set_phase(const fs::path& dir, const std::string& phase) {
+  std::string s = phase + "\n";
+  write_file(phase_path(dir), s.data(), s.size());
+}
+
+std::size_t default_flush_bytes() {
+  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  std::size_t llc = static_cast<std::size_t>(std::max({l3, l2, 0L}));
+  return std::max<std::size_t>(2 * llc, std::size_t{32} << 20);
+}
+
+// Writes every cache line of a buffer larger than the last-level cache, so each timed call starts cold.
+struct CacheFlusher {
+  std::vector<unsigned char> buf;
+  explicit CacheFlusher(std::size_t n) : buf(n, 1) {}
+  void flush() {
+    volatile unsigned char* p = buf.data();
+    for (std::size_t i = 0; i < buf.size(); i += 64) p[i] = static_cast<unsigned char>(p[i] + 1);
+  }
+};
+
+// Bytes per nanosecond one core moves in a large copy (read plus write), the best of three.
+double copy_bandwidth(std::vector<unsigned char>& buf) {
+  const std::size_t half = buf.size() / 2;
+  double best = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::memcpy(buf.data() + half, buf.data(), half);
+    auto t1 = std::chrono::steady_clock::now();
+    double ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    if (ns > 0) best = std::max(best, 2.0 * static_cast<double>(half) / ns);
+  }
+  return best;
+}
+
+std::string digest_inputs(const std::vector<Buffer>& in) {
+  std::string all;
+  for (const Buffer& b : in) all += sha256_hex(std::string_view(reinterpret_cast<const char*>(b.bytes.get()), b.size));
+  return all;
+}
+
+int call_checked(KernelFn fn, const ArgSet& a, const char* what, const fs::path& dir, json& result) {
+  int rc = fn(&a.args);
+  if (rc != 0) {
+    result["kernel_error"] = {{"call", what}, {"code", rc}};
+    std::string s = result.dump(2);
+    write_file(result_path(dir), s.data(), s.size());
+    std::fprintf(stderr, "kope-runner: the kernel returned %d during %s\n", rc, what);
+    std::exit(kRunnerKernelError);
+  }
+  return rc;
+}
+
+int64_t time_call(KernelFn fn, const ArgSet& a, CacheFlusher& flusher, const char* what, const fs::path& dir,
+                  json& result) {
+  flusher.flush();
+  auto t0 = std::chrono::steady_clock::now();
+  call_checked(fn, a, what, dir, result);
+  auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+}
+
+int run_golden(const RunnerJob& job) {
+  KernelFn ref = load_kernel(job.kernel, "reference");
+  auto a = make_args(job.kcase, true, nullptr);
+  json result = json::object();
+  set_phase(job.out_dir, "reference run");
+  call_checked(ref, *a, "the reference run", job.out_dir, result);
+  for (std::size_t i = 0; i < a->outputs.size(); ++i)
+    write_file(golden_output_path(job.out_dir, i), a->outputs[i].bytes.get(), a->outputs[i].size);
+  result["ok"] = true;
+  std::string s = result.dump(2);
+  write_file(result_path(job.out_dir), s.data(), s.size());
+  return 0;
+}
+
+int run_measure(const RunnerJob& job) {
+  KernelFn cand = load_kernel(job.kernel, "kernel");
+  KernelFn base = load_kernel(job.baseline, "baseline");
+  const fs::path& dir = job.out_dir;
+  json result = json::object();
+
+  // The correctness call runs first, on fresh inputs and sentinel-filled outputs.
+  auto first = make_args(job.kcase, false, nullptr);
+  const std::string input_digest = digest_inputs(first->inputs);
+  set_phase(dir, "correctness run");
+  call_checked(cand, *first, "the correctness run", dir, result);
+  for (std::size_t i = 0; i < first->outputs.size(); ++i)
+    write_file(first_output_path(dir, i), first->outputs[i].bytes.get(), first->outputs[i].size);
+  if (digest_inputs(first->inputs) != input_digest) {
+    std::fprintf(stderr, "kope-runner: the kernel wrote into its input tensors\n");
+    return kRunnerInputsModified;
+  }
+
+  const int pool = std::max(1, job.pool);
+  std::vector<std::unique_ptr<ArgSet>> cand_sets, base_sets;
+  for (int p = 0; p < pool; ++p) {
+    cand_sets.push_back(make_args(job.kcase, false, &first->inputs));
+    base_sets.push_back(make_args(job.kcase, false, &first->inputs));
+  }
+  CacheFlusher flusher(job.flush_bytes ? job.flush_bytes : default_flush_bytes());
+  set_phase(dir, "bandwidth probe");
+  result["copy_bytes_per_ns"] = copy_bandwidth(flusher.buf);
+  std::vector<int64_t> base_ns, cand_ns;
+  std::vector<std::string> order;
+  const int total = job.warmup + job.reps;
+  std::size_t last_cand = 0;
+  if (!job.interleave) {
+    for (int pass = 0; pass < 2; ++pass) {
+      const bool is_base = pass == 0;
+      for (int r = 0; r < total; ++r) {
+        const std::size_t slot = static_cast<std::size_t>(r % pool);
+        set_phase(dir, std::string(is_base ? "baseline" : "kernel") + " run " + std::to_string(r + 1));
+        int64_t ns = is_base ? time_call(base, *base_sets[slot], flusher, "a baseline run", dir, result)
+                             : time_call(cand, *cand_sets[slot], flusher, "a timed run", dir, result);
+        if (r < job.warmup) continue;
+        (is_base ? base_ns : cand_ns).push_back(ns);
+        if (!is_base) last_cand = slot;
+      }
+    }
+  }
+  for (int r = 0; job.interleave && r < total; ++r) {
+    const bool timed = r >= job.warmup;
+    const std::size_t slot = static_cast<std::size_t>(r % pool);
+    set_phase(dir, (timed ? "timed run " + std::to_string(r - job.warmup + 1) : "warm-up " + std::to_string(r + 1)));
+    // Alternate which goes first, so neither always inherits the other's effect on clocks and caches.
+    const bool base_first = r % 2 == 0;
+    for (int k = 0; k < 2; ++k) {
+      const bool is_base = (k == 0) == base_first;
+      int64_t ns = is_base ? time_call(base, *base_sets[slot], flusher, "a baseline run", dir, result)
+                           : time_call(cand, *cand_sets[slot], flusher, "a timed run", dir, result);
+      if (!timed) continue;
+      (is_base ? base_ns : cand_ns).push_back(ns);
+      if (!is_base) last_cand = slot;
+    }
+    if (timed) order.push_back(base_first ? "BC" : "CB");
+  }
+  for (std::size_t i = 0; i < cand_sets[last_cand]->outputs.size(); ++i)
+    write_file(last_output_path(dir, i), cand_sets[last_cand]->outputs[i].bytes.get(),
+               cand_sets[last_cand]->outputs[i].size);
+  for (const auto& s : cand_sets)
+    if (digest_inputs(s->inputs) != input_digest) {
+      std::fprintf(stderr, "kope-runner: the kernel wrote into its input tensors during timing\n");
+      return kRunnerInputsModified;
+    }
+  result["base_ns"] = base_ns;
+  result["cand_ns"] = cand_ns;
+  result["order"] = order;
+  result["flush_bytes"] = flusher.buf.size();
+  std::string s = result.dump(2);
+  write_file(result_path(dir), s.data(), s.size());
+  return 0;
+}
+
+}  // namespace
+
+int runner_main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: kope-runner JOB.json\n");
+    return kRunnerJobError;
+  }
+  RunnerJob job;
+  try {
+    std::ifstream in(argv[1]);
+    if (!in) throw std::runtime_error("cannot read the job file");
+    job = runner_job_from_json(json::parse(in));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kope-runner: bad job %s: %s\n", argv[1], e.what());
+    return kRunnerJobError;
+  }
+  return job.mode == RunnerJob::Mode::Golden ? run_golden(job) : run_measure(job);
+}
+
+}  // namespace kope

@@ -1,0 +1,384 @@
+#include "kope/task.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/error.h"
+#include "kope/sha256.h"
+
+namespace kope {
+
+using nlohmann::json;
+
+namespace {
+
+class Parser {
+ public:
+  explicit Parser(std::string origin) : origin_(std::move(origin)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw Error("task '" + origin_ + "': at " + (where.empty() ? "/" : where) + ": " + what);
+  }
+
+  const json& member(const json& obj, const std::string& where, const char* key) const {
+    auto it = obj.find(key);
+    if (it == obj.end()) fail(where, std::string("missing required field \"") + key + "\"");
+    return *it;
+  }
+
+  std::string string_at(const json& v, const std::string& where) const {
+    if (!v.is_string()) fail(where, "expected a string, got " + std::string(v.type_name()));
+    return v.get<std::string>();
+  }
+
+  double number_at(const json& v, const std::string& where) const {
+    if (!v.is_number()) fail(where, "expected a number, got " + std::string(v.type_name()));
+    return v.get<double>();
+  }
+
+  void check_identifier(const std::string& s, const std::string& where, bool allow_dot = false) const {
+    bool ok = !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0]));
+    for (char ch : s)
+      ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || (allow_dot && ch == '.'));
+    if (!ok) fail(where, "\"" + s + "\" is not a valid name (letters, digits and '_', not starting with a digit)");
+  }
+
+  void check_keys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) const {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      bool known = false;
+      for (const char* k : allowed) known = known || it.key() == k;
+      if (!known) {
+        std::string list;
+        for (const char* k : allowed) list += std::string(list.empty() ? "" : ", ") + k;
+        fail(where + "/" + it.key(), "unknown field \"" + it.key() + "\" (known: " + list + ")");
+      }
+    }
+  }
+
+  InitSpec init_at(const json& v, const std::string& where) const {
+    if (!v.is_object()) fail(where, "expected an object such as {\"dist\": \"uniform\", \"low\": -1, \"high\": 1}");
+    std::string dist = string_at(member(v, where, "dist"), where + "/dist");
+    InitSpec s;
+    auto num = [&](const char* key, double fallback) {
+      auto it = v.find(key);
+      return it == v.end() ? fallback : number_at(*it, where + "/" + key);
+    };
+    if (dist == "uniform" || dist == "randint") {
+      check_keys(v, where, {"dist", "low", "high"});
+      s.kind = dist == "uniform" ? InitSpec::Kind::Uniform : InitSpec::Kind::RandInt;
+      s.a = num("low", dist == "uniform" ? -1.0 : 0.0);
+      s.b = num("high", dist == "uniform" ? 1.0 : 10.0);
+      if (!(s.a <= s.b)) fail(where, "\"low\" must not exceed \"high\"");
+    } else if (dist == "normal") {
+      check_keys(v, where, {"dist", "mean", "std"});
+      s.kind = InitSpec::Kind::Normal;
+      s.a = num("mean", 0.0);
+      s.b = num("std", 1.0);
+      if (!(s.b >= 0)) fail(where + "/std", "must be non-negative");
+    } else if (dist == "bernoulli") {
+      check_keys(v, where, {"dist", "p"});
+      s.kind = InitSpec::Kind::Bernoulli;
+      s.a = num("p", 0.5);
+      if (!(s.a >= 0 && s.a <= 1)) fail(where + "/p", "must lie in [0, 1]");
+    } else {
+      fail(where + "/dist", "unknown distribution \"" + dist + "\" (known: uniform, normal, bernoulli, randint)");
+    }
+    return s;
+  }
+
+  std::string dim_expr_at(const json& v, const std::string& where) const {
+    if (v.is_number_integer()) {
+      if (v.get<int64_t>() < 0) fail(where, "a dimension must not be negative");
+      return std::to_string(v.get<int64_t>());
+    }
+    std::string s = string_at(v, where);
+    std::string term;
+    std::stringstream ss(s);
+    bool any = false;
+    while (std::getline(ss, term, '*')) {
+      term.erase(0, term.find_first_not_of(' '));
+      term.erase(term.find_last_not_of(' ') + 1);
+      if (term.empty()) fail(where, "malformed dimension expression \"" + s + "\"");
+      if (!std::all_of(term.begin(), term.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        check_identifier(term, where);
+      any = true;
+    }
+    if (!any) fail(where, "empty dimension expression");
+    return s;
+  }
+
+  TensorSpec tensor_at(const json& v, const std::string& where, bool is_input) const {
+    if (!v.is_object()) fail(where, "expected a tensor object with \"name\", \"dtype\" and \"shape\"");
+    if (is_input)
+      check_keys(v, where, {"name", "dtype", "shape", "count", "init", "doc"});
+    else
+      check_keys(v, where, {"name", "dtype", "shape", "count", "threshold", "doc"});
+    TensorSpec t;
+    t.name = string_at(member(v, where, "name"), where + "/name");
+    check_identifier(t.name, where + "/name");
+    std::string dt = string_at(member(v, where, "dtype"), where + "/dtype");
+    auto parsed = parse_dtype(dt);
+    if (!parsed) fail(where + "/dtype", "unknown dtype \"" + dt + "\" (known: fp32, fp16, bf16, fp64, int32, int64, uint8)");
+    t.dtype = *parsed;
+    const json& shape = member(v, where, "shape");
+    if (!shape.is_array()) fail(where + "/shape", "expected an array of dimensions");
+    if (shape.size() > 8) fail(where + "/shape", "at most 8 dimensions are supported");
+    for (std::size_t i = 0; i < shape.size(); ++i)
+      t.shape.push_back(dim_expr_at(shape[i], where + "/shape/" + std::to_string(i)));
+    if (auto it = v.find("count"); it != v.end()) t.count = dim_expr_at(*it, where + "/count");
+    if (auto it = v.find("init"); it != v.end()) t.init = init_at(*it, where + "/init");
+    if (auto it = v.find("threshold"); it != v.end()) {
+      double th = number_at(*it, where + "/threshold");
+      if (!(th >= 0)) fail(where + "/threshold", "must be non-negative");
+      t.threshold = th;
+    }
+    return t;
+  }
+
+  std::string source_at(const json& v, const std::string& where) const {
+    if (v.is_string()) return v.get<std::string>();
+    if (!v.is_array()) fail(where, "expected source code: a string or an array of lines");
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) out += string_at(v[i], where + "/" + std::to_string(i)) + "\n";
+    return out;
+  }
+
+  std::map<std::string, double> attrs_at(const json& v, const std::string& where) const {
+    if (!v.is_object()) fail(where, "expected an object of attribute names to numbers");
+    std::map<std::string, double> out;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      check_identifier(it.key(), where + "/" + it.key());
+      out[it.key()] = it->is_boolean() ? (it->get<bool>() ? 1.0 : 0.0) : number_at(*it, where + "/" + it.key());
+    }
+    return out;
+  }
+
+ private:
+  std::string origin_;
+};
+
+int64_t eval_dim(const std::string& expr, const std::map<std::string, int64_t>& dims, const Case& c,
+                 const std::string& origin, const std::string& where) {
+  int64_t value = 1;
+  std::stringstream ss(expr);
+  std::string term;
+  while (std::getline(ss, term, '*')) {
+    term.erase(0, term.find_first_not_of(' '));
+    term.erase(term.find_last_not_of(' ') + 1);
+    int64_t v = 0;
+    if (std::isdigit(static_cast<unsigned char>(term[0]))) {
+      v = std::stoll(term);
+    } else {
+      auto it = dims.find(term);
+      if (it == dims.end())
+        throw Error("task '" + origin + "': case '" + c.name + "': dimension \"" + term + "\" used at " + where +
+                    " has no value in the case's \"dims\"");
+      v = it->second;
+    }
+    if (v != 0 && value > kMaxTensorElements / v)
+      throw Error("task '" + origin + "': case '" + c.name + "': " + where + " = \"" + expr + "\" is too large");
+    value *= v;
+  }
+  return value;
+}
+
+}  // namespace
+
+Task parse_task(const json& j, const std::string& origin) {
+  Parser p(origin);
+  if (!j.is_object()) p.fail("", "a task must be a JSON object");
+  p.check_keys(j, "", {"name", "level", "summary", "inputs", "outputs", "attrs", "reference", "baseline", "cases", "doc"});
+  Task t;
+  t.origin = origin;
+  t.name = p.string_at(p.member(j, "", "name"), "/name");
+  p.check_identifier(t.name, "/name");
+  if (auto it = j.find("level"); it != j.end()) {
+    if (!it->is_number_integer() || it->get<int>() < 0) p.fail("/level", "expected a non-negative integer");
+    t.level = it->get<int>();
+  }
+  if (auto it = j.find("summary"); it != j.end()) t.summary = p.string_at(*it, "/summary");
+
+  std::set<std::string> names;
+  for (const char* key : {"inputs", "outputs"}) {
+    const json& arr = p.member(j, "", key);
+    std::string where = std::string("/") + key;
+    if (!arr.is_array() || arr.empty()) p.fail(where, "expected a non-empty array of tensors");
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      std::string w = where + "/" + std::to_string(i);
+      TensorSpec s = p.tensor_at(arr[i], w, key[0] == 'i');
+      if (!names.insert(s.name).second) p.fail(w + "/name", "tensor name \"" + s.name + "\" is used twice");
+      (key[0] == 'i' ? t.inputs : t.outputs).push_back(std::move(s));
+    }
+  }
+  if (auto it = j.find("attrs"); it != j.end()) t.attrs = p.attrs_at(*it, "/attrs");
+  t.reference = p.source_at(p.member(j, "", "reference"), "/reference");
+  if (t.reference.find("kope_kernel") == std::string::npos)
+    p.fail("/reference", "the reference must define int kope_kernel(const kope_args*)");
+  if (auto it = j.find("baseline"); it != j.end()) t.baseline = p.source_at(*it, "/baseline");
+  if (t.baseline.empty() && !reference_is_fp32_baseline(t))
+    p.fail("/baseline", "tensors other than fp32 need an explicit \"baseline\" source (the reference only "
+                        "doubles as the baseline when every floating tensor is fp32)");
+
+  const json& cases = p.member(j, "", "cases");
+  if (!cases.is_array() || cases.empty()) p.fail("/cases", "expected a non-empty array of cases");
+  std::set<std::string> case_names;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::string w = "/cases/" + std::to_string(i);
+    const json& cj = cases[i];
+    if (!cj.is_object()) p.fail(w, "expected a case object with \"name\" and \"dims\"");
+    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "seed", "doc"});
+    Case c;
+    c.name = p.string_at(p.member(cj, w, "name"), w + "/name");
+    p.check_identifier(c.name, w + "/name", true);
+    if (!case_names.insert(c.name).second) p.fail(w + "/name", "case name \"" + c.name + "\" is used twice");
+    if (auto it = cj.find("dims"); it != cj.end()) {
+      if (!it->is_object()) p.fail(w + "/dims", "expected an object of dimension symbols to sizes");
+      for (auto d = it->begin(); d != it->end(); ++d) {
+        if (!d->is_number_integer() || d->get<int64_t>() < 1)
+          p.fail(w + "/dims/" + d.key(), "expected a positive integer, got " + d->dump());
+        c.dims[d.key()] = d->get<int64_t>();
+      }
+    }
+    if (auto it = cj.find("attrs"); it != cj.end()) {
+      c.attrs = p.attrs_at(*it, w + "/attrs");
+      for (const auto& [k, v] : c.attrs)
+        if (!t.attrs.count(k)) p.fail(w + "/attrs/" + k, "attribute \"" + k + "\" is not declared in the task's \"attrs\"");
+    }
+    if (auto it = cj.find("init"); it != cj.end()) {
+      if (!it->is_object()) p.fail(w + "/init", "expected an object of input names to distributions");
+      for (auto d = it->begin(); d != it->end(); ++d) {
+        bool known = false;
+        for (const auto& in : t.inputs) known = known || in.name == d.key();
+        if (!known) p.fail(w + "/init/" + d.key(), "no input is named \"" + d.key() + "\"");
+        c.init[d.key()] = p.init_at(*d, w + "/init/" + d.key());
+      }
+    }
+    if (auto it = cj.find("seed"); it != cj.end()) {
+      if (!it->is_number_integer() || it->get<int64_t>() < 0) p.fail(w + "/seed", "expected a non-negative integer");
+      c.seed = it->get<uint64_t>();
+    } else {
+      c.seed = i + 1;
+    }
+    t.cases.push_back(std::move(c));
+  }
+  for (const Case& c : t.cases) resolve_case(t, c);  // every shape must resolve now, not mid-run
+  t.digest = sha256_hex(j.dump());
+  return t;
+}
+
+Task parse_task_text(const std::string& text, const std::string& origin) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error("task '" + origin + "': not valid JSON: " + e.what());
+  }
+  return parse_task(j, origin);
+}
+
+Task load_task_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("task file '" + path.string() + "': cannot be read (does it exist?)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_task_text(ss.str(), path.string());
+}
+
+const Case* find_case(const Task& task, const std::string& name) {
+  for (const Case& c : task.cases)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+ConcreteCase resolve_case(const Task& task, const Case& c) {
+  ConcreteCase out;
+  out.name = c.name;
+  out.seed = c.seed;
+  auto expand = [&](const std::vector<TensorSpec>& specs, std::vector<ConcreteTensor>& into, const char* kind) {
+    for (std::size_t si = 0; si < specs.size(); ++si) {
+      const TensorSpec& s = specs[si];
+      std::string where = std::string("/") + kind + "/" + std::to_string(si);
+      int64_t count = s.count.empty() ? 1 : eval_dim(s.count, c.dims, c, task.origin, where + "/count");
+      if (count < 1 || count > 1024)
+        throw Error("task '" + task.origin + "': case '" + c.name + "': " + where + "/count must be 1..1024");
+      ConcreteTensor ct;
+      ct.dtype = s.dtype;
+      for (std::size_t d = 0; d < s.shape.size(); ++d)
+        ct.shape.push_back(eval_dim(s.shape[d], c.dims, c, task.origin, where + "/shape/" + std::to_string(d)));
+      ct.numel = 1;
+      for (int64_t d : ct.shape) {
+        if (d != 0 && ct.numel > kMaxTensorElements / d)
+          throw Error("task '" + task.origin + "': case '" + c.name + "': tensor \"" + s.name +
+                      "\" has more than " + std::to_string(kMaxTensorElements) + " elements");
+        ct.numel *= d;
+      }
+      auto ci = c.init.find(s.name);
+      ct.init = ci != c.init.end() ? ci->second : s.init.value_or(InitSpec{});
+      ct.threshold = s.threshold.value_or(default_threshold(s.dtype));
+      for (int64_t k = 0; k < count; ++k) {
+        ConcreteTensor e = ct;
+        e.name = s.count.empty() ? s.name : s.name + "." + std::to_string(k);
+        into.push_back(std::move(e));
+      }
+    }
+  };
+  expand(task.inputs, out.inputs, "inputs");
+  expand(task.outputs, out.outputs, "outputs");
+  for (const auto& [k, v] : task.attrs) {
+    auto it = c.attrs.find(k);
+    out.attrs.emplace_back(k, it != c.attrs.end() ? it->second : v);
+  }
+  return out;
+}
+
+bool reference_is_fp32_baseline(const Task& task) {
+  for (const auto* list : {&task.inputs, &task.outputs})
+    for (const TensorSpec& s : *list)
+      if (is_floating(s.dtype) && s.dtype != DType::F32) return false;
+  return true;
+}
+
+namespace {
+json tensor_json(const ConcreteTensor& t) {
+  return {{"name", t.name}, {"dtype", static_cast<int>(t.dtype)}, {"shape", t.shape}, {"numel", t.numel},
+          {"init", {static_cast<int>(t.init.kind), t.init.a, t.init.b}}, {"threshold", t.threshold}};
+}
+ConcreteTensor tensor_from_json(const json& j) {
+  ConcreteTensor t;
+  t.name = j.at("name").get<std::string>();
+  t.dtype = static_cast<DType>(j.at("dtype").get<int>());
+  t.shape = j.at("shape").get<std::vector<int64_t>>();
+  t.numel = j.at("numel").get<int64_t>();
+  t.init.kind = static_cast<InitSpec::Kind>(j.at("init").at(0).get<int>());
+  t.init.a = j.at("init").at(1).get<double>();
+  t.init.b = j.at("init").at(2).get<double>();
+  t.threshold = j.at("threshold").get<double>();
+  return t;
+}
+}  // namespace
+
+json to_json(const ConcreteCase& c) {
+  json j = {{"name", c.name}, {"seed", c.seed}, {"inputs", json::array()}, {"outputs", json::array()},
+            {"attrs", json::array()}};
+  for (const auto& t : c.inputs) j["inputs"].push_back(tensor_json(t));
+  for (const auto& t : c.outputs) j["outputs"].push_back(tensor_json(t));
+  for (const auto& [k, v] : c.attrs) j["attrs"].push_back({k, v});
+  return j;
+}
+
+ConcreteCase concrete_case_from_json(const json& j) {
+  ConcreteCase c;
+  c.name = j.at("name").get<std::string>();
+  c.seed = j.at("seed").get<uint64_t>();
+  for (const auto& t : j.at("inputs")) c.inputs.push_back(tensor_from_json(t));
+  for (const auto& t : j.at("outputs")) c.outputs.push_back(tensor_from_json(t));
+  for (const auto& a : j.at("attrs")) c.attrs.emplace_back(a.at(0).get<std::string>(), a.at(1).get<double>());
+  return c;
+}
+
+}  // namespace kope

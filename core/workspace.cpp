@@ -1,0 +1,407 @@
+#include "kope/workspace.h"
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "kope/error.h"
+#include "kope/sha256.h"
+
+namespace kope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Each entry takes the schema from version i to i + 1, in one transaction.
+const char* const kMigrations[] = {
+    R"sql(
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  command TEXT NOT NULL,
+  device TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'running',
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL);
+CREATE TABLE kernels(
+  id INTEGER PRIMARY KEY,
+  task TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  source TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  thought TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL,
+  UNIQUE(task, sha256));
+CREATE TABLE evaluations(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  kernel_id INTEGER NOT NULL REFERENCES kernels(id),
+  prev_evaluation_id INTEGER REFERENCES evaluations(id),
+  task TEXT NOT NULL,
+  task_digest TEXT NOT NULL,
+  device TEXT NOT NULL,
+  status TEXT NOT NULL,
+  compiled INTEGER,
+  correct INTEGER,
+  speedup REAL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  report TEXT);
+CREATE INDEX evaluations_by_task ON evaluations(task, id);
+CREATE TABLE case_results(
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations(id),
+  case_name TEXT NOT NULL,
+  status TEXT NOT NULL,
+  correct INTEGER NOT NULL,
+  mean_rel_err REAL,
+  max_rel_err REAL,
+  baseline_median_ns REAL,
+  kernel_median_ns REAL,
+  speedup REAL,
+  message TEXT NOT NULL,
+  PRIMARY KEY(evaluation_id, case_name));
+CREATE TABLE incumbents(
+  task TEXT NOT NULL,
+  device TEXT NOT NULL,
+  kernel_id INTEGER NOT NULL REFERENCES kernels(id),
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations(id),
+  speedup REAL NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY(task, device));
+)sql",
+};
+
+constexpr const char* kNow = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
+
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st_, nullptr) != SQLITE_OK)
+      throw Error(std::string("workspace database: cannot prepare statement: ") + sqlite3_errmsg(db));
+  }
+  ~Stmt() { sqlite3_finalize(st_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(int i, int64_t v) { return check(sqlite3_bind_int64(st_, i, v)); }
+  Stmt& bind(int i, const std::string& v) { return check(sqlite3_bind_text(st_, i, v.c_str(), -1, SQLITE_TRANSIENT)); }
+  Stmt& bind(int i, std::optional<double> v) {
+    return check(v ? sqlite3_bind_double(st_, i, *v) : sqlite3_bind_null(st_, i));
+  }
+  Stmt& bind(int i, std::optional<int64_t> v) {
+    return check(v ? sqlite3_bind_int64(st_, i, *v) : sqlite3_bind_null(st_, i));
+  }
+  bool step() {
+    int rc = sqlite3_step(st_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw Error(std::string("workspace database: ") + sqlite3_errmsg(db_));
+  }
+  int64_t i64(int c) const { return sqlite3_column_int64(st_, c); }
+  bool null(int c) const { return sqlite3_column_type(st_, c) == SQLITE_NULL; }
+  std::optional<int64_t> opt_i64(int c) const { return null(c) ? std::nullopt : std::optional<int64_t>(i64(c)); }
+  std::optional<double> opt_f64(int c) const {
+    return null(c) ? std::nullopt : std::optional<double>(sqlite3_column_double(st_, c));
+  }
+  std::optional<bool> opt_bool(int c) const { return null(c) ? std::nullopt : std::optional<bool>(i64(c) != 0); }
+  std::string text(int c) const {
+    auto p = sqlite3_column_text(st_, c);
+    return p ? reinterpret_cast<const char*>(p) : "";
+  }
+
+ private:
+  Stmt& check(int rc) {
+    if (rc != SQLITE_OK) throw Error(std::string("workspace database: cannot bind: ") + sqlite3_errmsg(db_));
+    return *this;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* st_ = nullptr;
+};
+
+// BEGIN IMMEDIATE ... COMMIT, rolled back if the scope is left by an exception.
+class WriteTxn {
+ public:
+  explicit WriteTxn(sqlite3* db) : db_(db) { run("BEGIN IMMEDIATE"); }
+  ~WriteTxn() {
+    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  void commit() {
+    run("COMMIT");
+    done_ = true;
+  }
+
+ private:
+  void run(const char* sql) {
+    char* msg = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+      std::string m = msg ? msg : "?";
+      sqlite3_free(msg);
+      throw Error(std::string("workspace database: ") + sql + ": " + m);
+    }
+  }
+  sqlite3* db_;
+  bool done_ = false;
+};
+
+std::string hostname() {
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+}  // namespace
+
+fs::path Workspace::default_dir() {
+  if (const char* w = std::getenv("KOPE_WORKSPACE"); w && *w) return w;
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) return fs::path(x) / "kope";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".local" / "share" / "kope";
+  return fs::current_path() / ".kope";
+}
+
+Workspace Workspace::open(const fs::path& dir) {
+  Workspace w;
+  w.dir_ = dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw Error("workspace '" + dir.string() + "': cannot create the folder: " + ec.message());
+  const fs::path db = dir / "kope.db";
+  if (sqlite3_open_v2(db.c_str(), &w.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    std::string m = w.db_ ? sqlite3_errmsg(w.db_) : "out of memory";
+    throw Error("workspace database '" + db.string() + "': cannot open: " + m);
+  }
+  sqlite3_busy_timeout(w.db_, 10000);
+  try {
+    w.exec("PRAGMA journal_mode=WAL");
+    w.exec("PRAGMA synchronous=FULL");
+    w.exec("PRAGMA foreign_keys=ON");
+    w.migrate();
+    w.mark_interrupted();
+  } catch (const Error& e) {
+    throw Error("workspace database '" + db.string() + "': " + e.what());
+  }
+  return w;
+}
+
+Workspace::Workspace(Workspace&& o) noexcept : dir_(std::move(o.dir_)), db_(o.db_) { o.db_ = nullptr; }
+Workspace& Workspace::operator=(Workspace&& o) noexcept {
+  if (this != &o) {
+    if (db_) sqlite3_close_v2(db_);
+    dir_ = std::move(o.dir_);
+    db_ = o.db_;
+    o.db_ = nullptr;
+  }
+  return *this;
+}
+Workspace::~Workspace() {
+  if (db_) sqlite3_close_v2(db_);
+}
+
+void Workspace::exec(const char* sql) {
+  char* msg = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+    std::string m = msg ? msg : sqlite3_errmsg(db_);
+    sqlite3_free(msg);
+    throw Error(m);
+  }
+}
+
+int Workspace::schema_version() const {
+  Stmt s(db_, "PRAGMA user_version");
+  s.step();
+  return static_cast<int>(s.i64(0));
+}
+
+void Workspace::migrate() {
+  constexpr int known = static_cast<int>(sizeof kMigrations / sizeof kMigrations[0]);
+  static_assert(known == kSchemaVersion);
+  WriteTxn txn(db_);
+  int v = schema_version();
+  if (v > known)
+    throw Error("schema version " + std::to_string(v) + " is newer than this kope knows (" + std::to_string(known) +
+                "); use a newer kope or another workspace");
+  for (; v < known; ++v) {
+    exec(kMigrations[v]);
+    exec(("PRAGMA user_version=" + std::to_string(v + 1)).c_str());
+  }
+  txn.commit();
+}
+
+void Workspace::mark_interrupted() {
+  // A run still "running" whose process on this host is gone was cut short; say so instead of leaving it open.
+  std::vector<int64_t> dead;
+  {
+    Stmt s(db_, "SELECT id, pid FROM runs WHERE status='running' AND host=?");
+    s.bind(1, hostname());
+    while (s.step()) {
+      pid_t pid = static_cast<pid_t>(s.i64(1));
+      if (pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH) dead.push_back(s.i64(0));
+    }
+  }
+  if (dead.empty()) return;
+  WriteTxn txn(db_);
+  for (int64_t id : dead) {
+    Stmt(db_, std::string("UPDATE runs SET status='interrupted', finished_at=") + kNow + " WHERE id=?").bind(1, id).step();
+    Stmt(db_, std::string("UPDATE evaluations SET status='interrupted', finished_at=") + kNow +
+                  " WHERE run_id=? AND status='running'").bind(1, id).step();
+  }
+  txn.commit();
+}
+
+int64_t Workspace::begin_run(const std::string& command, const std::string& device) {
+  WriteTxn txn(db_);
+  Stmt s(db_, std::string("INSERT INTO runs(started_at, command, device, host, pid) VALUES(") + kNow + ", ?, ?, ?, ?)");
+  s.bind(1, command).bind(2, device).bind(3, hostname()).bind(4, static_cast<int64_t>(getpid()));
+  s.step();
+  int64_t id = sqlite3_last_insert_rowid(db_);
+  txn.commit();
+  return id;
+}
+
+void Workspace::finish_run(int64_t run, const std::string& status) {
+  WriteTxn txn(db_);
+  Stmt(db_, std::string("UPDATE runs SET status=?, finished_at=") + kNow + " WHERE id=?").bind(1, status).bind(2, run).step();
+  txn.commit();
+}
+
+std::vector<RunRow> Workspace::runs(int limit) const {
+  Stmt s(db_, "SELECT id, command, device, status, started_at, COALESCE(finished_at,'') FROM runs ORDER BY id DESC LIMIT ?");
+  s.bind(1, static_cast<int64_t>(limit));
+  std::vector<RunRow> out;
+  while (s.step()) out.push_back({s.i64(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)});
+  return out;
+}
+
+int64_t Workspace::add_kernel(const std::string& task, const std::string& source, const std::string& origin,
+                              const std::string& thought) {
+  const std::string sha = sha256_hex(source);
+  WriteTxn txn(db_);
+  Stmt ins(db_, std::string("INSERT INTO kernels(task, sha256, source, origin, thought, created_at) VALUES(?,?,?,?,?,") +
+                    kNow + ") ON CONFLICT(task, sha256) DO NOTHING");
+  ins.bind(1, task).bind(2, sha).bind(3, source).bind(4, origin).bind(5, thought);
+  ins.step();
+  Stmt sel(db_, "SELECT id FROM kernels WHERE task=? AND sha256=?");
+  sel.bind(1, task).bind(2, sha);
+  sel.step();
+  int64_t id = sel.i64(0);
+  txn.commit();
+  return id;
+}
+
+std::optional<std::string> Workspace::kernel_source(int64_t kernel) const {
+  Stmt s(db_, "SELECT source FROM kernels WHERE id=?");
+  s.bind(1, kernel);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+int64_t Workspace::begin_evaluation(int64_t run, int64_t kernel, const Task& task, const std::string& device,
+                                    std::optional<int64_t> prev) {
+  WriteTxn txn(db_);
+  Stmt s(db_, std::string("INSERT INTO evaluations(run_id, kernel_id, prev_evaluation_id, task, task_digest, device, "
+                          "status, started_at) VALUES(?,?,?,?,?,?,'running',") + kNow + ")");
+  s.bind(1, run).bind(2, kernel).bind(3, prev).bind(4, task.name).bind(5, task.digest).bind(6, device);
+  s.step();
+  int64_t id = sqlite3_last_insert_rowid(db_);
+  txn.commit();
+  return id;
+}
+
+void Workspace::finish_evaluation(int64_t evaluation, const EvalReport& rep) {
+  WriteTxn txn(db_);
+  Stmt u(db_, std::string("UPDATE evaluations SET status=?, compiled=?, correct=?, speedup=?, report=?, finished_at=") +
+                  kNow + " WHERE id=?");
+  u.bind(1, rep.status()).bind(2, int64_t{rep.compiled}).bind(3, int64_t{rep.correct()}).bind(4, rep.speedup());
+  u.bind(5, rep.to_json().dump()).bind(6, evaluation);
+  u.step();
+  for (const CaseResult& c : rep.cases) {
+    std::optional<double> mean, max;
+    for (const auto& o : c.outputs) {
+      mean = std::max(mean.value_or(0.0), o.mean_rel);
+      max = std::max(max.value_or(0.0), o.max_rel);
+    }
+    Stmt i(db_, "INSERT OR REPLACE INTO case_results(evaluation_id, case_name, status, correct, mean_rel_err, "
+                "max_rel_err, baseline_median_ns, kernel_median_ns, speedup, message) VALUES(?,?,?,?,?,?,?,?,?,?)");
+    i.bind(1, evaluation).bind(2, c.name).bind(3, std::string(case_status_name(c.status)));
+    i.bind(4, int64_t{c.correct()}).bind(5, mean).bind(6, max).bind(7, c.baseline_median_ns);
+    i.bind(8, c.kernel_median_ns).bind(9, c.speedup).bind(10, c.message);
+    i.step();
+  }
+  txn.commit();
+}
+
+void Workspace::fail_evaluation(int64_t evaluation, const std::string& error) {
+  WriteTxn txn(db_);
+  Stmt(db_, std::string("UPDATE evaluations SET status='error', report=?, finished_at=") + kNow + " WHERE id=?")
+      .bind(1, error).bind(2, evaluation).step();
+  txn.commit();
+}
+
+namespace {
+const char* kEvalColumns =
+    "SELECT e.id, e.run_id, e.kernel_id, e.prev_evaluation_id, e.task, e.device, e.status, e.compiled, e.correct, "
+    "e.speedup, k.origin, k.sha256, e.started_at, COALESCE(e.finished_at,''), COALESCE(e.report,'') "
+    "FROM evaluations e JOIN kernels k ON k.id = e.kernel_id ";
+
+EvaluationRow eval_row(const Stmt& s) {
+  EvaluationRow r;
+  r.id = s.i64(0);
+  r.run_id = s.i64(1);
+  r.kernel_id = s.i64(2);
+  r.prev_evaluation_id = s.opt_i64(3);
+  r.task = s.text(4);
+  r.device = s.text(5);
+  r.status = s.text(6);
+  r.compiled = s.opt_bool(7);
+  r.correct = s.opt_bool(8);
+  r.speedup = s.opt_f64(9);
+  r.kernel_origin = s.text(10);
+  r.kernel_sha256 = s.text(11);
+  r.started_at = s.text(12);
+  r.finished_at = s.text(13);
+  r.report = s.text(14);
+  return r;
+}
+}  // namespace
+
+std::vector<EvaluationRow> Workspace::evaluations(const std::optional<std::string>& task, int limit) const {
+  Stmt s(db_, std::string(kEvalColumns) + (task ? "WHERE e.task=? " : "") + "ORDER BY e.id DESC LIMIT ?");
+  int i = 1;
+  if (task) s.bind(i++, *task);
+  s.bind(i, static_cast<int64_t>(limit));
+  std::vector<EvaluationRow> out;
+  while (s.step()) out.push_back(eval_row(s));
+  return out;
+}
+
+std::optional<EvaluationRow> Workspace::evaluation(int64_t id) const {
+  Stmt s(db_, std::string(kEvalColumns) + "WHERE e.id=?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return eval_row(s);
+}
+
+std::optional<Incumbent> Workspace::incumbent(const std::string& task, const std::string& device) const {
+  Stmt s(db_, "SELECT kernel_id, evaluation_id, speedup FROM incumbents WHERE task=? AND device=?");
+  s.bind(1, task).bind(2, device);
+  if (!s.step()) return std::nullopt;
+  return Incumbent{task, device, s.i64(0), s.i64(1), *s.opt_f64(2)};
+}
+
+void Workspace::set_incumbent(const Incumbent& inc) {
+  WriteTxn txn(db_);
+  Stmt s(db_, std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at) "
+                          "VALUES(?,?,?,?,?,") + kNow + ") ON CONFLICT(task, device) DO UPDATE SET "
+                          "kernel_id=excluded.kernel_id, evaluation_id=excluded.evaluation_id, "
+                          "speedup=excluded.speedup, updated_at=excluded.updated_at");
+  s.bind(1, inc.task).bind(2, inc.device).bind(3, inc.kernel_id).bind(4, inc.evaluation_id).bind(5, std::optional<double>(inc.speedup));
+  s.step();
+  txn.commit();
+}
+
+}  // namespace kope

@@ -1,0 +1,14 @@
+// thought: stay in fp32 (the baseline widens 1.0 + expf(-x) to double) and let -O3 -march=native -ffast-math vectorise expf through libmvec
+// kope:cxxflags -O3 -march=native -ffast-math
+#include "kope_kernel.h"
+
+int kope_kernel(const kope_args* a) {
+  const float* __restrict x = static_cast<const float*>(a->inputs[0].data);
+  float* __restrict y = static_cast<float*>(a->outputs[0].data);
+  const int64_t n = a->inputs[0].numel;
+  for (int64_t i = 0; i < n; ++i) {
+    const float t = fminf(-x[i], 88.0f); /* keep expf finite; 1/(1+e^88) is already ~0 */
+    y[i] = 1.0f / (1.0f + expf(t));
+  }
+  return 0;
+}

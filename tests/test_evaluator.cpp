@@ -1,0 +1,224 @@
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "kope/error.h"
+#include "kope/evaluator.h"
+#include "kope/suite.h"
+#include "test_support.h"
+
+using namespace kope;
+
+namespace {
+
+class EvaluatorTest : public ::testing::Test {
+ protected:
+  test::TempDir dir;
+  Evaluator ev{EvalPaths::under(dir.path())};
+  Task task = test::affine_task();
+
+  EvalReport eval(const std::string& body, EvalOptions opt = test::quick_options(), const std::string& head = "") {
+    return ev.evaluate(task, test::affine_kernel(body, head), "k.cpp", opt);
+  }
+};
+
+const char* kCorrect = "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;";
+
+}  // namespace
+
+TEST_F(EvaluatorTest, CorrectKernelPassesWithTimings) {
+  EvalReport r = eval(kCorrect);
+  ASSERT_TRUE(r.compiled) << r.compile.error;
+  ASSERT_EQ(r.cases.size(), 3u);
+  for (const auto& c : r.cases) {
+    EXPECT_EQ(c.status, CaseStatus::Passed) << c.name << ": " << c.message;
+    EXPECT_EQ(c.kernel_ns.size(), 3u);
+    EXPECT_EQ(c.baseline_ns.size(), 3u);
+    ASSERT_TRUE(c.speedup.has_value());
+    EXPECT_GT(*c.speedup, 0.0);
+    ASSERT_TRUE(c.hap.has_value());
+    EXPECT_GE(*c.hap, 0.0);
+    EXPECT_LE(*c.hap, 1.0);
+  }
+  EXPECT_TRUE(r.correct());
+  EXPECT_EQ(r.status(), "passed");
+  EXPECT_TRUE(r.speedup().has_value());
+  EXPECT_GT(r.score(), 50.0);  // 20 for compiling plus at least 30 per correct case
+  auto j = r.to_json();
+  EXPECT_EQ(j["status"], "passed");
+  EXPECT_EQ(j["cases"].size(), 3u);
+}
+
+TEST_F(EvaluatorTest, WrongKernelIsRejectedWithTheWorstElement) {
+  EvalReport r = eval("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + (i == n - 1 ? 1.01f : 1.0f);");
+  ASSERT_TRUE(r.compiled);
+  EXPECT_FALSE(r.correct());
+  EXPECT_EQ(r.status(), "wrong");
+  const CaseResult& odd = r.cases[1];
+  EXPECT_EQ(odd.status, CaseStatus::Wrong);
+  ASSERT_EQ(odd.outputs.size(), 1u);
+  EXPECT_EQ(odd.outputs[0].worst_index, 1000);
+  EXPECT_NE(odd.message.find("worst at index 1000"), std::string::npos) << odd.message;
+  EXPECT_FALSE(r.speedup().has_value());
+  EXPECT_FALSE(r.errors.empty());
+}
+
+TEST_F(EvaluatorTest, SlightlyOffButWithinToleranceIsAccepted) {
+  // 1e-5 relative is well inside fp32's 2^-13 mean and 10 * 2^-13 max.
+  EvalReport r = eval("for (int64_t i = 0; i < n; ++i) y[i] = (2 * x[i] + 1) * 1.00001f;");
+  EXPECT_TRUE(r.correct()) << r.status();
+}
+
+TEST_F(EvaluatorTest, SegfaultIsAnOutcome) {
+  EvalReport r = eval("volatile float* p = nullptr; *p = 1.0f;");
+  ASSERT_TRUE(r.compiled);
+  EXPECT_EQ(r.status(), "crash");
+  for (const auto& c : r.cases) {
+    EXPECT_EQ(c.status, CaseStatus::Crash);
+    EXPECT_NE(c.message.find("SIGSEGV"), std::string::npos) << c.message;
+    EXPECT_NE(c.message.find("correctness run"), std::string::npos) << c.message;
+  }
+}
+
+TEST_F(EvaluatorTest, HangingKernelTimesOutAndIsKilled) {
+  EvalOptions o = test::quick_options();
+  o.case_timeout_seconds = 1.0;
+  o.cases = {"one"};
+  auto t0 = std::chrono::steady_clock::now();
+  EvalReport r = eval("for (;;) { y[0] = x[0]; __asm__ volatile(\"\" ::: \"memory\"); }", o);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Timeout);
+  EXPECT_NE(r.cases[0].message.find("timed out"), std::string::npos);
+  EXPECT_LT(secs, 15.0);  // golden plus a killed 1 s run, not an unbounded wait
+}
+
+TEST_F(EvaluatorTest, HangInTimingRunsIsReportedWithItsPhase) {
+  EvalOptions o = test::quick_options();
+  o.case_timeout_seconds = 1.5;
+  o.cases = {"one"};
+  EvalReport r = eval("static int calls = 0; if (++calls > 1) for (;;) sleep(1);\n"
+                      "  for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;", o);
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Timeout);
+  EXPECT_NE(r.cases[0].message.find("warm-up 1"), std::string::npos) << r.cases[0].message;
+}
+
+TEST_F(EvaluatorTest, NonZeroReturnIsARuntimeError) {
+  EvalReport r = eval("return 7;");
+  EXPECT_EQ(r.status(), "runtime_error");
+  EXPECT_NE(r.cases[0].message.find("returned 7"), std::string::npos) << r.cases[0].message;
+}
+
+TEST_F(EvaluatorTest, UnwrittenOutputsFail) {
+  EvalReport r = eval("");  // leaves the NaN sentinel in y
+  EXPECT_EQ(r.status(), "wrong");
+}
+
+TEST_F(EvaluatorTest, WritingIntoInputsIsCaught) {
+  EvalReport r = eval("float* w = (float*)x; for (int64_t i = 0; i < n; ++i) { y[i] = 2 * x[i] + 1; w[i] = 0; }");
+  EXPECT_EQ(r.status(), "inputs_modified");
+}
+
+TEST_F(EvaluatorTest, OutputReplayedFromTheFirstCallIsCaught) {
+  // Computes once, then copies the remembered answer: correct on the first call only by luck of address.
+  EvalReport r = eval(
+      "static float* memo = nullptr; static int64_t memo_n = 0;\n"
+      "  if (memo && memo_n == n) { for (int64_t i = 0; i < n; ++i) y[i] = memo[i] + 0.5f; return 0; }\n"
+      "  memo = (float*)malloc(sizeof(float) * n); memo_n = n;\n"
+      "  for (int64_t i = 0; i < n; ++i) memo[i] = y[i] = 2 * x[i] + 1;");
+  EXPECT_EQ(r.status(), "wrong");
+  EXPECT_NE(r.cases[0].message.find("timed run"), std::string::npos) << r.cases[0].message;
+}
+
+TEST_F(EvaluatorTest, MissingEntryPointIsALoadError) {
+  EvalReport r = ev.evaluate(task, "int something_else(void) { return 1; }\n", "k.cpp", test::quick_options());
+  ASSERT_TRUE(r.compiled);
+  EXPECT_EQ(r.status(), "load_error");
+  EXPECT_NE(r.cases[0].message.find("kope_kernel"), std::string::npos) << r.cases[0].message;
+}
+
+TEST_F(EvaluatorTest, CompileErrorIsReportedNotThrown) {
+  EvalReport r = ev.evaluate(task, "this is not C++\n", "bad.cpp", test::quick_options());
+  EXPECT_FALSE(r.compiled);
+  EXPECT_EQ(r.status(), "compile_error");
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_NE(r.errors[0].find("bad.cpp:1"), std::string::npos) << r.errors[0];
+  EXPECT_TRUE(r.cases.empty());
+}
+
+TEST_F(EvaluatorTest, DisallowedFlagIsACompileError) {
+  EvalReport r = eval(kCorrect, test::quick_options(), "// kope:cxxflags -Wl,--wrap=malloc\n");
+  EXPECT_EQ(r.status(), "compile_error");
+  EXPECT_NE(r.errors[0].find("not allowed"), std::string::npos) << r.errors[0];
+}
+
+TEST_F(EvaluatorTest, MemoryLimitIsEnforced) {
+  EvalOptions o = test::quick_options();
+  o.memory_bytes = uint64_t{512} << 20;
+  o.cases = {"one"};
+  EvalReport r = eval("static char* volatile keep; keep = new char[size_t(2) << 30]; keep[0] = 1;\n"
+                      "  y[0] = 2 * x[0] + 1;", o, "#include <new>\n");
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Crash) << r.cases[0].message;
+  EXPECT_NE(r.cases[0].message.find("out of memory"), std::string::npos) << r.cases[0].message;
+}
+
+TEST_F(EvaluatorTest, UnknownCaseIsBadInput) {
+  EvalOptions o = test::quick_options();
+  o.cases = {"nosuch"};
+  EXPECT_THROW(eval(kCorrect, o), Error);
+}
+
+TEST_F(EvaluatorTest, BrokenReferenceIsATaskError) {
+  task.reference = "#include \"kope_kernel.h\"\nint kope_kernel(const kope_args* a) { return oops; }\n";
+  try {
+    eval(kCorrect);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("reference does not build"), std::string::npos) << m;
+    EXPECT_NE(m.find("affine.reference.cpp:2"), std::string::npos) << m;
+  }
+}
+
+TEST_F(EvaluatorTest, GoldenOutputsAreCachedPerTaskDigest) {
+  EvalOptions o = test::quick_options();
+  o.cases = {"odd"};
+  ASSERT_TRUE(eval(kCorrect, o).correct());
+  auto marker = dir.path() / "golden" / task.digest / "odd" / "done";
+  EXPECT_TRUE(std::filesystem::exists(marker));
+  EXPECT_TRUE(eval(kCorrect, o).correct());
+}
+
+TEST(EvaluatorL1, ShippedKernelPassesOnTheEmbeddedTask) {
+  test::TempDir dir;
+  Evaluator ev{EvalPaths::under(dir.path())};
+  Suite suite = Suite::embedded();
+  const Task* gelu = suite.find("gelu");
+  ASSERT_NE(gelu, nullptr);
+  EvalOptions o = test::quick_options();
+  o.cases = {"n1", "n1000", "n65537"};
+  for (const auto& c : embedded_candidates("gelu")) {
+    EvalReport r = ev.evaluate(*gelu, c.source, c.name, o);
+    if (c.name == "gelu/02_erfc_vectorised.cpp") {
+      EXPECT_TRUE(r.correct()) << c.name << " " << r.status();
+    }
+    if (c.name == "gelu/03_tanh_approx.cpp") {
+      EXPECT_EQ(r.status(), "wrong") << c.name;
+    }
+  }
+}
+
+TEST(Median, OddAndEven) {
+  EXPECT_EQ(median({3, 1, 2}), 2);
+  EXPECT_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_EQ(median({}), 0);
+}
+
+TEST(Hap, FollowsCannBench) {
+  EXPECT_DOUBLE_EQ(hardware_aware_position(100, 100, 0), 0.5);  // baseline speed
+  EXPECT_DOUBLE_EQ(hardware_aware_position(100, 10, 10), 1.0);  // at the floor
+  EXPECT_NEAR(hardware_aware_position(100, 40, 10), 90.0 / 120.0, 1e-12);
+  EXPECT_DOUBLE_EQ(hardware_aware_position(100, 5, 10), 1.0);   // below the floor is clamped
+}

@@ -1,0 +1,80 @@
+#include "test_support.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <random>
+
+#include "kope/fsutil.h"
+
+namespace kope::test {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  static std::atomic<int> n{0};
+  std::random_device rd;
+  path_ = fs::temp_directory_path() /
+          ("kope-test-" + std::to_string(getpid()) + "-" + std::to_string(n++) + "-" + std::to_string(rd() % 1000000));
+  fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+std::string affine_task_json() {
+  return R"({
+  "name": "affine",
+  "level": 1,
+  "summary": "y = 2 * x + 1",
+  "inputs": [{"name": "x", "dtype": "fp32", "shape": ["N"], "init": {"dist": "uniform", "low": 1, "high": 3}}],
+  "outputs": [{"name": "y", "dtype": "fp32", "shape": ["N"]}],
+  "reference": [
+    "#include \"kope_kernel.h\"",
+    "int kope_kernel(const kope_args* a) {",
+    "  const kope_real* x = (const kope_real*)a->inputs[0].data;",
+    "  kope_real* y = (kope_real*)a->outputs[0].data;",
+    "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) y[i] = 2 * x[i] + 1;",
+    "  return 0;",
+    "}"
+  ],
+  "cases": [
+    {"name": "one", "dims": {"N": 1}, "seed": 1},
+    {"name": "odd", "dims": {"N": 1001}, "seed": 2},
+    {"name": "mid", "dims": {"N": 65536}, "seed": 3}
+  ]
+})";
+}
+
+Task affine_task() { return parse_task_text(affine_task_json(), "test:affine.json"); }
+
+std::string affine_kernel(const std::string& body, const std::string& header_lines) {
+  return header_lines + "#include \"kope_kernel.h\"\n#include <stdlib.h>\n#include <unistd.h>\n"
+         "int kope_kernel(const kope_args* a) {\n"
+         "  const float* x = (const float*)a->inputs[0].data;\n"
+         "  float* y = (float*)a->outputs[0].data;\n"
+         "  const int64_t n = a->inputs[0].numel;\n"
+         "  (void)x; (void)y; (void)n;\n" +
+         body + "\n  return 0;\n}\n";
+}
+
+EvalOptions quick_options() {
+  EvalOptions o;
+  o.warmup = 1;
+  o.reps = 3;
+  o.pool = 2;
+  o.case_timeout_seconds = 20;
+  o.memory_bytes = uint64_t{1} << 30;
+  o.flush_bytes = std::size_t{4} << 20;
+  return o;
+}
+
+}  // namespace kope::test

@@ -1,0 +1,38 @@
+// Helpers shared by the tests: scratch folders, small task files, the evaluation paths of a scratch workspace.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "kope/evaluator.h"
+#include "kope/task.h"
+
+namespace kope::test {
+
+// A fresh folder under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& rel) const { return path_ / rel; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void write_text(const std::filesystem::path& p, const std::string& text);
+
+// A small fp32 elementwise task, y = 2 * x + 1, with three small cases.
+std::string affine_task_json();
+Task affine_task();
+
+// A kernel for the affine task whose body is `body` (it sees x, y and n).
+std::string affine_kernel(const std::string& body, const std::string& header_lines = "");
+
+// Quick evaluation settings for tests.
+EvalOptions quick_options();
+
+}  // namespace kope::test

@@ -1,0 +1,220 @@
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/error.h"
+#include "kope/inputs.h"
+#include "kope/suite.h"
+#include "kope/task.h"
+#include "kope_kernel.h"
+#include "test_support.h"
+
+using namespace kope;
+using nlohmann::json;
+
+namespace {
+
+std::string error_of(const json& j) {
+  try {
+    parse_task(j, "t.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+json affine() { return json::parse(test::affine_task_json()); }
+
+}  // namespace
+
+TEST(Task, ParsesTheAffineTask) {
+  Task t = test::affine_task();
+  EXPECT_EQ(t.name, "affine");
+  ASSERT_EQ(t.inputs.size(), 1u);
+  EXPECT_EQ(t.inputs[0].dtype, DType::F32);
+  EXPECT_EQ(t.cases.size(), 3u);
+  EXPECT_EQ(t.digest.size(), 64u);
+  EXPECT_TRUE(reference_is_fp32_baseline(t));
+  ConcreteCase c = resolve_case(t, t.cases[1]);
+  EXPECT_EQ(c.inputs[0].numel, 1001);
+  EXPECT_EQ(c.inputs[0].init.kind, InitSpec::Kind::Uniform);
+  EXPECT_DOUBLE_EQ(c.outputs[0].threshold, default_threshold(DType::F32));
+}
+
+TEST(Task, DigestChangesWithContent) {
+  json j = affine();
+  std::string d1 = parse_task(j, "a").digest;
+  j["cases"][0]["seed"] = 99;
+  EXPECT_NE(parse_task(j, "a").digest, d1);
+}
+
+TEST(Task, ErrorsNameTheFileAndTheField) {
+  json j = affine();
+  j.erase("reference");
+  std::string e = error_of(j);
+  EXPECT_NE(e.find("t.json"), std::string::npos) << e;
+  EXPECT_NE(e.find("missing required field \"reference\""), std::string::npos) << e;
+
+  j = affine();
+  j["inputs"][0]["dtype"] = "fp8";
+  e = error_of(j);
+  EXPECT_NE(e.find("/inputs/0/dtype"), std::string::npos) << e;
+  EXPECT_NE(e.find("unknown dtype \"fp8\""), std::string::npos) << e;
+
+  j = affine();
+  j["cases"][2]["dims"]["N"] = -3;
+  e = error_of(j);
+  EXPECT_NE(e.find("/cases/2/dims/N"), std::string::npos) << e;
+  EXPECT_NE(e.find("positive integer"), std::string::npos) << e;
+
+  j = affine();
+  j["cases"][1]["dims"] = json::object({{"M", 3}});
+  e = error_of(j);
+  EXPECT_NE(e.find("case 'odd'"), std::string::npos) << e;
+  EXPECT_NE(e.find("dimension \"N\""), std::string::npos) << e;
+
+  j = affine();
+  j["cases"][1]["name"] = "one";
+  EXPECT_NE(error_of(j).find("used twice"), std::string::npos);
+
+  j = affine();
+  j["outputs"][0]["shpe"] = json::array();
+  e = error_of(j);
+  EXPECT_NE(e.find("unknown field \"shpe\""), std::string::npos) << e;
+
+  j = affine();
+  j["cases"][0]["attrs"] = {{"alpha", 1.0}};
+  EXPECT_NE(error_of(j).find("not declared"), std::string::npos);
+
+  j = affine();
+  j["inputs"][0]["init"] = {{"dist", "cauchy"}};
+  EXPECT_NE(error_of(j).find("unknown distribution"), std::string::npos);
+
+  j = affine();
+  j["inputs"][0]["init"] = {{"dist", "uniform"}, {"low", 2}, {"high", 1}};
+  EXPECT_NE(error_of(j).find("must not exceed"), std::string::npos);
+
+  j = affine();
+  j["outputs"][0]["dtype"] = "fp16";
+  EXPECT_NE(error_of(j).find("explicit \"baseline\""), std::string::npos);
+}
+
+TEST(Task, BadJsonNamesTheFile) {
+  test::TempDir dir;
+  test::write_text(dir / "broken.json", "{\"name\": \"x\",");
+  try {
+    load_task_file(dir / "broken.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("broken.json"), std::string::npos) << m;
+    EXPECT_NE(m.find("not valid JSON"), std::string::npos) << m;
+  }
+  EXPECT_THROW(load_task_file(dir / "absent.json"), Error);
+}
+
+TEST(Task, CountsAndProductsExpand) {
+  json j = affine();
+  j["inputs"][0]["shape"] = {"M", "2*H"};
+  j["inputs"][0]["count"] = "L";
+  j["outputs"][0]["shape"] = json::array();
+  j["outputs"][0]["count"] = "L";
+  j["cases"] = json::array({{{"name", "c"}, {"dims", {{"M", 3}, {"H", 5}, {"L", 4}}}}});
+  Task t = parse_task(j, "t");
+  ConcreteCase c = resolve_case(t, t.cases[0]);
+  ASSERT_EQ(c.inputs.size(), 4u);
+  EXPECT_EQ(c.inputs[3].name, "x.3");
+  EXPECT_EQ(c.inputs[0].shape, (std::vector<int64_t>{3, 10}));
+  EXPECT_EQ(c.inputs[0].numel, 30);
+  ASSERT_EQ(c.outputs.size(), 4u);
+  EXPECT_EQ(c.outputs[0].numel, 1);  // a scalar
+  // the runner's JSON form carries everything
+  ConcreteCase back = concrete_case_from_json(to_json(c));
+  EXPECT_EQ(back.inputs[2].shape, c.inputs[2].shape);
+  EXPECT_EQ(back.outputs.size(), 4u);
+}
+
+TEST(Task, CaseOverridesInitAndAttrs) {
+  json j = affine();
+  j["attrs"] = {{"alpha", 0.5}};
+  j["cases"][0]["attrs"] = {{"alpha", 2.0}};
+  j["cases"][0]["init"] = {{"x", {{"dist", "normal"}, {"mean", 1}, {"std", 2}}}};
+  Task t = parse_task(j, "t");
+  ConcreteCase c0 = resolve_case(t, t.cases[0]);
+  ConcreteCase c1 = resolve_case(t, t.cases[1]);
+  EXPECT_EQ(c0.attrs.at(0).second, 2.0);
+  EXPECT_EQ(c1.attrs.at(0).second, 0.5);
+  EXPECT_EQ(c0.inputs[0].init.kind, InitSpec::Kind::Normal);
+  EXPECT_EQ(c1.inputs[0].init.kind, InitSpec::Kind::Uniform);
+}
+
+TEST(Inputs, DeterministicPerSeedAndRoundedToDType) {
+  ConcreteTensor t;
+  t.dtype = DType::F16;
+  t.numel = 257;
+  t.init = {InitSpec::Kind::Uniform, -3.0, 3.0};
+  std::vector<uint16_t> a(257), b(257), c(257);
+  generate_tensor(t, 7, 0, a.data());
+  generate_tensor(t, 7, 0, b.data());
+  generate_tensor(t, 8, 0, c.data());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  for (uint16_t h : a) {
+    float v = kope_f16_to_f32(h);
+    EXPECT_GE(v, -3.0f);
+    EXPECT_LE(v, 3.0f);
+  }
+  ConcreteTensor m;
+  m.dtype = DType::U8;
+  m.numel = 10000;
+  m.init = {InitSpec::Kind::Bernoulli, 0.25, 0.0};
+  std::vector<uint8_t> mask(10000);
+  generate_tensor(m, 1, 1, mask.data());
+  int ones = 0;
+  for (uint8_t v : mask) {
+    ASSERT_TRUE(v == 0 || v == 1);
+    ones += v;
+  }
+  EXPECT_NEAR(ones / 10000.0, 0.25, 0.03);
+}
+
+TEST(Suite, EmbeddedHasTheEightL1Operators) {
+  Suite s = Suite::embedded();
+  std::set<std::string> names;
+  for (const Task& t : s.tasks()) {
+    names.insert(t.name);
+    EXPECT_EQ(t.level, 1) << t.name;
+    EXPECT_GE(t.cases.size(), 4u) << t.name;
+    EXPECT_FALSE(embedded_candidates(t.name).empty()) << t.name << " has no shipped candidate";
+    for (const auto& c : embedded_candidates(t.name)) EXPECT_FALSE(c.thought.empty()) << c.name;
+  }
+  for (const char* op : {"exp", "foreach_addcdiv_scalar", "foreach_norm", "gelu", "masked_scale", "mish", "sigmoid",
+                         "swi_glu"})
+    EXPECT_TRUE(names.count(op)) << op;
+}
+
+TEST(Suite, FromDirAndResolve) {
+  test::TempDir dir;
+  test::write_text(dir / "a" / "affine.json", test::affine_task_json());
+  Suite s = Suite::from_dir(dir.path());
+  ASSERT_EQ(s.tasks().size(), 1u);
+  EXPECT_EQ(resolve_task("affine", s).name, "affine");
+  EXPECT_EQ(resolve_task((dir / "a" / "affine.json").string(), Suite::embedded()).name, "affine");
+  try {
+    resolve_task("nosuch", s);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("tasks: affine"), std::string::npos) << e.what();
+  }
+  test::write_text(dir / "b" / "dup.json", test::affine_task_json());
+  EXPECT_THROW(Suite::from_dir(dir.path()), Error);
+  EXPECT_THROW(Suite::from_dir(dir / "missing"), Error);
+}
+
+TEST(Suite, ThoughtLine) {
+  EXPECT_EQ(thought_of("// thought: unroll by four\nint x;"), "unroll by four");
+  EXPECT_EQ(thought_of("int x;"), "");
+}
