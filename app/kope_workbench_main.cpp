@@ -1,0 +1,50 @@
+// kope-workbench: the desktop front of the workbench.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QLocale>
+
+#include <iostream>
+
+#include "i18n.h"
+#include "kope/cli.h"
+#include "kope/error.h"
+#include "kope/suite.h"
+#include "kope/workspace.h"
+#include "main_window.h"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("Kope");
+  QApplication::setApplicationName("Kope Workbench");
+  QApplication::setApplicationVersion(QString::fromStdString(kope::version_string()));
+
+  QCommandLineParser cli;
+  cli.setApplicationDescription("Watch and steer kernel optimisation on the CPU device.");
+  cli.addHelpOption();
+  cli.addVersionOption();
+  QCommandLineOption workspace("workspace", "Where runs are recorded.", "DIR");
+  QCommandLineOption suite("suite", "Task JSON files below DIR instead of the embedded suite.", "DIR");
+  QCommandLineOption lang("lang", "Interface language, e.g. zh_CN (default: the system's).", "LOCALE");
+  QCommandLineOption task("task", "The task to select at start.", "NAME");
+  QCommandLineOption kernel("kernel", "A kernel file to open at start.", "FILE");
+  cli.addOptions({workspace, suite, lang, task, kernel});
+  cli.process(app);
+
+  kope::ui::install_translation(app, cli.isSet(lang) ? cli.value(lang) : QLocale::system().name());
+  try {
+    kope::Suite s = cli.isSet(suite) ? kope::Suite::from_dir(cli.value(suite).toStdString()) : kope::Suite::embedded();
+    std::filesystem::path ws = cli.isSet(workspace) ? std::filesystem::path(cli.value(workspace).toStdString())
+                                                    : kope::Workspace::default_dir();
+    kope::ui::MainWindow w(std::move(s), ws);
+    if (cli.isSet(task) && !w.selectTask(cli.value(task))) {
+      std::cerr << "kope-workbench: no task named \"" << cli.value(task).toStdString() << "\"\n";
+      return 2;
+    }
+    if (cli.isSet(kernel) && !w.loadKernelFile(cli.value(kernel))) return 2;
+    w.show();
+    return app.exec();
+  } catch (const kope::Error& e) {
+    std::cerr << "kope-workbench: " << e.what() << "\n";
+    return 2;
+  }
+}

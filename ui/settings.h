@@ -1,0 +1,40 @@
+// Typed settings keys with their defaults, stored with QSettings under a schema version.
+#pragma once
+
+#include <QByteArray>
+#include <QSettings>
+#include <QString>
+#include <QVariant>
+
+namespace kope::ui {
+
+inline constexpr int kSettingsSchema = 1;
+
+template <typename T>
+class Setting {
+ public:
+  constexpr Setting(const char* key, T fallback) : key_(key), fallback_(fallback) {}
+  T get() const {
+    QSettings s;
+    return s.value(key_, QVariant::fromValue(fallback_)).template value<T>();
+  }
+  void set(const T& v) const {
+    QSettings s;
+    s.setValue("meta/schema", kSettingsSchema);
+    s.setValue(key_, QVariant::fromValue(v));
+  }
+  const char* key() const { return key_; }
+
+ private:
+  const char* key_;
+  T fallback_;
+};
+
+inline const Setting<QString> kLastKernelDir{"paths/last_kernel_dir", QString()};
+inline const Setting<QByteArray> kWindowGeometry{"window/geometry", QByteArray()};
+inline const Setting<QByteArray> kWindowState{"window/state", QByteArray()};
+inline const Setting<int> kWarmup{"eval/warmup", 3};
+inline const Setting<int> kReps{"eval/reps", 5};
+inline const Setting<int> kTimeoutSeconds{"eval/timeout_s", 60};
+
+}  // namespace kope::ui
