@@ -310,19 +310,11 @@ int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& o
   EvalOptions opt = eval_options(a);
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
-  const int64_t run = ws.begin_run(joined_command(raw), "cpu");
-  const int64_t kernel = ws.add_kernel(task.name, source, fs::absolute(*kernel_path).string(), thought_of(source));
-  const int64_t eval_id = ws.begin_evaluation(run, kernel, task, "cpu", std::nullopt);
-  EvalReport rep;
-  try {
-    rep = ev.evaluate(task, source, *kernel_path, opt);
-  } catch (const Error& e) {
-    ws.fail_evaluation(eval_id, e.what());
-    ws.finish_run(run, "error");
-    throw;
-  }
-  ws.finish_evaluation(eval_id, rep);
-  ws.finish_run(run, "done");
+  const Recorded rec = evaluate_in_new_run(
+      ws, ev, joined_command(raw), task,
+      {source, *kernel_path, fs::absolute(*kernel_path).string(), thought_of(source)}, "cpu", opt);
+  const EvalReport& rep = rec.report;
+  const int64_t eval_id = rec.evaluation_id;
   if (a.has("--json")) {
     json j = rep.to_json();
     j["evaluation_id"] = eval_id;

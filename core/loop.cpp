@@ -19,6 +19,38 @@ std::string feedback_of(const EvalReport& rep) {
 
 }  // namespace
 
+Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task& task, const KernelSource& kernel,
+                           const std::string& device, std::optional<int64_t> prev, const EvalOptions& options) {
+  Recorded r;
+  r.kernel_id = ws.add_kernel(task.name, kernel.source, kernel.origin, kernel.thought);
+  r.evaluation_id = ws.begin_evaluation(run, r.kernel_id, task, device, prev);
+  try {
+    r.report = ev.evaluate(task, kernel.source, kernel.name, options);
+  } catch (const Error& e) {
+    r.error = e.what();
+    ws.fail_evaluation(r.evaluation_id, r.error);
+    return r;
+  }
+  r.report.device = device;
+  ws.finish_evaluation(r.evaluation_id, r.report);
+  return r;
+}
+
+Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& command, const Task& task,
+                             const KernelSource& kernel, const std::string& device, const EvalOptions& options) {
+  const int64_t run = ws.begin_run(command, device);
+  Recorded r;
+  try {
+    r = evaluate_recorded(ws, ev, run, task, kernel, device, std::nullopt, options);
+  } catch (...) {
+    ws.finish_run(run, "error");
+    throw;
+  }
+  ws.finish_run(run, r.error.empty() ? "done" : "error");
+  if (!r.error.empty()) throw Error(r.error);
+  return r;
+}
+
 std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
                                   const LoopOptions& options, int64_t run_id,
                                   const std::function<void(const LoopEvent&)>& progress) {
@@ -54,22 +86,19 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
       Attempt a;
       a.name = p->name;
       a.thought = p->thought;
-      const int64_t kernel = ws.add_kernel(task->name, p->source, p->name, p->thought);
-      a.evaluation_id = ws.begin_evaluation(run_id, kernel, *task, options.device, incumbent_eval);
-      EvalReport rep;
-      try {
-        rep = ev.evaluate(*task, p->source, p->name, options.eval);
-      } catch (const Error& e) {
-        ws.fail_evaluation(a.evaluation_id, e.what());
-        out.error = e.what();
+      const Recorded rec = evaluate_recorded(ws, ev, run_id, *task, {p->source, p->name, p->name, p->thought},
+                                             options.device, incumbent_eval, options.eval);
+      a.evaluation_id = rec.evaluation_id;
+      if (!rec.error.empty()) {
+        out.error = rec.error;
         a.status = "error";
-        a.message = e.what();
+        a.message = rec.error;
         out.attempts.push_back(a);
         if (progress) progress({task->name, &out.attempts.back()});
         break;
       }
-      rep.device = options.device;
-      ws.finish_evaluation(a.evaluation_id, rep);
+      const EvalReport& rep = rec.report;
+      const int64_t kernel = rec.kernel_id;
       a.status = rep.status();
       a.speedup = rep.speedup();
       a.message = feedback_of(rep);

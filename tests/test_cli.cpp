@@ -168,6 +168,20 @@ TEST_F(CliTest, BadInputIsExitTwoWithAClearMessage) {
   EXPECT_NE(r.err.find("no evaluation 999"), std::string::npos);
 }
 
+TEST_F(CliTest, BrokenReferenceIsBadInputAndStillRecorded) {
+  std::string text = test::affine_task_json();
+  const std::string good = "y[i] = 2 * x[i] + 1;";
+  text.replace(text.find(good), good.size(), "y[i] = undefined_name;");
+  auto p = dir / "broken_ref.json";
+  test::write_text(p, text);
+  Result r = cli({"eval", "--task", p.string(), "--kernel", write_kernel("k.cpp", kCorrect)});
+  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_NE(r.err.find("reference does not build"), std::string::npos) << r.err;
+  json h = json::parse(cli({"history", "--json"}).out);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h[0]["status"], "error");
+}
+
 TEST_F(CliTest, BadTaskInASuiteFolderNamesTheFile) {
   test::write_text(dir / "suite" / "ok.json", test::affine_task_json());
   test::write_text(dir / "suite" / "broken.json", "{ nope");

@@ -89,20 +89,11 @@ quint64 Engine::evaluate(const Task& task, const std::string& source, const std:
   latest_eval_ = job;
   QPointer<Engine> self(this);
   onWorker(job, true, [=](EngineWorker& w) {
-    Workspace& ws = w.workspace();
-    const int64_t run = ws.begin_run("kope-workbench evaluate " + kernel_name, "cpu");
-    const int64_t kernel = ws.add_kernel(task.name, source, kernel_name, thought_of(source));
-    const int64_t eval_id = ws.begin_evaluation(run, kernel, task, "cpu", std::nullopt);
-    EvalReport rep;
-    try {
-      rep = w.evaluator().evaluate(task, source, kernel_name, options);
-    } catch (const Error& e) {
-      ws.fail_evaluation(eval_id, e.what());
-      ws.finish_run(run, "error");
-      throw;
-    }
-    ws.finish_evaluation(eval_id, rep);
-    ws.finish_run(run, "done");
+    const Recorded rec = evaluate_in_new_run(w.workspace(), w.evaluator(), "kope-workbench evaluate " + kernel_name,
+                                             task, {source, kernel_name, kernel_name, thought_of(source)}, "cpu",
+                                             options);
+    const qint64 eval_id = rec.evaluation_id;
+    const EvalReport rep = rec.report;
     deliver(self, [job, eval_id, rep](Engine& engine) {
       engine.ended();
       if (job == engine.latest_eval_) emit engine.evaluationFinished(job, eval_id, rep);

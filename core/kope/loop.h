@@ -48,6 +48,31 @@ struct LoopEvent {
   const Attempt* attempt = nullptr;  // null: the task is starting
 };
 
+struct KernelSource {
+  std::string source;
+  std::string name;     // what diagnostics call the file
+  std::string origin;   // where it came from, as recorded
+  std::string thought;  // the idea it tries
+};
+
+struct Recorded {
+  int64_t kernel_id = 0;
+  int64_t evaluation_id = 0;
+  EvalReport report;
+  std::string error;  // the task could not be evaluated at all (a bad reference, say); recorded as "error"
+};
+
+// Execute and Update for one kernel: the kernel version and a "running" evaluation are recorded before any
+// work, the outcome after.
+Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task& task, const KernelSource& kernel,
+                           const std::string& device, std::optional<int64_t> prev_evaluation,
+                           const EvalOptions& options);
+
+// One kernel in a run of its own, as `kope eval` and the window's Evaluate do; the run ends "done" or "error".
+// Throws kope::Error with Recorded::error, after recording it.
+Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& command, const Task& task,
+                             const KernelSource& kernel, const std::string& device, const EvalOptions& options);
+
 // Every attempt is written to the workspace before and after it runs.
 std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
                                   const LoopOptions& options, int64_t run_id,
