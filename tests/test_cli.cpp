@@ -158,6 +158,10 @@ TEST_F(CliTest, BadInputIsExitTwoWithAClearMessage) {
   EXPECT_EQ(r.code, kExitBadInput);
   EXPECT_NE(r.err.find("no case \"nosuch\""), std::string::npos) << r.err;
 
+  r = cli({"run", "--tasks", "gelu,nosuch"});
+  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_NE(r.err.find("no task named \"nosuch\""), std::string::npos) << r.err;
+
   r = cli({"frobnicate"});
   EXPECT_EQ(r.code, kExitBadInput);
   r = cli({"eval", "--bogus"});
