@@ -339,12 +339,9 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   lo.max_attempts = int_option(a, "--max-attempts", lo.max_attempts, 1, 1000);
   if (auto t = a.get("--tasks")) lo.tasks = split_list(*t);
   for (const auto& name : lo.tasks)
-    if (!suite.find(name)) {
-      std::string known;
-      for (const Task& t : suite.tasks()) known += (known.empty() ? "" : ", ") + t.name;
-      throw UsageError("no task named \"" + name + "\" in the " + suite.origin() + " suite (tasks: " + known +
+    if (!suite.find(name))
+      throw UsageError("no task named \"" + name + "\" in the " + suite.origin() + " suite (tasks: " + suite.names() +
                        "); use --suite DIR for other tasks");
-    }
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
   const int64_t run = ws.begin_run(joined_command(raw), "cpu");

@@ -290,9 +290,8 @@ fs::path Evaluator::golden_dir(const Task& task, const ConcreteCase& c, const Ev
   return dir;
 }
 
-CaseResult Evaluator::measure(const Task& task, const ConcreteCase& c, const fs::path& kernel,
+CaseResult Evaluator::measure(const ConcreteCase& c, const fs::path& kernel,
                               const fs::path& baseline, const fs::path& golden, const EvalOptions& options) {
-  (void)task;
   CaseResult r;
   r.name = c.name;
   JobDir job_dir(paths_.jobs);
@@ -408,7 +407,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   const fs::path base = baseline_so(task);
   for (const ConcreteCase& c : cases) {
     const fs::path golden = golden_dir(task, c, options);
-    CaseResult r = measure(task, c, rep.compile.shared_object, base, golden, options);
+    CaseResult r = measure(c, rep.compile.shared_object, base, golden, options);
     if (!r.correct()) rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
     // Flushed caches and rotated inputs leave no honest way under half the single-core copy floor.
     if (r.correct() && r.kernel_median_ns && r.hw_bound_ns && *r.hw_bound_ns > 1000.0 &&

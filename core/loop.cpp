@@ -60,7 +60,7 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
   } else {
     for (const std::string& name : options.tasks) {
       const Task* t = suite.find(name);
-      if (!t) throw Error("no task named \"" + name + "\" in the " + suite.origin() + " suite");
+      if (!t) throw Error("no task named \"" + name + "\" in the " + suite.origin() + " suite (tasks: " + suite.names() + ")");
       tasks.push_back(t);
     }
   }

@@ -56,6 +56,12 @@ const Task* Suite::find(const std::string& name) const {
   return nullptr;
 }
 
+std::string Suite::names() const {
+  std::string out;
+  for (const Task& t : tasks_) out += (out.empty() ? "" : ", ") + t.name;
+  return out;
+}
+
 Task resolve_task(const std::string& name_or_path, const Suite& suite) {
   if (const Task* t = suite.find(name_or_path)) return *t;
   std::error_code ec;
@@ -63,9 +69,7 @@ Task resolve_task(const std::string& name_or_path, const Suite& suite) {
                                (name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".json");
   if (looks_like_path || fs::exists(name_or_path, ec))
     return load_task_file(name_or_path);
-  std::string known;
-  for (const Task& t : suite.tasks()) known += (known.empty() ? "" : ", ") + t.name;
-  throw Error("no task named \"" + name_or_path + "\" in the " + suite.origin() + " suite (tasks: " + known +
+  throw Error("no task named \"" + name_or_path + "\" in the " + suite.origin() + " suite (tasks: " + suite.names() +
               "); pass a task JSON path to use another");
 }
 

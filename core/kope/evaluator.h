@@ -98,7 +98,7 @@ class Evaluator {
   std::filesystem::path reference_so(const Task& task);
   std::filesystem::path baseline_so(const Task& task);
   std::filesystem::path golden_dir(const Task& task, const ConcreteCase& c, const EvalOptions& options);
-  CaseResult measure(const Task& task, const ConcreteCase& c, const std::filesystem::path& kernel,
+  CaseResult measure(const ConcreteCase& c, const std::filesystem::path& kernel,
                      const std::filesystem::path& baseline, const std::filesystem::path& golden,
                      const EvalOptions& options);
 

@@ -23,6 +23,8 @@ class Suite {
 
   const std::vector<Task>& tasks() const { return tasks_; }
   const Task* find(const std::string& name) const;
+  // "exp, gelu, ...": for messages that list what there is.
+  std::string names() const;
   std::string origin() const { return origin_; }
 
  private:
