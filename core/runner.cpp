@@ -222,8 +222,14 @@ int run_golden(const RunnerJob& job) {
   json result = json::object();
   set_phase(job.out_dir, "reference run");
   call_checked(ref, *a, "the reference run", job.out_dir, result);
-  for (std::size_t i = 0; i < a->outputs.size(); ++i)
-    write_file(golden_output_path(job.out_dir, i), a->outputs[i].bytes.get(), a->outputs[i].size);
+  // Golden files are always double; integer outputs keep their own type in the reference and widen here.
+  for (std::size_t i = 0; i < a->outputs.size(); ++i) {
+    const ConcreteTensor& t = job.kcase.outputs[i];
+    std::vector<double> wide(static_cast<std::size_t>(t.numel));
+    const DType dt = runtime_dtype(t.dtype, true);
+    for (std::size_t e = 0; e < wide.size(); ++e) wide[e] = load_as_double(dt, a->outputs[i].bytes.get(), e);
+    write_file(golden_output_path(job.out_dir, i), wide.data(), wide.size() * sizeof(double));
+  }
   result["ok"] = true;
   std::string s = result.dump(2);
   write_file(result_path(job.out_dir), s.data(), s.size());

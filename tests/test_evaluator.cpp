@@ -222,3 +222,86 @@ TEST(Hap, FollowsCannBench) {
   EXPECT_NEAR(hardware_aware_position(100, 40, 10), 90.0 / 120.0, 1e-12);
   EXPECT_DOUBLE_EQ(hardware_aware_position(100, 5, 10), 1.0);   // below the floor is clamped
 }
+
+namespace {
+
+// y = x * 0.5 + 1 in fp16 storage: the golden sees the same half values widened to double.
+const char* kHalfTask = R"({
+  "name": "half_affine",
+  "inputs": [{"name": "x", "dtype": "fp16", "shape": ["N"], "init": {"dist": "uniform", "low": -8, "high": 8}}],
+  "outputs": [{"name": "y", "dtype": "fp16", "shape": ["N"]}],
+  "reference": [
+    "#include \"kope_kernel.h\"",
+    "int kope_kernel(const kope_args* a) {",
+    "  const kope_real* x = (const kope_real*)a->inputs[0].data;",
+    "  kope_real* y = (kope_real*)a->outputs[0].data;",
+    "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) y[i] = x[i] * 0.5 + 1;",
+    "  return 0;",
+    "}"],
+  "baseline": [
+    "#include \"kope_kernel.h\"",
+    "int kope_kernel(const kope_args* a) {",
+    "  const uint16_t* x = (const uint16_t*)a->inputs[0].data;",
+    "  uint16_t* y = (uint16_t*)a->outputs[0].data;",
+    "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) y[i] = kope_f32_to_f16(kope_f16_to_f32(x[i]) * 0.5f + 1.0f);",
+    "  return 0;",
+    "}"],
+  "cases": [{"name": "n4097", "dims": {"N": 4097}, "seed": 5}]
+})";
+
+const char* kIntTask = R"({
+  "name": "int_add",
+  "inputs": [{"name": "a", "dtype": "int32", "shape": ["N"], "init": {"dist": "randint", "low": -1000, "high": 1000}},
+             {"name": "b", "dtype": "int32", "shape": ["N"], "init": {"dist": "randint", "low": -1000, "high": 1000}}],
+  "outputs": [{"name": "c", "dtype": "int32", "shape": ["N"]}],
+  "reference": [
+    "#include \"kope_kernel.h\"",
+    "int kope_kernel(const kope_args* a) {",
+    "  const int32_t* x = (const int32_t*)a->inputs[0].data;",
+    "  const int32_t* y = (const int32_t*)a->inputs[1].data;",
+    "  int32_t* z = (int32_t*)a->outputs[0].data;",
+    "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) z[i] = x[i] + y[i];",
+    "  return 0;",
+    "}"],
+  "cases": [{"name": "n999", "dims": {"N": 999}, "seed": 9}]
+})";
+
+std::string half_kernel(const char* expr) {
+  return std::string("#include \"kope_kernel.h\"\nint kope_kernel(const kope_args* a) {\n"
+                     "  const uint16_t* x = (const uint16_t*)a->inputs[0].data;\n"
+                     "  uint16_t* y = (uint16_t*)a->outputs[0].data;\n"
+                     "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) { float v = kope_f16_to_f32(x[i]); y[i] = kope_f32_to_f16(") +
+         expr + "); }\n  return 0;\n}\n";
+}
+
+}  // namespace
+
+TEST(EvaluatorDTypes, HalfPrecisionUsesTheFp16Threshold) {
+  test::TempDir dir;
+  Evaluator ev{EvalPaths::under(dir.path())};
+  Task t = parse_task_text(kHalfTask, "half.json");
+  EvalReport ok = ev.evaluate(t, half_kernel("v * 0.5f + 1.0f"), "h.cpp", test::quick_options());
+  ASSERT_TRUE(ok.correct()) << ok.status() << (ok.errors.empty() ? "" : ok.errors[0]);
+  EXPECT_DOUBLE_EQ(ok.cases[0].outputs[0].threshold, std::ldexp(1.0, -10));
+  // 0.3% off: inside bf16's tolerance, far outside fp16's.
+  EvalReport off = ev.evaluate(t, half_kernel("(v * 0.5f + 1.0f) * 1.003f"), "h.cpp", test::quick_options());
+  EXPECT_EQ(off.status(), "wrong");
+}
+
+TEST(EvaluatorDTypes, IntegersMustBeExact) {
+  test::TempDir dir;
+  Evaluator ev{EvalPaths::under(dir.path())};
+  Task t = parse_task_text(kIntTask, "int.json");
+  auto kernel = [](const char* expr) {
+    return std::string("#include \"kope_kernel.h\"\nint kope_kernel(const kope_args* a) {\n"
+                       "  const int32_t* x = (const int32_t*)a->inputs[0].data;\n"
+                       "  const int32_t* y = (const int32_t*)a->inputs[1].data;\n"
+                       "  int32_t* z = (int32_t*)a->outputs[0].data;\n"
+                       "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) z[i] = ") + expr + ";\n  return 0;\n}\n";
+  };
+  EXPECT_TRUE(ev.evaluate(t, kernel("x[i] + y[i]"), "i.cpp", test::quick_options()).correct());
+  EvalReport off = ev.evaluate(t, kernel("x[i] + y[i] + (i == 500)"), "i.cpp", test::quick_options());
+  EXPECT_EQ(off.status(), "wrong");
+  EXPECT_EQ(off.cases[0].outputs[0].worst_index, 500);
+  EXPECT_EQ(off.cases[0].outputs[0].mismatches, 1);
+}
