@@ -1,9 +1,11 @@
 #include "kope/runner.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -33,7 +35,8 @@ json to_json(const RunnerJob& job) {
           {"reps", job.reps},
           {"pool", job.pool},
           {"flush_bytes", job.flush_bytes},
-          {"interleave", job.interleave}};
+          {"interleave", job.interleave},
+          {"isolate_network", job.isolate_network}};
 }
 
 RunnerJob runner_job_from_json(const json& j) {
@@ -48,6 +51,7 @@ RunnerJob runner_job_from_json(const json& j) {
   job.pool = j.at("pool").get<int>();
   job.flush_bytes = j.at("flush_bytes").get<std::size_t>();
   job.interleave = j.value("interleave", true);
+  job.isolate_network = j.value("isolate_network", true);
   return job;
 }
 
@@ -56,6 +60,7 @@ fs::path first_output_path(const fs::path& dir, std::size_t i) { return dir / ("
 fs::path last_output_path(const fs::path& dir, std::size_t i) { return dir / ("last_" + std::to_string(i) + ".bin"); }
 fs::path result_path(const fs::path& dir) { return dir / "result.json"; }
 fs::path phase_path(const fs::path& dir) { return dir / "phase"; }
+fs::path network_failure_path(const fs::path& dir) { return dir / "network"; }
 
 namespace {
 
@@ -329,6 +334,13 @@ int runner_main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kope-runner: bad job %s: %s\n", argv[1], e.what());
     return kRunnerJobError;
+  }
+  // Before any kernel is loaded: in a fresh network namespace even loopback is down, so a kernel reaches
+  // nothing. Without CAP_SYS_ADMIN this fails and the report says so.
+  if (job.isolate_network && unshare(CLONE_NEWNET) != 0) {
+    const std::string why = std::strerror(errno);
+    const std::string s = why + "\n";
+    write_file(network_failure_path(job.out_dir), s.data(), s.size());
   }
   return job.mode == RunnerJob::Mode::Golden ? run_golden(job) : run_measure(job);
 }

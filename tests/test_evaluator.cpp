@@ -1,6 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cmath>
 
 #include "kope/error.h"
 #include "kope/evaluator.h"
@@ -304,4 +310,30 @@ TEST(EvaluatorDTypes, IntegersMustBeExact) {
   EXPECT_EQ(off.status(), "wrong");
   EXPECT_EQ(off.cases[0].outputs[0].worst_index, 500);
   EXPECT_EQ(off.cases[0].outputs[0].mismatches, 1);
+}
+
+TEST_F(EvaluatorTest, KernelsCannotReachTheNetwork) {
+  // A listener on loopback in this process: a kernel that reaches it fails the case on purpose.
+  int srv = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(srv, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(srv, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(srv, 4), 0);
+  socklen_t len = sizeof addr;
+  getsockname(srv, reinterpret_cast<sockaddr*>(&addr), &len);
+  const std::string port = std::to_string(ntohs(addr.sin_port));
+  EvalOptions o = test::quick_options();
+  o.cases = {"one"};
+  EvalReport r = eval("int s = socket(AF_INET, SOCK_STREAM, 0); sockaddr_in to{}; to.sin_family = AF_INET;\n"
+                      "  to.sin_port = htons(" + port + "); to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);\n"
+                      "  if (connect(s, (sockaddr*)&to, sizeof to) == 0) return 42;\n"
+                      "  for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;",
+                      o, "#include <arpa/inet.h>\n#include <netinet/in.h>\n#include <sys/socket.h>\n");
+  close(srv);
+  ASSERT_EQ(r.cases.size(), 1u);
+  if (!r.cases[0].network_isolated) GTEST_SKIP() << "no network namespaces here: " << r.cases[0].log;
+  EXPECT_EQ(r.status(), "passed") << r.cases[0].message;
+  EXPECT_TRUE(r.warnings.empty());
 }

@@ -54,6 +54,7 @@ struct CaseResult {
   // CANN Bench's hardware-aware position: 0.5 at baseline speed, 1 at the floor; clamped to [0, 1].
   std::optional<double> hap;
   std::string log;  // what the runner printed, truncated
+  bool network_isolated = false;
   bool correct() const { return status == CaseStatus::Passed; }
 };
 

@@ -23,6 +23,7 @@ struct RunnerJob {
   int pool = 3;                // input clones rotated through, so no output can be cached by address
   std::size_t flush_bytes = 0; // 0: twice the last-level cache, at least 32 MiB
   bool interleave = true;       // false: every baseline call first, then every candidate call (for bench/)
+  bool isolate_network = true;  // a network namespace of its own, where the system allows one
 };
 
 // Exit codes of kope-runner besides 0.
@@ -42,6 +43,8 @@ std::filesystem::path first_output_path(const std::filesystem::path& dir, std::s
 std::filesystem::path last_output_path(const std::filesystem::path& dir, std::size_t output);
 std::filesystem::path result_path(const std::filesystem::path& dir);
 std::filesystem::path phase_path(const std::filesystem::path& dir);
+// Present only when the runner could not isolate the network; holds the reason.
+std::filesystem::path network_failure_path(const std::filesystem::path& dir);
 
 // main() of kope-runner: `kope-runner JOB.json`.
 int runner_main(int argc, char** argv);
