@@ -275,13 +275,15 @@ void print_report(const EvalReport& rep, std::ostream& out) {
   }
   out << "compile: ok" << (rep.compile.cached ? " (cached)" : " (" + fmt_sci(rep.compile.seconds) + " s)") << "\n";
   out << std::left << std::setw(16) << "case" << std::setw(16) << "status" << std::setw(13) << "max rel err"
-      << std::setw(12) << "baseline" << std::setw(12) << "kernel" << "speedup\n";
+      << std::setw(12) << "baseline" << std::setw(12) << "kernel" << std::setw(9) << "speedup" << "95% interval\n";
   for (const CaseResult& c : rep.cases) {
     double max_rel = 0;
     for (const auto& o : c.outputs) max_rel = std::max(max_rel, o.max_rel);
     out << std::left << std::setw(16) << c.name << std::setw(16) << case_status_name(c.status) << std::setw(13)
         << (c.outputs.empty() ? "-" : fmt_sci(max_rel)) << std::setw(12) << fmt_ns(c.baseline_median_ns)
-        << std::setw(12) << fmt_ns(c.kernel_median_ns) << fmt_x(c.speedup) << "\n";
+        << std::setw(12) << fmt_ns(c.kernel_median_ns) << std::setw(9) << fmt_x(c.speedup)
+        << (c.speedup_interval ? "[" + fmt_x(c.speedup_interval->first) + " .. " + fmt_x(c.speedup_interval->second) + "]"
+                               : std::string()) << "\n";
     if (!c.correct()) out << "    " << c.message << "\n";
   }
   for (const auto& w : rep.warnings) out << "warning: " << w << "\n";

@@ -74,6 +74,25 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+std::pair<double, double> speedup_interval(const std::vector<double>& base, const std::vector<double>& kern,
+                                           int resamples) {
+  if (base.empty() || kern.empty() || resamples < 1) return {0.0, 0.0};
+  std::mt19937_64 rng(0x6b6f7065);
+  std::vector<double> ratios, b(base.size()), k(kern.size());
+  ratios.reserve(static_cast<std::size_t>(resamples));
+  std::uniform_int_distribution<std::size_t> pick_b(0, base.size() - 1), pick_k(0, kern.size() - 1);
+  for (int r = 0; r < resamples; ++r) {
+    for (auto& v : b) v = base[pick_b(rng)];
+    for (auto& v : k) v = kern[pick_k(rng)];
+    const double mk = median(k);
+    if (mk > 0) ratios.push_back(median(b) / mk);
+  }
+  if (ratios.empty()) return {0.0, 0.0};
+  std::sort(ratios.begin(), ratios.end());
+  auto at = [&](double q) { return ratios[static_cast<std::size_t>(q * static_cast<double>(ratios.size() - 1))]; };
+  return {at(0.025), at(0.975)};
+}
+
 bool EvalReport::correct() const {
   if (!compiled || cases.empty()) return false;
   return std::all_of(cases.begin(), cases.end(), [](const CaseResult& c) { return c.correct(); });
@@ -146,6 +165,8 @@ json EvalReport::to_json() const {
     json cj = {{"name", c.name}, {"status", case_status_name(c.status)}, {"correct", c.correct()},
                {"message", c.message}, {"baseline_median_ns", opt_json(c.baseline_median_ns)},
                {"kernel_median_ns", opt_json(c.kernel_median_ns)}, {"speedup", opt_json(c.speedup)},
+               {"speedup_ci95", c.speedup_interval ? json::array({c.speedup_interval->first, c.speedup_interval->second})
+                                                   : json(nullptr)},
                {"hw_bound_ns", opt_json(c.hw_bound_ns)}, {"hap", opt_json(c.hap)},
                {"network_isolated", c.network_isolated},
                {"baseline_ns", c.baseline_ns}, {"kernel_ns", c.kernel_ns}, {"outputs", json::array()},
@@ -347,7 +368,10 @@ CaseResult Evaluator::measure(const ConcreteCase& c, const fs::path& kernel,
   if (!r.baseline_ns.empty() && !r.kernel_ns.empty()) {
     r.baseline_median_ns = median(r.baseline_ns);
     r.kernel_median_ns = median(r.kernel_ns);
-    if (*r.kernel_median_ns > 0) r.speedup = *r.baseline_median_ns / *r.kernel_median_ns;
+    if (*r.kernel_median_ns > 0) {
+      r.speedup = *r.baseline_median_ns / *r.kernel_median_ns;
+      r.speedup_interval = speedup_interval(r.baseline_ns, r.kernel_ns);
+    }
     const double bw = result.value("copy_bytes_per_ns", 0.0);
     if (bw > 0) {
       double bytes = 0;

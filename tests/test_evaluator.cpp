@@ -337,3 +337,17 @@ TEST_F(EvaluatorTest, KernelsCannotReachTheNetwork) {
   EXPECT_EQ(r.status(), "passed") << r.cases[0].message;
   EXPECT_TRUE(r.warnings.empty());
 }
+
+TEST(SpeedupInterval, BracketsTheEstimateAndNarrowsWithSteadyTimes) {
+  std::vector<double> base = {100, 102, 98, 101, 99, 100, 103};
+  std::vector<double> steady = {10, 10, 10.1, 9.9, 10, 10, 10.2};
+  std::vector<double> noisy = {10, 25, 9, 30, 11, 10, 28};
+  auto s = speedup_interval(base, steady);
+  EXPECT_LE(s.first, median(base) / median(steady));
+  EXPECT_GE(s.second, median(base) / median(steady));
+  EXPECT_LT(s.second - s.first, 0.6);
+  auto n = speedup_interval(base, noisy);
+  EXPECT_GT(n.second - n.first, 4.0 * (s.second - s.first));
+  EXPECT_EQ(speedup_interval(base, steady), s);  // a fixed seed: the same samples give the same interval
+  EXPECT_EQ(speedup_interval({}, steady), std::make_pair(0.0, 0.0));
+}

@@ -87,6 +87,7 @@ TEST_F(UiTest, EvaluatesAShippedKernelAndRecordsIt) {
   EXPECT_EQ(t->item(0, 1)->text(), "passed");
   EXPECT_EQ(t->item(1, 1)->text(), "passed");
   EXPECT_TRUE(t->item(1, 5)->text().endsWith("x")) << t->item(1, 5)->text().toStdString();
+  EXPECT_NE(t->item(1, 5)->toolTip().indexOf("95%"), -1) << t->item(1, 5)->toolTip().toStdString();
   EXPECT_NE(window->summaryLabel()->text().indexOf("passed"), -1);
   EXPECT_EQ(window->chart()->values().size(), 2);
   EXPECT_GT(window->chart()->values()[1], 0.0);

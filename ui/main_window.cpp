@@ -435,7 +435,10 @@ void MainWindow::showReport(qint64 evaluationId, const EvalReport& rep) {
     cases_->setItem(row, 2, cell(c.outputs.empty() ? "-" : QString::number(max_rel, 'g', 3)));
     cases_->setItem(row, 3, cell(fmtNs(c.baseline_median_ns)));
     cases_->setItem(row, 4, cell(fmtNs(c.kernel_median_ns)));
-    cases_->setItem(row, 5, cell(fmtX(c.speedup)));
+    auto* speed = cell(fmtX(c.speedup));
+    if (c.speedup_interval)
+      speed->setToolTip(tr("95% interval: %1 to %2").arg(fmtX(c.speedup_interval->first), fmtX(c.speedup_interval->second)));
+    cases_->setItem(row, 5, speed);
     cases_->setItem(row, 6, cell(QString::fromStdString(c.message)));
   }
   cases_->resizeColumnsToContents();

@@ -49,6 +49,8 @@ struct CaseResult {
   std::vector<OutputCheck> last_outputs;  // the last timed call
   std::vector<double> baseline_ns, kernel_ns;
   std::optional<double> baseline_median_ns, kernel_median_ns, speedup;
+  // A 95% bootstrap interval of the speedup: how far the machine's noise leaves the ratio uncertain.
+  std::optional<std::pair<double, double>> speedup_interval;
   // The memory-bound floor: bytes the case must move / the copy bandwidth measured in the same process.
   std::optional<double> hw_bound_ns;
   // CANN Bench's hardware-aware position: 0.5 at baseline speed, 1 at the floor; clamped to [0, 1].
@@ -80,6 +82,11 @@ struct EvalReport {
 };
 
 double median(std::vector<double> v);
+
+// The 2.5th and 97.5th percentiles of median(base)/median(kernel) over resamples of both series
+// (deterministic: a fixed seed). Empty input gives {0, 0}.
+std::pair<double, double> speedup_interval(const std::vector<double>& base_ns, const std::vector<double>& kernel_ns,
+                                           int resamples = 2000);
 
 // HAP = (T_base - T_hw) / ((T_cand - T_hw) + (T_base - T_hw)), clamped to [0, 1].
 double hardware_aware_position(double base_ns, double cand_ns, double hw_ns);
