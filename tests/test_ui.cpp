@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QListWidget>
 #include <QSettings>
@@ -212,6 +213,15 @@ TEST(Translation, ChineseIsEmbeddedAndApplies) {
   MainWindow w(Suite::embedded(), dir / "ws");
   EXPECT_EQ(w.evaluateAction()->text(), "&Evaluate");
   EXPECT_FALSE(ui::install_translation(*QCoreApplication::instance(), "xx_YY"));
+}
+
+TEST(Translation, EveryChineseStringIsTranslated) {
+  QFile ts(QString(KOPE_TRANSLATIONS_DIR) + "/kope_zh_CN.ts");
+  ASSERT_TRUE(ts.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(ts.readAll());
+  EXPECT_GT(text.count("<message>"), 50);
+  EXPECT_EQ(text.count("type=\"unfinished\""), 0) << "run the kope_ui_lupdate target and translate the new strings";
+  EXPECT_EQ(text.count("type=\"vanished\""), 0);
 }
 
 int main(int argc, char** argv) {
