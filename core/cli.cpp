@@ -340,10 +340,7 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   lo.eval = eval_options(a);
   lo.max_attempts = int_option(a, "--max-attempts", lo.max_attempts, 1, 1000);
   if (auto t = a.get("--tasks")) lo.tasks = split_list(*t);
-  for (const auto& name : lo.tasks)
-    if (!suite.find(name))
-      throw UsageError("no task named \"" + name + "\" in the " + suite.origin() + " suite (tasks: " + suite.names() +
-                       "); use --suite DIR for other tasks");
+  for (const auto& name : lo.tasks) suite.require(name);  // before anything is recorded
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
   const int64_t run = ws.begin_run(joined_command(raw), "cpu");

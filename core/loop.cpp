@@ -58,11 +58,7 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
   if (options.tasks.empty()) {
     for (const Task& t : suite.tasks()) tasks.push_back(&t);
   } else {
-    for (const std::string& name : options.tasks) {
-      const Task* t = suite.find(name);
-      if (!t) throw Error("no task named \"" + name + "\" in the " + suite.origin() + " suite (tasks: " + suite.names() + ")");
-      tasks.push_back(t);
-    }
+    for (const std::string& name : options.tasks) tasks.push_back(&suite.require(name));
   }
   std::vector<TaskOutcome> outcomes;
   for (const Task* task : tasks) {

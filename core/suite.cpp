@@ -56,10 +56,12 @@ const Task* Suite::find(const std::string& name) const {
   return nullptr;
 }
 
-std::string Suite::names() const {
-  std::string out;
-  for (const Task& t : tasks_) out += (out.empty() ? "" : ", ") + t.name;
-  return out;
+const Task& Suite::require(const std::string& name) const {
+  if (const Task* t = find(name)) return *t;
+  std::string known;
+  for (const Task& t : tasks_) known += (known.empty() ? "" : ", ") + t.name;
+  throw Error("no task named \"" + name + "\" in the " + origin_ + " suite (tasks: " + known +
+              "); use --suite DIR or a task JSON path for others");
 }
 
 Task resolve_task(const std::string& name_or_path, const Suite& suite) {
@@ -69,8 +71,7 @@ Task resolve_task(const std::string& name_or_path, const Suite& suite) {
                                (name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".json");
   if (looks_like_path || fs::exists(name_or_path, ec))
     return load_task_file(name_or_path);
-  throw Error("no task named \"" + name_or_path + "\" in the " + suite.origin() + " suite (tasks: " + suite.names() +
-              "); pass a task JSON path to use another");
+  return suite.require(name_or_path);
 }
 
 std::string thought_of(const std::string& source) {

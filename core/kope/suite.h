@@ -23,8 +23,8 @@ class Suite {
 
   const std::vector<Task>& tasks() const { return tasks_; }
   const Task* find(const std::string& name) const;
-  // "exp, gelu, ...": for messages that list what there is.
-  std::string names() const;
+  // Throws kope::Error naming the task and listing the suite's tasks when there is none of that name.
+  const Task& require(const std::string& name) const;
   std::string origin() const { return origin_; }
 
  private:
