@@ -343,22 +343,16 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   for (const auto& name : lo.tasks) suite.require(name);  // before anything is recorded
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
-  const int64_t run = ws.begin_run(joined_command(raw), "cpu");
-  std::vector<TaskOutcome> outcomes;
-  try {
-    outcomes = run_loop(ws, ev, suite, policy, lo, run, [&](const LoopEvent& e) {
-      if (!e.attempt) {
-        err << "== " << e.task << "\n";
-        return;
-      }
-      err << "   " << std::left << std::setw(52) << e.attempt->name + " " << std::setw(16) << e.attempt->status + " "
-          << std::setw(9) << fmt_x(e.attempt->speedup) << (e.attempt->promoted ? "promoted" : "") << "\n";
-    });
-  } catch (...) {
-    ws.finish_run(run, "error");
-    throw;
-  }
-  ws.finish_run(run, "done");
+  const LoopRun lr = run_loop_in_new_run(ws, ev, suite, policy, lo, joined_command(raw), [&](const LoopEvent& e) {
+    if (!e.attempt) {
+      err << "== " << e.task << "\n";
+      return;
+    }
+    err << "   " << std::left << std::setw(52) << e.attempt->name + " " << std::setw(16) << e.attempt->status + " "
+        << std::setw(9) << fmt_x(e.attempt->speedup) << (e.attempt->promoted ? "promoted" : "") << "\n";
+  });
+  const int64_t run = lr.run_id;
+  const std::vector<TaskOutcome>& outcomes = lr.outcomes;
   bool any_error = false;
   for (const auto& o : outcomes) any_error = any_error || !o.error.empty();
   if (a.has("--json")) {

@@ -116,6 +116,21 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
   return outcomes;
 }
 
+LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+                            const LoopOptions& options, const std::string& command,
+                            const std::function<void(const LoopEvent&)>& progress) {
+  LoopRun r;
+  r.run_id = ws.begin_run(command, options.device);
+  try {
+    r.outcomes = run_loop(ws, ev, suite, policy, options, r.run_id, progress);
+  } catch (...) {
+    ws.finish_run(r.run_id, "error");
+    throw;
+  }
+  ws.finish_run(r.run_id, "done");
+  return r;
+}
+
 json to_json(const std::vector<TaskOutcome>& outcomes) {
   json arr = json::array();
   for (const auto& o : outcomes) {

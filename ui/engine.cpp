@@ -108,23 +108,15 @@ quint64 Engine::runLoop(const Suite& suite, const std::string& task, const LoopO
   LoopOptions opt = options;
   opt.tasks = {task};
   onWorker(job, true, [=](EngineWorker& w) {
-    Workspace& ws = w.workspace();
     OfflinePolicy policy;
-    const int64_t run = ws.begin_run("kope-workbench run --tasks " + task, "cpu");
-    std::vector<TaskOutcome> outcomes;
-    try {
-      outcomes = run_loop(ws, w.evaluator(), suite, policy, opt, run, [&](const LoopEvent& e) {
-        if (!e.attempt) return;
-        const Attempt a = *e.attempt;
-        const QString t = QString::fromStdString(e.task);
-        deliver(self, [job, t, a](Engine& engine) { emit engine.loopAttempt(job, t, a); });
-      });
-    } catch (...) {
-      ws.finish_run(run, "error");
-      throw;
-    }
-    ws.finish_run(run, "done");
-    const QVector<TaskOutcome> out(outcomes.begin(), outcomes.end());
+    const LoopRun lr = run_loop_in_new_run(w.workspace(), w.evaluator(), suite, policy, opt,
+                                           "kope-workbench run --tasks " + task, [&](const LoopEvent& e) {
+      if (!e.attempt) return;
+      const Attempt a = *e.attempt;
+      const QString t = QString::fromStdString(e.task);
+      deliver(self, [job, t, a](Engine& engine) { emit engine.loopAttempt(job, t, a); });
+    });
+    const QVector<TaskOutcome> out(lr.outcomes.begin(), lr.outcomes.end());
     deliver(self, [job, out](Engine& engine) {
       engine.ended();
       emit engine.loopFinished(job, out);

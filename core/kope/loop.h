@@ -78,6 +78,16 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
                                   const LoopOptions& options, int64_t run_id,
                                   const std::function<void(const LoopEvent&)>& progress = {});
 
+struct LoopRun {
+  int64_t run_id = 0;
+  std::vector<TaskOutcome> outcomes;
+};
+
+// The loop in a run of its own, as `kope run` and the window's Run loop do; the run ends "done" or "error".
+LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+                            const LoopOptions& options, const std::string& command,
+                            const std::function<void(const LoopEvent&)>& progress = {});
+
 nlohmann::json to_json(const std::vector<TaskOutcome>& outcomes);
 
 }  // namespace kope
