@@ -168,7 +168,7 @@ json EvalReport::to_json() const {
                {"speedup_ci95", c.speedup_interval ? json::array({c.speedup_interval->first, c.speedup_interval->second})
                                                    : json(nullptr)},
                {"hw_bound_ns", opt_json(c.hw_bound_ns)}, {"hap", opt_json(c.hap)},
-               {"network_isolated", c.network_isolated},
+               {"network_isolated", c.network_isolated}, {"network_failure", c.network_failure},
                {"baseline_ns", c.baseline_ns}, {"kernel_ns", c.kernel_ns}, {"outputs", json::array()},
                {"log", c.log}};
     for (const auto& o : c.outputs) cj["outputs"].push_back(check_json(o));
@@ -330,9 +330,8 @@ CaseResult Evaluator::measure(const ConcreteCase& c, const fs::path& kernel,
   job.interleave = options.interleave;
   ProcessResult pr = run_job(paths_, job, job_dir.path, options);
   r.log = tail(pr.out + pr.err, 4000);
-  const std::string net_failure = trim(read_file_or_empty(network_failure_path(job_dir.path)));
-  r.network_isolated = pr.started && net_failure.empty();
-  if (!net_failure.empty()) r.log = "network not isolated: " + net_failure + "\n" + r.log;
+  r.network_failure = trim(read_file_or_empty(network_failure_path(job_dir.path)));
+  r.network_isolated = pr.started && r.network_failure.empty();
   std::string phase = trim(read_file_or_empty(phase_path(job_dir.path)));
   std::string during = phase.empty() ? "" : " during the " + phase;
   if (pr.timed_out) {
@@ -448,8 +447,8 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   }
   for (const CaseResult& c : rep.cases)
     if (!c.network_isolated) {
-      rep.warnings.push_back("case " + c.name + ": the runner could not isolate the network (" +
-                             c.log.substr(0, c.log.find('\n')) + "); the kernel could reach it");
+      rep.warnings.push_back("case " + c.name + ": the runner could not isolate the network (" + c.network_failure +
+                             "); the kernel could reach it");
       break;
     }
   return rep;

@@ -57,6 +57,7 @@ struct CaseResult {
   std::optional<double> hap;
   std::string log;  // what the runner printed, truncated
   bool network_isolated = false;
+  std::string network_failure;  // why the runner could not isolate the network, as it said
   bool correct() const { return status == CaseStatus::Passed; }
 };
 
