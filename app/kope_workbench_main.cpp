@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   kope::ui::install_translation(app, cli.isSet(lang) ? cli.value(lang) : QLocale::system().name());
   try {
     kope::Suite s = cli.isSet(suite) ? kope::Suite::from_dir(cli.value(suite).toStdString()) : kope::Suite::embedded();
-    std::filesystem::path ws = cli.isSet(workspace) ? std::filesystem::path(cli.value(workspace).toStdString())
+    std::filesystem::path ws = cli.isSet(workspace) ? kope::Workspace::absolute_dir(cli.value(workspace).toStdString())
                                                     : kope::Workspace::default_dir();
     kope::ui::MainWindow w(std::move(s), ws);
     if (cli.isSet(task) && !w.selectTask(cli.value(task))) {

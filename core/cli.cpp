@@ -13,7 +13,10 @@
 #include "kope/error.h"
 #include "kope/evaluator.h"
 #include "kope/fsutil.h"
+#include "kope/cli_review.h"
 #include "kope/loop.h"
+#include "kope/stats.h"
+#include "kope/text.h"
 #include "kope/suite.h"
 #include "kope/workspace.h"
 
@@ -37,6 +40,10 @@ commands:
                                       only a correct and faster kernel becomes the incumbent
   history [--task TASK] [--limit N]   recorded evaluations, newest first
   show EVALUATION_ID                  the full stored report of one evaluation
+  review list [--all] [--json]        kernels waiting for a person: faster than the hardware floor allows
+  review approve EVAL_ID [--note TEXT]
+                                      accept one; it becomes the incumbent if it still beats the current one
+  review reject EVAL_ID --note TEXT   refuse one, saying why
   version
 
 common options:
@@ -54,7 +61,13 @@ eval and run options:
   --cxxflags "FLAGS"      the candidate's compiler flags instead of -O2 (a kernel may add its own with a
                           `// kope:cxxflags ...` line)
 
-exit status: 0 done and correct, 1 a kernel failed, 2 bad usage or input, 3 internal error
+exit status:
+  0  done, and every evaluated kernel correct
+  1  a kernel failed (did not compile, wrong result, crash, timeout)
+  2  bad usage or bad input (a task file, a kernel path, an option); the message names the file and field
+  3  internal error (a bug in kope: please report it)
+  4  environment failure: read-only or full disk, permission denied, locked or damaged database, a folder that
+     cannot be made, a missing compiler or tool; the message names the file and the OS's reason
 )";
 
 struct Args {
@@ -77,8 +90,9 @@ class UsageError : public Error {
 Args parse_args(const std::vector<std::string>& argv) {
   static const std::set<std::string> valued = {"--task", "--kernel", "--device", "--suite", "--workspace",
                                                "--cases", "--warmup", "--reps", "--timeout", "--memory-mb",
-                                               "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy"};
-  static const std::set<std::string> boolean = {"--json", "--help", "-h"};
+                                               "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy",
+                                               "--note"};
+  static const std::set<std::string> boolean = {"--json", "--help", "-h", "--all"};
   Args a;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string s = argv[i];
@@ -165,7 +179,9 @@ EvalOptions eval_options(const Args& a) {
   return o;
 }
 
-fs::path workspace_dir(const Args& a) { return a.get("--workspace") ? fs::path(*a.get("--workspace")) : Workspace::default_dir(); }
+fs::path workspace_dir(const Args& a) {
+  return a.get("--workspace") ? Workspace::absolute_dir(*a.get("--workspace")) : Workspace::default_dir();
+}
 
 std::string fmt_ns(std::optional<double> ns) {
   if (!ns) return "-";
@@ -219,7 +235,7 @@ int cmd_suite(const Args& a, std::ostream& out) {
     if (a.has("--json")) {
       json arr = json::array();
       for (const Task& t : suite.tasks()) arr.push_back(task_summary_json(t));
-      out << json{{"suite", suite.origin()}, {"tasks", arr}}.dump(2) << "\n";
+      out << dump_json(json{{"suite", suite.origin()}, {"tasks", arr}}, 2) << "\n";
       return kExitOk;
     }
     out << std::left << std::setw(26) << "task" << std::setw(7) << "level" << std::setw(7) << "cases" << "summary\n";
@@ -246,7 +262,7 @@ int cmd_suite(const Args& a, std::ostream& out) {
     j["cases"] = cases;
     j["reference"] = t.reference;
     if (a.has("--json")) {
-      out << j.dump(2) << "\n";
+      out << dump_json(j, 2) << "\n";
       return kExitOk;
     }
     out << t.name << " (L" << t.level << ", " << t.origin << ")\n" << t.summary << "\n\n";
@@ -288,7 +304,11 @@ void print_report(const EvalReport& rep, std::ostream& out) {
   }
   for (const auto& w : rep.warnings) out << "warning: " << w << "\n";
   out << "result: " << rep.status();
-  if (auto s = rep.speedup()) out << ", speedup " << fmt_x(s) << " (geometric mean over " << rep.cases.size() << " cases)";
+  if (auto s = rep.speedup()) {
+    out << ", speedup " << fmt_x(s) << " (geometric mean over " << rep.cases.size() << " cases";
+    if (auto ci = task_speedup_interval(rep.cases)) out << ", 95% interval " << fmt_x(ci->low) << " .. " << fmt_x(ci->high);
+    out << ")";
+  }
   out << "\n";
 }
 
@@ -321,7 +341,10 @@ int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& o
     json j = rep.to_json();
     j["evaluation_id"] = eval_id;
     j["workspace"] = ws.dir().string();
-    out << j.dump(2) << "\n";
+    // The task-level interval: the bootstrap of the geometric mean over cases (what promotion is decided on).
+    auto ci = rep.correct() ? task_speedup_interval(rep.cases) : std::nullopt;
+    j["speedup_ci95"] = ci ? json::array({ci->low, ci->high}) : json(nullptr);
+    out << dump_json(j, 2) << "\n";
   } else {
     print_report(rep, out);
     err << "recorded as evaluation " << eval_id << " in " << ws.dir().string() << "\n";
@@ -349,14 +372,25 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
       return;
     }
     err << "   " << std::left << std::setw(52) << e.attempt->name + " " << std::setw(16) << e.attempt->status + " "
-        << std::setw(9) << fmt_x(e.attempt->speedup) << (e.attempt->promoted ? "promoted" : "") << "\n";
+        << std::setw(9) << fmt_x(e.attempt->speedup)
+        << (e.attempt->promoted ? "promoted"
+                                : e.attempt->needs_review
+                                      ? "needs review (faster than the hardware floor): kope review approve " +
+                                            std::to_string(e.attempt->evaluation_id)
+                                      : "")
+        << "\n";
+    if (e.attempt->status == "error") err << "      " << e.attempt->message << "\n";
   });
   const int64_t run = lr.run_id;
   const std::vector<TaskOutcome>& outcomes = lr.outcomes;
-  bool any_error = false;
-  for (const auto& o : outcomes) any_error = any_error || !o.error.empty();
+  bool any_error = false, any_internal = false;
+  for (const auto& o : outcomes) {
+    any_error = any_error || !o.error.empty();
+    any_internal = any_internal || o.internal_error;
+  }
   if (a.has("--json")) {
-    out << json{{"run_id", run}, {"workspace", ws.dir().string()}, {"policy", policy.name()}, {"tasks", to_json(outcomes)}}.dump(2) << "\n";
+    out << dump_json(json{{"run_id", run}, {"workspace", ws.dir().string()}, {"policy", policy.name()},
+                          {"tasks", to_json(outcomes)}}, 2) << "\n";
   } else {
     out << std::left << std::setw(26) << "task" << std::setw(10) << "attempts" << std::setw(10) << "speedup" << "incumbent\n";
     for (const auto& o : outcomes) {
@@ -366,7 +400,8 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
     }
     out << "run " << run << " recorded in " << ws.dir().string() << "\n";
   }
-  return any_error ? kExitInternal : kExitOk;
+  // A task that cannot be evaluated is bad input; kope's own failure on some attempt is an internal error.
+  return any_internal ? kExitInternal : any_error ? kExitBadInput : kExitOk;
 }
 
 int cmd_history(const Args& a, std::ostream& out) {
@@ -382,7 +417,7 @@ int cmd_history(const Args& a, std::ostream& out) {
                      {"speedup", r.speedup ? json(*r.speedup) : json(nullptr)}, {"kernel", r.kernel_origin},
                      {"kernel_sha256", r.kernel_sha256}, {"started_at", r.started_at}, {"finished_at", r.finished_at},
                      {"prev_evaluation_id", r.prev_evaluation_id ? json(*r.prev_evaluation_id) : json(nullptr)}});
-    out << arr.dump(2) << "\n";
+    out << dump_json(arr, 2) << "\n";
     return kExitOk;
   }
   out << std::left << std::setw(7) << "id" << std::setw(26) << "task" << std::setw(16) << "status" << std::setw(10)
@@ -410,7 +445,9 @@ int cmd_show(const Args& a, std::ostream& out) {
   if (j.is_discarded()) j = {{"status", row->status}, {"error", row->report}};
   j["evaluation_id"] = row->id;
   j["recorded_status"] = row->status;
-  out << j.dump(2) << "\n";
+  if (!row->review.empty())
+    j["review"] = {{"state", row->review}, {"note", row->review_note}, {"at", row->reviewed_at}};
+  out << dump_json(j, 2) << "\n";
   return kExitOk;
 }
 
@@ -433,15 +470,22 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     if (cmd == "run") return cmd_run(a, raw, out, err);
     if (cmd == "history") return cmd_history(a, out);
     if (cmd == "show") return cmd_show(a, out);
+    if (cmd == "review") return run_review_cli(a.positional, a.get("--note"), a.has("--all"), a.has("--json"), workspace_dir(a), out);
     throw UsageError("unknown command \"" + cmd + "\" (see kope --help)");
   } catch (const UsageError& e) {
     err << "kope: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const EnvError& e) {
+    err << "kope: " << escape_invalid_utf8(e.what()) << "\n";
+    return kExitEnvironment;
+  } catch (const fs::filesystem_error& e) {  // the OS refused a file operation; the message names the paths
+    err << "kope: " << escape_invalid_utf8(e.what()) << "\n";
+    return kExitEnvironment;
   } catch (const Error& e) {
-    err << "kope: " << e.what() << "\n";
+    err << "kope: " << escape_invalid_utf8(e.what()) << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    err << "kope: internal error: " << e.what() << "\n";
+    err << "kope: internal error: " << escape_invalid_utf8(e.what()) << "\n";
     return kExitInternal;
   }
 }

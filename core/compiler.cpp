@@ -117,7 +117,7 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   res.diagnostics = parse_diagnostics(res.log);
   if (!pr.ok()) {
     fs::remove(tmp_so, ec);
-    if (!pr.started) res.error = "the compiler could not be started: " + pr.error + " (set CXX or install g++)";
+    if (!pr.started) throw EnvError("the compiler could not be started: " + pr.error + " (set CXX or install g++)");
     else if (pr.timed_out) res.error = "the compiler " + pr.describe();
     else {
       res.error = "compilation failed (" + pr.describe() + ")";

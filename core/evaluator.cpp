@@ -16,6 +16,7 @@
 #include "kope/process.h"
 #include "kope/runner.h"
 #include "kope/sha256.h"
+#include "kope/stats.h"
 
 namespace kope {
 
@@ -31,7 +32,7 @@ EvalPaths EvalPaths::under(const fs::path& root) {
   std::error_code ec;
   for (const auto* d : {&p.build, &p.golden, &p.jobs, &p.include}) {
     fs::create_directories(*d, ec);
-    if (ec) throw Error("workspace '" + root.string() + "': cannot create '" + d->string() + "': " + ec.message());
+    if (ec) throw EnvError("workspace '" + root.string() + "': cannot create '" + d->string() + "': " + ec.message());
   }
   const fs::path header = p.include / "kope_kernel.h";
   const std::string text(embedded_kernel_header());
@@ -51,7 +52,7 @@ fs::path find_runner() {
 #ifdef KOPE_RUNNER_BUILD_PATH
   if (fs::exists(KOPE_RUNNER_BUILD_PATH, ec)) return KOPE_RUNNER_BUILD_PATH;
 #endif
-  throw Error("cannot find kope-runner beside " + self.string() + " (set KOPE_RUNNER to its path)");
+  throw EnvError("cannot find kope-runner beside " + self.string() + " (set KOPE_RUNNER to its path)");
 }
 
 std::string_view case_status_name(CaseStatus s) {
@@ -193,13 +194,13 @@ namespace {
 fs::path make_job_dir(const fs::path& jobs) {
   static std::atomic<unsigned> counter{0};
   std::random_device rd;
+  std::error_code ec;
   for (int attempt = 0; attempt < 100; ++attempt) {
     fs::path d = jobs / ("job-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" +
                          std::to_string(rd() % 100000));
-    std::error_code ec;
     if (fs::create_directory(d, ec)) return d;
   }
-  throw Error("cannot create a job folder under '" + jobs.string() + "'");
+  throw EnvError("cannot create a job folder under '" + jobs.string() + "': " + ec.message());
 }
 
 struct JobDir {
@@ -420,7 +421,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   if (!options.cxxflags.empty()) copt.flags = options.cxxflags;
   try {
     rep.compile = compile_kernel(source, kernel_name, paths_.build, paths_.include, copt);
-  } catch (const Error& e) {
+  } catch (const EnvError&) { throw; } catch (const Error& e) {
     rep.compile.error = e.what();
   }
   rep.compiled = rep.compile.ok;
@@ -437,8 +438,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     CaseResult r = measure(c, rep.compile.shared_object, base, golden, options);
     if (!r.correct()) rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
     // Flushed caches and rotated inputs leave no honest way under half the single-core copy floor.
-    if (r.correct() && r.kernel_median_ns && r.hw_bound_ns && *r.hw_bound_ns > 1000.0 &&
-        *r.kernel_median_ns < 0.5 * *r.hw_bound_ns)
+    if (r.correct() && faster_than_hardware_floor(r))
       rep.warnings.push_back("case " + r.name + ": the kernel took " + std::to_string(*r.kernel_median_ns) +
                              " ns, under half the " + std::to_string(*r.hw_bound_ns) +
                              " ns its data needs at the measured bandwidth: flagged for a second look (cached or "

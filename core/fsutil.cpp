@@ -32,7 +32,7 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& dat
   std::filesystem::path tmp = path;
   tmp += ".tmp" + std::to_string(getpid());
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error("cannot write '" + tmp.string() + "': " + std::strerror(errno));
+  if (fd < 0) throw EnvError("cannot write '" + tmp.string() + "': " + std::strerror(errno));
   const char* p = data.data();
   std::size_t left = data.size();
   while (left > 0) {
@@ -41,15 +41,24 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& dat
       if (errno == EINTR) continue;
       int e = errno;
       close(fd);
-      throw Error("cannot write '" + tmp.string() + "': " + std::strerror(e));
+      throw EnvError("cannot write '" + tmp.string() + "': " + std::strerror(e));
     }
     p += n;
     left -= static_cast<std::size_t>(n);
   }
-  fsync(fd);
-  close(fd);
+  if (fsync(fd) != 0 && errno != EINVAL) {
+    int e = errno;
+    close(fd);
+    unlink(tmp.c_str());
+    throw EnvError("cannot write '" + tmp.string() + "': " + std::strerror(e));
+  }
+  if (close(fd) != 0) {
+    int e = errno;
+    unlink(tmp.c_str());
+    throw EnvError("cannot write '" + tmp.string() + "': " + std::strerror(e));
+  }
   if (rename(tmp.c_str(), path.c_str()) != 0)
-    throw Error("cannot rename '" + tmp.string() + "' to '" + path.string() + "': " + std::strerror(errno));
+    throw EnvError("cannot rename '" + tmp.string() + "' to '" + path.string() + "': " + std::strerror(errno));
 }
 
 }  // namespace kope

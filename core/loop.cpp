@@ -4,6 +4,9 @@
 
 #include "kope/error.h"
 #include "kope/sha256.h"
+#include "kope/text.h"
+
+#include <sstream>
 
 namespace kope {
 
@@ -24,16 +27,72 @@ Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task
   Recorded r;
   r.kernel_id = ws.add_kernel(task.name, kernel.source, kernel.origin, kernel.thought);
   r.evaluation_id = ws.begin_evaluation(run, r.kernel_id, task, device, prev);
+  // Nothing is left "running": whatever goes wrong below, the evaluation is closed as "error" first.
+  auto close_as_error = [&](const std::string& why) noexcept {
+    try {
+      ws.fail_evaluation(r.evaluation_id, why);
+    } catch (...) {
+      // The database itself failed: Workspace::open marks it interrupted once this process is gone.
+    }
+  };
   try {
     r.report = ev.evaluate(task, kernel.source, kernel.name, options);
+    r.report.device = device;
+    ws.finish_evaluation(r.evaluation_id, r.report);
+  } catch (const EnvError& e) {
+    close_as_error(e.what());
+    throw;
   } catch (const Error& e) {
-    r.error = e.what();
-    ws.fail_evaluation(r.evaluation_id, r.error);
-    return r;
+    r.error = escape_invalid_utf8(e.what());
+    close_as_error(r.error);
+  } catch (const std::exception& e) {
+    r.error = "internal error: " + escape_invalid_utf8(e.what());
+    r.internal_error = true;
+    close_as_error(r.error);
+  } catch (...) {
+    r.error = "internal error: an unknown exception";
+    r.internal_error = true;
+    close_as_error(r.error);
   }
-  r.report.device = device;
-  ws.finish_evaluation(r.evaluation_id, r.report);
   return r;
+}
+
+Promotion decide_promotion(const EvalReport& rep, double incumbent_speedup, double min_gain, bool approved) {
+  Promotion p;
+  if (!rep.correct()) {
+    p.reason = "not correct";
+    return p;
+  }
+  p.speedup = rep.speedup();
+  p.interval = task_speedup_interval(rep.cases);
+  for (const CaseResult& c : rep.cases)
+    if (faster_than_hardware_floor(c)) {
+      p.needs_review = !approved;
+      if (p.needs_review) {
+        std::ostringstream s;
+        s << "case " << c.name << " took " << *c.kernel_median_ns << " ns, under half the " << *c.hw_bound_ns
+          << " ns its data needs at the measured bandwidth: a person must approve it (kope review)";
+        p.reason = s.str();
+        return p;
+      }
+      break;
+    }
+  const double bar = incumbent_speedup * min_gain;
+  if (!p.interval || !p.speedup) {
+    p.reason = "no timing samples to bound the speedup";
+    return p;
+  }
+  std::ostringstream s;
+  s.precision(4);
+  s << "95% interval [" << p.interval->low << ", " << p.interval->high << "]x";
+  if (p.interval->low > bar) {
+    p.promote = true;
+    s << ": its lower bound beats " << incumbent_speedup << "x by the margin " << min_gain;
+  } else {
+    s << ": its lower bound does not beat " << incumbent_speedup << "x x " << min_gain << " = " << bar;
+  }
+  p.reason = s.str();
+  return p;
 }
 
 Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& command, const Task& task,
@@ -43,10 +102,14 @@ Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& co
   try {
     r = evaluate_recorded(ws, ev, run, task, kernel, device, std::nullopt, options);
   } catch (...) {
-    ws.finish_run(run, "error");
+    try {
+      ws.finish_run(run, "error");
+    } catch (...) {  // the database failed too: the run is marked interrupted when next opened
+    }
     throw;
   }
   ws.finish_run(run, r.error.empty() ? "done" : "error");
+  if (r.internal_error) throw std::runtime_error(r.error);
   if (!r.error.empty()) throw Error(r.error);
   return r;
 }
@@ -86,11 +149,18 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
                                              options.device, incumbent_eval, options.eval);
       a.evaluation_id = rec.evaluation_id;
       if (!rec.error.empty()) {
-        out.error = rec.error;
         a.status = "error";
         a.message = rec.error;
         out.attempts.push_back(a);
         if (progress) progress({task->name, &out.attempts.back()});
+        if (rec.internal_error) {
+          // kope's own failure on this candidate (recorded as "error"): the next candidate may fare better.
+          out.internal_error = true;
+          if (out.error.empty()) out.error = rec.error;
+          state.latest_feedback = rec.error;
+          continue;
+        }
+        out.error = rec.error;  // the task itself cannot be evaluated: on to the next task
         break;
       }
       const EvalReport& rep = rec.report;
@@ -99,7 +169,17 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
       a.speedup = rep.speedup();
       a.message = feedback_of(rep);
       state.latest_feedback = a.message;
-      if (rep.correct() && a.speedup && *a.speedup > state.incumbent_speedup * options.min_gain) {
+      const Promotion pr = decide_promotion(rep, state.incumbent_speedup, options.min_gain);
+      if (pr.interval) {
+        a.speedup_low = pr.interval->low;
+        a.speedup_high = pr.interval->high;
+      }
+      if (pr.needs_review) {
+        a.needs_review = true;
+        a.message += "; needs review: " + pr.reason;
+        ws.request_review(a.evaluation_id, pr.reason);
+      }
+      if (pr.promote) {
         a.promoted = true;
         ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup});
         state.incumbent_speedup = *a.speedup;
@@ -124,7 +204,10 @@ LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Po
   try {
     r.outcomes = run_loop(ws, ev, suite, policy, options, r.run_id, progress);
   } catch (...) {
-    ws.finish_run(r.run_id, "error");
+    try {
+      ws.finish_run(r.run_id, "error");
+    } catch (...) {  // the database failed too: the run is marked interrupted when next opened
+    }
     throw;
   }
   ws.finish_run(r.run_id, "done");
@@ -138,7 +221,8 @@ json to_json(const std::vector<TaskOutcome>& outcomes) {
     for (const auto& a : o.attempts)
       attempts.push_back({{"evaluation_id", a.evaluation_id}, {"name", a.name}, {"thought", a.thought},
                           {"status", a.status}, {"speedup", a.speedup ? json(*a.speedup) : json(nullptr)},
-                          {"promoted", a.promoted}, {"message", a.message}});
+                          {"speedup_ci95", a.speedup_low ? json::array({*a.speedup_low, *a.speedup_high}) : json(nullptr)},
+                          {"promoted", a.promoted}, {"needs_review", a.needs_review}, {"message", a.message}});
     arr.push_back({{"task", o.task}, {"incumbent", o.incumbent_name}, {"incumbent_speedup", o.incumbent_speedup},
                    {"attempts", attempts}, {"error", o.error.empty() ? json(nullptr) : json(o.error)}});
   }

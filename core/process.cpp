@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "kope/text.h"
+
 extern char** environ;
 
 namespace kope {
@@ -186,6 +188,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
   for (auto& f : fds)
     if (f.fd >= 0) close(f.fd);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.out = escape_invalid_utf8(r.out);  // a program's output is untrusted text: stored and printed as valid UTF-8
+  r.err = escape_invalid_utf8(r.err);
   if (r.timed_out) return r;
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -16,6 +19,49 @@ namespace kope {
 using nlohmann::json;
 
 namespace {
+
+// A task file nests a few levels deep; anything deeper is hostile or broken, and recursion over it (dumping,
+// destroying) could exhaust the stack.
+constexpr int kMaxDepth = 64;
+
+// Counts [ and { outside strings, so a file nested too deeply is refused before anything is built from it.
+void check_nesting(const std::string& text, const std::string& origin) {
+  int depth = 0, line = 1;
+  bool in_string = false, escaped = false;
+  for (char ch : text) {
+    if (ch == '\n') ++line;
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (ch == '\\') escaped = true;
+      else if (ch == '"') in_string = false;
+      continue;
+    }
+    if (ch == '"') in_string = true;
+    else if (ch == '[' || ch == '{') {
+      if (++depth > kMaxDepth)
+        throw Error("task '" + origin + "': line " + std::to_string(line) + ": nested more than " +
+                    std::to_string(kMaxDepth) + " levels deep");
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+}
+
+// The same for a value already built (parse_task is also given JSON directly); bounded recursion.
+bool deeper_than(const json& v, int limit) {
+  if (!v.is_structured()) return false;
+  if (limit == 0) return true;
+  for (const auto& e : v) if (deeper_than(e, limit - 1)) return true;
+  return false;
+}
+
+// A non-negative decimal literal that fits in int64, or nullopt.
+std::optional<int64_t> parse_count(const std::string& term) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(term.data(), term.data() + term.size(), v);
+  if (ec != std::errc() || end != term.data() + term.size() || v < 0) return std::nullopt;
+  return v;
+}
 
 class Parser {
  public:
@@ -38,7 +84,31 @@ class Parser {
 
   double number_at(const json& v, const std::string& where) const {
     if (!v.is_number()) fail(where, "expected a number, got " + std::string(v.type_name()));
-    return v.get<double>();
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) fail(where, "expected a finite number, got " + v.dump());
+    return d;
+  }
+
+  // A JSON integer in [lo, hi]; a float, a negative number or one that overflows int64 is refused by name.
+  int64_t integer_at(const json& v, const std::string& where, int64_t lo, int64_t hi, const char* what) const {
+    const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+    if (!v.is_number_integer()) fail(where, std::string("expected ") + what + " (an integer in " + range + "), got " + v.dump());
+    if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi))
+      fail(where, std::string("expected ") + what + " (an integer in " + range + "), got " + v.dump());
+    const int64_t n = v.get<int64_t>();
+    if (n < lo || n > hi) fail(where, std::string("expected ") + what + " (an integer in " + range + "), got " + v.dump());
+    return n;
+  }
+
+  // Task and case names become file and folder names: a name, never a path.
+  void check_name(const std::string& s, const std::string& where) const {
+    bool ok = !s.empty() && s.size() <= 100 &&
+              (std::isalnum(static_cast<unsigned char>(s[0])) || s[0] == '_') && s.find("..") == std::string::npos;
+    for (char ch : s)
+      ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-');
+    if (!ok)
+      fail(where, "\"" + s + "\" is not a valid name (1 to 100 of letters, digits, '_', '.' and '-', starting with "
+                  "a letter, digit or '_', without \"..\"; it names files and folders, so it cannot be a path)");
   }
 
   void check_identifier(const std::string& s, const std::string& where, bool allow_dot = false) const {
@@ -73,13 +143,15 @@ class Parser {
       s.kind = dist == "uniform" ? InitSpec::Kind::Uniform : InitSpec::Kind::RandInt;
       s.a = num("low", dist == "uniform" ? -1.0 : 0.0);
       s.b = num("high", dist == "uniform" ? 1.0 : 10.0);
-      if (!(s.a <= s.b)) fail(where, "\"low\" must not exceed \"high\"");
+      if (!(s.a < s.b)) fail(where + "/low", "\"low\" must be below \"high\"");
+      if (dist == "randint" && (std::fabs(s.a) > 9.0e15 || std::fabs(s.b) > 9.0e15))
+        fail(where, "randint bounds must lie within +-9e15");
     } else if (dist == "normal") {
       check_keys(v, where, {"dist", "mean", "std"});
       s.kind = InitSpec::Kind::Normal;
       s.a = num("mean", 0.0);
       s.b = num("std", 1.0);
-      if (!(s.b >= 0)) fail(where + "/std", "must be non-negative");
+      if (!(s.b > 0)) fail(where + "/std", "must be positive");
     } else if (dist == "bernoulli") {
       check_keys(v, where, {"dist", "p"});
       s.kind = InitSpec::Kind::Bernoulli;
@@ -92,10 +164,7 @@ class Parser {
   }
 
   std::string dim_expr_at(const json& v, const std::string& where) const {
-    if (v.is_number_integer()) {
-      if (v.get<int64_t>() < 0) fail(where, "a dimension must not be negative");
-      return std::to_string(v.get<int64_t>());
-    }
+    if (v.is_number()) return std::to_string(integer_at(v, where, 0, kMaxTensorElements, "a dimension"));
     std::string s = string_at(v, where);
     std::string term;
     std::stringstream ss(s);
@@ -104,8 +173,14 @@ class Parser {
       term.erase(0, term.find_first_not_of(' '));
       term.erase(term.find_last_not_of(' ') + 1);
       if (term.empty()) fail(where, "malformed dimension expression \"" + s + "\"");
-      if (!std::all_of(term.begin(), term.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      if (std::isdigit(static_cast<unsigned char>(term[0]))) {
+        auto n = parse_count(term);
+        if (!n || *n > kMaxTensorElements)
+          fail(where, "\"" + term + "\" in \"" + s + "\" is not a whole number from 0 to " +
+                      std::to_string(kMaxTensorElements));
+      } else {
         check_identifier(term, where);
+      }
       any = true;
     }
     if (!any) fail(where, "empty dimension expression");
@@ -134,7 +209,8 @@ class Parser {
     if (auto it = v.find("init"); it != v.end()) t.init = init_at(*it, where + "/init");
     if (auto it = v.find("threshold"); it != v.end()) {
       double th = number_at(*it, where + "/threshold");
-      if (!(th >= 0)) fail(where + "/threshold", "must be non-negative");
+      if (is_floating(t.dtype) ? !(th > 0) : !(th >= 0))
+        fail(where + "/threshold", is_floating(t.dtype) ? "must be positive" : "must be non-negative");
       t.threshold = th;
     }
     return t;
@@ -145,6 +221,7 @@ class Parser {
     if (!v.is_array()) fail(where, "expected source code: a string or an array of lines");
     std::string out;
     for (std::size_t i = 0; i < v.size(); ++i) out += string_at(v[i], where + "/" + std::to_string(i)) + "\n";
+    if (out.size() > (std::size_t{1} << 20)) fail(where, "source longer than 1 MiB");
     return out;
   }
 
@@ -172,7 +249,11 @@ int64_t eval_dim(const std::string& expr, const std::map<std::string, int64_t>& 
     term.erase(term.find_last_not_of(' ') + 1);
     int64_t v = 0;
     if (std::isdigit(static_cast<unsigned char>(term[0]))) {
-      v = std::stoll(term);
+      auto n = parse_count(term);
+      if (!n)
+        throw Error("task '" + origin + "': case '" + c.name + "': " + where + " = \"" + expr + "\": \"" + term +
+                    "\" is not a whole number that fits in 64 bits");
+      v = *n;
     } else {
       auto it = dims.find(term);
       if (it == dims.end())
@@ -192,15 +273,13 @@ int64_t eval_dim(const std::string& expr, const std::map<std::string, int64_t>& 
 Task parse_task(const json& j, const std::string& origin) {
   Parser p(origin);
   if (!j.is_object()) p.fail("", "a task must be a JSON object");
+  if (deeper_than(j, kMaxDepth)) p.fail("", "nested more than " + std::to_string(kMaxDepth) + " levels deep");
   p.check_keys(j, "", {"name", "level", "summary", "inputs", "outputs", "attrs", "reference", "baseline", "cases", "doc"});
   Task t;
   t.origin = origin;
   t.name = p.string_at(p.member(j, "", "name"), "/name");
-  p.check_identifier(t.name, "/name");
-  if (auto it = j.find("level"); it != j.end()) {
-    if (!it->is_number_integer() || it->get<int>() < 0) p.fail("/level", "expected a non-negative integer");
-    t.level = it->get<int>();
-  }
+  p.check_name(t.name, "/name");
+  if (auto it = j.find("level"); it != j.end()) t.level = static_cast<int>(p.integer_at(*it, "/level", 0, 100, "a level"));
   if (auto it = j.find("summary"); it != j.end()) t.summary = p.string_at(*it, "/summary");
 
   std::set<std::string> names;
@@ -234,14 +313,13 @@ Task parse_task(const json& j, const std::string& origin) {
     p.check_keys(cj, w, {"name", "dims", "attrs", "init", "seed", "doc"});
     Case c;
     c.name = p.string_at(p.member(cj, w, "name"), w + "/name");
-    p.check_identifier(c.name, w + "/name", true);
+    p.check_name(c.name, w + "/name");
     if (!case_names.insert(c.name).second) p.fail(w + "/name", "case name \"" + c.name + "\" is used twice");
     if (auto it = cj.find("dims"); it != cj.end()) {
       if (!it->is_object()) p.fail(w + "/dims", "expected an object of dimension symbols to sizes");
       for (auto d = it->begin(); d != it->end(); ++d) {
-        if (!d->is_number_integer() || d->get<int64_t>() < 1)
-          p.fail(w + "/dims/" + d.key(), "expected a positive integer, got " + d->dump());
-        c.dims[d.key()] = d->get<int64_t>();
+        p.check_identifier(d.key(), w + "/dims/" + d.key());
+        c.dims[d.key()] = p.integer_at(*d, w + "/dims/" + d.key(), 1, kMaxTensorElements, "a positive integer");
       }
     }
     if (auto it = cj.find("attrs"); it != cj.end()) {
@@ -259,23 +337,63 @@ Task parse_task(const json& j, const std::string& origin) {
       }
     }
     if (auto it = cj.find("seed"); it != cj.end()) {
-      if (!it->is_number_integer() || it->get<int64_t>() < 0) p.fail(w + "/seed", "expected a non-negative integer");
+      if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<int64_t>() < 0))
+        p.fail(w + "/seed", "expected a non-negative integer below 2^64, got " + it->dump());
       c.seed = it->get<uint64_t>();
     } else {
       c.seed = i + 1;
     }
     t.cases.push_back(std::move(c));
   }
-  for (const Case& c : t.cases) resolve_case(t, c);  // every shape must resolve now, not mid-run
+  for (std::size_t i = 0; i < t.cases.size(); ++i) {  // every shape must resolve now, not mid-run
+    try {
+      resolve_case(t, t.cases[i]);
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + " (at /cases/" + std::to_string(i) + ")");
+    }
+  }
   t.digest = sha256_hex(j.dump());
   return t;
 }
 
 Task parse_task_text(const std::string& text, const std::string& origin) {
+  check_nesting(text, origin);
+  // The parser's events track the JSON pointer of the value being read, so a number that overflows (1e999,
+  // which nlohmann refuses mid-parse) is reported at its field like every other bad number.
+  struct Frame {
+    bool array = false;
+    std::string key;
+    std::size_t index = 0;
+  };
+  std::vector<Frame> path;
+  auto pointer = [&] {
+    std::string p;
+    for (const Frame& f : path) p += "/" + (f.array ? std::to_string(f.index) : f.key);
+    return p.empty() ? std::string("/") : p;
+  };
+  auto element_done = [&] {
+    if (!path.empty() && path.back().array) ++path.back().index;
+  };
+  json::parser_callback_t track = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: path.push_back({false, "", 0}); break;
+      case json::parse_event_t::array_start: path.push_back({true, "", 0}); break;
+      case json::parse_event_t::key: if (!path.empty()) path.back().key = parsed.get<std::string>(); break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!path.empty()) path.pop_back();
+        element_done();
+        break;
+      case json::parse_event_t::value: element_done(); break;
+    }
+    return true;
+  };
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
+    j = json::parse(text, track);
+  } catch (const json::out_of_range& e) {
+    throw Error("task '" + origin + "': at " + pointer() + ": expected a finite number (" + e.what() + ")");
+  } catch (const json::exception& e) {
     throw Error("task '" + origin + "': not valid JSON: " + e.what());
   }
   return parse_task(j, origin);

@@ -6,9 +6,11 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 #include "kope/error.h"
 #include "kope/sha256.h"
+#include "kope/text.h"
 
 namespace kope {
 
@@ -74,22 +76,79 @@ CREATE TABLE incumbents(
   updated_at TEXT NOT NULL,
   PRIMARY KEY(task, device));
 )sql",
+    // 2: a person's review of a kernel too fast to believe (faster than the hardware floor allows).
+    R"sql(
+ALTER TABLE evaluations ADD COLUMN review TEXT CHECK(review IS NULL OR review IN ('pending','approved','rejected'));
+ALTER TABLE evaluations ADD COLUMN review_note TEXT;
+ALTER TABLE evaluations ADD COLUMN reviewed_at TEXT;
+CREATE INDEX evaluations_by_review ON evaluations(review, id) WHERE review IS NOT NULL;
+CREATE TABLE review_log(
+  id INTEGER PRIMARY KEY,
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations(id),
+  decision TEXT NOT NULL CHECK(decision IN ('pending','approved','rejected')),
+  note TEXT NOT NULL DEFAULT '',
+  promoted INTEGER NOT NULL DEFAULT 0,
+  decided_at TEXT NOT NULL);
+)sql",
 };
 
 constexpr const char* kNow = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
+constexpr int kBusyTimeoutMs = 10000;
+
+// Failures of the disk, the OS or another process's lock, as opposed to a bug or a bad request.
+bool is_environment_failure(int code) {
+  switch (code & 0xff) {
+    case SQLITE_BUSY: case SQLITE_LOCKED: case SQLITE_FULL: case SQLITE_IOERR: case SQLITE_READONLY:
+    case SQLITE_CANTOPEN: case SQLITE_PERM: case SQLITE_NOMEM: case SQLITE_CORRUPT: case SQLITE_NOTADB:
+    case SQLITE_PROTOCOL: case SQLITE_NOLFS: case SQLITE_AUTH:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string db_file_of(sqlite3* db) {
+  const char* f = db ? sqlite3_db_filename(db, "main") : nullptr;
+  return f && *f ? f : "?";
+}
+
+// Throws kope::EnvError (or kope::Error for other failures) naming the database file, what was being done,
+// SQLite's message and the OS's reason.
+[[noreturn]] void throw_db(sqlite3* db, int code, const std::string& what, const std::string& detail = {}) {
+  std::string msg = "workspace database '" + db_file_of(db) + "': " + what + ": " +
+                    (detail.empty() ? std::string(db ? sqlite3_errmsg(db) : sqlite3_errstr(code)) : detail);
+  if (int sys = db ? sqlite3_system_errno(db) : 0; sys != 0 && is_environment_failure(code))
+    msg += " (" + std::string(std::strerror(sys)) + ")";
+  switch (code & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      msg += "; another process held it locked for more than " + std::to_string(kBusyTimeoutMs / 1000) +
+             " s: try again when it is done, or use another --workspace";
+      break;
+    case SQLITE_FULL: msg += "; the disk is full: free space and try again"; break;
+    case SQLITE_READONLY: msg += "; the workspace cannot be written: check its permissions or use another --workspace"; break;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB: msg += "; the file is damaged or not a kope workspace: use another --workspace"; break;
+    default: break;
+  }
+  if (is_environment_failure(code)) throw EnvError(msg);
+  throw Error(msg);
+}
 
 class Stmt {
  public:
   Stmt(sqlite3* db, const std::string& sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st_, nullptr) != SQLITE_OK)
-      throw Error(std::string("workspace database: cannot prepare statement: ") + sqlite3_errmsg(db));
+    if (int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &st_, nullptr); rc != SQLITE_OK)
+      throw_db(db, rc, "cannot prepare a statement");
   }
   ~Stmt() { sqlite3_finalize(st_); }
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
 
   Stmt& bind(int i, int64_t v) { return check(sqlite3_bind_int64(st_, i, v)); }
-  Stmt& bind(int i, const std::string& v) { return check(sqlite3_bind_text(st_, i, v.c_str(), -1, SQLITE_TRANSIENT)); }
+  Stmt& bind(int i, const std::string& v) {
+    return check(sqlite3_bind_text64(st_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
+  }
   Stmt& bind(int i, std::optional<double> v) {
     return check(v ? sqlite3_bind_double(st_, i, *v) : sqlite3_bind_null(st_, i));
   }
@@ -100,7 +159,8 @@ class Stmt {
     int rc = sqlite3_step(st_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw Error(std::string("workspace database: ") + sqlite3_errmsg(db_));
+    throw_db(db_, rc, sqlite3_sql(st_) && std::string(sqlite3_sql(st_)).rfind("SELECT", 0) == 0 ? "cannot read"
+                                                                                               : "cannot write");
   }
   int64_t i64(int c) const { return sqlite3_column_int64(st_, c); }
   bool null(int c) const { return sqlite3_column_type(st_, c) == SQLITE_NULL; }
@@ -111,12 +171,13 @@ class Stmt {
   std::optional<bool> opt_bool(int c) const { return null(c) ? std::nullopt : std::optional<bool>(i64(c) != 0); }
   std::string text(int c) const {
     auto p = sqlite3_column_text(st_, c);
-    return p ? reinterpret_cast<const char*>(p) : "";
+    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(st_, c)))
+             : std::string();
   }
 
  private:
   Stmt& check(int rc) {
-    if (rc != SQLITE_OK) throw Error(std::string("workspace database: cannot bind: ") + sqlite3_errmsg(db_));
+    if (rc != SQLITE_OK) throw_db(db_, rc, "cannot bind a value");
     return *this;
   }
   sqlite3* db_;
@@ -138,10 +199,10 @@ class WriteTxn {
  private:
   void run(const char* sql) {
     char* msg = nullptr;
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
-      std::string m = msg ? msg : "?";
+    if (int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &msg); rc != SQLITE_OK) {
+      std::string m = msg ? msg : sqlite3_errmsg(db_);
       sqlite3_free(msg);
-      throw Error(std::string("workspace database: ") + sql + ": " + m);
+      throw_db(db_, rc, sql, m);
     }
   }
   sqlite3* db_;
@@ -156,35 +217,50 @@ std::string hostname() {
 
 }  // namespace
 
-fs::path Workspace::default_dir() {
-  if (const char* w = std::getenv("KOPE_WORKSPACE"); w && *w) return w;
-  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) return fs::path(x) / "kope";
-  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".local" / "share" / "kope";
-  return fs::current_path() / ".kope";
+fs::path Workspace::absolute_dir(const fs::path& dir) {
+  if (dir.empty()) return dir;
+  std::error_code ec;
+  fs::path abs = fs::absolute(dir, ec);
+  if (ec) throw EnvError("workspace '" + dir.string() + "': cannot make the path absolute: " + ec.message());
+  return abs.lexically_normal();
 }
 
-Workspace Workspace::open(const fs::path& dir) {
+fs::path Workspace::default_dir() {
+  if (const char* w = std::getenv("KOPE_WORKSPACE"); w && *w) return absolute_dir(w);
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) return absolute_dir(fs::path(x) / "kope");
+  if (const char* h = std::getenv("HOME"); h && *h) return absolute_dir(fs::path(h) / ".local" / "share" / "kope");
+  return absolute_dir(fs::current_path() / ".kope");
+}
+
+Workspace Workspace::open(const fs::path& where) {
   Workspace w;
+  // Job folders, builds and goldens live under it, and processes run in other folders: never relative.
+  const fs::path dir = absolute_dir(where);
   w.dir_ = dir;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) throw Error("workspace '" + dir.string() + "': cannot create the folder: " + ec.message());
+  if (ec) throw EnvError("workspace '" + dir.string() + "': cannot create the folder: " + ec.message());
+  if (!fs::is_directory(dir, ec)) throw EnvError("workspace '" + dir.string() + "': exists but is not a folder");
   const fs::path db = dir / "kope.db";
-  if (sqlite3_open_v2(db.c_str(), &w.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK) {
+  // SQLite, refused a read-write open, retries read-only and then reports that attempt's errno: ask the OS first.
+  if (access(dir.c_str(), W_OK) != 0) {
+    const int e = errno;
+    throw EnvError("workspace '" + dir.string() + "': cannot write there (" + std::strerror(e) + "), so '" +
+                   db.string() + "' cannot be created or updated; use another --workspace");
+  }
+  if (int rc = sqlite3_open_v2(db.c_str(), &w.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                               nullptr); rc != SQLITE_OK) {
     std::string m = w.db_ ? sqlite3_errmsg(w.db_) : "out of memory";
-    throw Error("workspace database '" + db.string() + "': cannot open: " + m);
+    int sys = w.db_ ? sqlite3_system_errno(w.db_) : 0;
+    throw EnvError("workspace database '" + db.string() + "': cannot open: " + m +
+                   (sys ? " (" + std::string(std::strerror(sys)) + ")" : std::string()));
   }
-  sqlite3_busy_timeout(w.db_, 10000);
-  try {
-    w.exec("PRAGMA journal_mode=WAL");
-    w.exec("PRAGMA synchronous=FULL");
-    w.exec("PRAGMA foreign_keys=ON");
-    w.migrate();
-    w.mark_interrupted();
-  } catch (const Error& e) {
-    throw Error("workspace database '" + db.string() + "': " + e.what());
-  }
+  sqlite3_busy_timeout(w.db_, kBusyTimeoutMs);
+  w.exec("PRAGMA journal_mode=WAL");
+  w.exec("PRAGMA synchronous=FULL");
+  w.exec("PRAGMA foreign_keys=ON");
+  w.migrate();
+  w.mark_interrupted();
   return w;
 }
 
@@ -204,10 +280,12 @@ Workspace::~Workspace() {
 
 void Workspace::exec(const char* sql) {
   char* msg = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+  if (int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &msg); rc != SQLITE_OK) {
     std::string m = msg ? msg : sqlite3_errmsg(db_);
     sqlite3_free(msg);
-    throw Error(m);
+    std::string what = sql;
+    if (what.size() > 60) what = "migrating the schema";
+    throw_db(db_, rc, what, m);
   }
 }
 
@@ -223,8 +301,8 @@ void Workspace::migrate() {
   WriteTxn txn(db_);
   int v = schema_version();
   if (v > known)
-    throw Error("schema version " + std::to_string(v) + " is newer than this kope knows (" + std::to_string(known) +
-                "); use a newer kope or another workspace");
+    throw Error("workspace database '" + db_file_of(db_) + "': schema version " + std::to_string(v) +
+                " is newer than this kope knows (" + std::to_string(known) + "); use a newer kope or another workspace");
   for (; v < known; ++v) {
     exec(kMigrations[v]);
     exec(("PRAGMA user_version=" + std::to_string(v + 1)).c_str());
@@ -243,13 +321,19 @@ void Workspace::mark_interrupted() {
       if (pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH) dead.push_back(s.i64(0));
     }
   }
-  if (dead.empty()) return;
-  WriteTxn txn(db_);
-  for (int64_t id : dead) {
-    Stmt(db_, std::string("UPDATE runs SET status='interrupted', finished_at=") + kNow + " WHERE id=?").bind(1, id).step();
-    Stmt(db_, std::string("UPDATE evaluations SET status='interrupted', finished_at=") + kNow +
-                  " WHERE run_id=? AND status='running'").bind(1, id).step();
+  // An evaluation still "running" in a run that has ended (whatever the reason) was cut short as well.
+  bool orphans = false;
+  {
+    Stmt s(db_, "SELECT 1 FROM evaluations e JOIN runs r ON r.id = e.run_id WHERE e.status='running' AND "
+                "r.status <> 'running' LIMIT 1");
+    orphans = s.step();
   }
+  if (dead.empty() && !orphans) return;
+  WriteTxn txn(db_);
+  for (int64_t id : dead)
+    Stmt(db_, std::string("UPDATE runs SET status='interrupted', finished_at=") + kNow + " WHERE id=?").bind(1, id).step();
+  Stmt(db_, std::string("UPDATE evaluations SET status='interrupted', finished_at=") + kNow +
+                " WHERE status='running' AND run_id IN (SELECT id FROM runs WHERE status <> 'running')").step();
   txn.commit();
 }
 
@@ -317,7 +401,7 @@ void Workspace::finish_evaluation(int64_t evaluation, const EvalReport& rep) {
   Stmt u(db_, std::string("UPDATE evaluations SET status=?, compiled=?, correct=?, speedup=?, report=?, finished_at=") +
                   kNow + " WHERE id=?");
   u.bind(1, rep.status()).bind(2, int64_t{rep.compiled}).bind(3, int64_t{rep.correct()}).bind(4, rep.speedup());
-  u.bind(5, rep.to_json().dump()).bind(6, evaluation);
+  u.bind(5, dump_json(rep.to_json())).bind(6, evaluation);
   u.step();
   for (const CaseResult& c : rep.cases) {
     std::optional<double> mean, max;
@@ -338,14 +422,15 @@ void Workspace::finish_evaluation(int64_t evaluation, const EvalReport& rep) {
 void Workspace::fail_evaluation(int64_t evaluation, const std::string& error) {
   WriteTxn txn(db_);
   Stmt(db_, std::string("UPDATE evaluations SET status='error', report=?, finished_at=") + kNow + " WHERE id=?")
-      .bind(1, error).bind(2, evaluation).step();
+      .bind(1, escape_invalid_utf8(error)).bind(2, evaluation).step();
   txn.commit();
 }
 
 namespace {
 const char* kEvalColumns =
     "SELECT e.id, e.run_id, e.kernel_id, e.prev_evaluation_id, e.task, e.device, e.status, e.compiled, e.correct, "
-    "e.speedup, k.origin, k.sha256, e.started_at, COALESCE(e.finished_at,''), COALESCE(e.report,'') "
+    "e.speedup, k.origin, k.sha256, e.started_at, COALESCE(e.finished_at,''), COALESCE(e.report,''), "
+    "COALESCE(e.review,''), COALESCE(e.review_note,''), COALESCE(e.reviewed_at,'') "
     "FROM evaluations e JOIN kernels k ON k.id = e.kernel_id ";
 
 EvaluationRow eval_row(const Stmt& s) {
@@ -365,6 +450,9 @@ EvaluationRow eval_row(const Stmt& s) {
   r.started_at = s.text(12);
   r.finished_at = s.text(13);
   r.report = s.text(14);
+  r.review = s.text(15);
+  r.review_note = s.text(16);
+  r.reviewed_at = s.text(17);
   return r;
 }
 }  // namespace
@@ -402,6 +490,71 @@ void Workspace::set_incumbent(const Incumbent& inc) {
   s.bind(1, inc.task).bind(2, inc.device).bind(3, inc.kernel_id).bind(4, inc.evaluation_id).bind(5, std::optional<double>(inc.speedup));
   s.step();
   txn.commit();
+}
+
+}  // namespace kope
+
+namespace kope {
+
+void Workspace::request_review(int64_t evaluation, const std::string& reason) {
+  WriteTxn txn(db_);
+  Stmt(db_, "UPDATE evaluations SET review='pending', review_note=NULL, reviewed_at=NULL WHERE id=?")
+      .bind(1, evaluation).step();
+  if (sqlite3_changes(db_) != 1) throw Error("no evaluation " + std::to_string(evaluation) + " to review");
+  Stmt(db_, std::string("INSERT INTO review_log(evaluation_id, decision, note, promoted, decided_at) VALUES(?, "
+                        "'pending', ?, 0, ") + kNow + ")")
+      .bind(1, evaluation).bind(2, escape_invalid_utf8(reason)).step();
+  txn.commit();
+}
+
+void Workspace::decide_review(int64_t evaluation, bool approve, const std::string& note,
+                              const std::optional<Incumbent>& promote) {
+  WriteTxn txn(db_);
+  std::string state;
+  {
+    Stmt s(db_, "SELECT COALESCE(review,'') FROM evaluations WHERE id=?");
+    s.bind(1, evaluation);
+    if (!s.step()) throw Error("no evaluation " + std::to_string(evaluation) + " in workspace " + dir_.string());
+    state = s.text(0);
+  }
+  if (state != "pending")
+    throw Error("evaluation " + std::to_string(evaluation) + " is not awaiting review (" +
+                (state.empty() ? std::string("it was never flagged") : "it was already " + state) + ")");
+  const std::string decision = approve ? "approved" : "rejected";
+  Stmt(db_, std::string("UPDATE evaluations SET review=?, review_note=?, reviewed_at=") + kNow + " WHERE id=?")
+      .bind(1, decision).bind(2, escape_invalid_utf8(note)).bind(3, evaluation).step();
+  Stmt(db_, std::string("INSERT INTO review_log(evaluation_id, decision, note, promoted, decided_at) VALUES(?,?,?,?,") +
+                kNow + ")")
+      .bind(1, evaluation).bind(2, decision).bind(3, escape_invalid_utf8(note)).bind(4, int64_t{promote.has_value()}).step();
+  if (promote) {
+    Stmt s(db_, std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at) "
+                            "VALUES(?,?,?,?,?,") + kNow + ") ON CONFLICT(task, device) DO UPDATE SET "
+                            "kernel_id=excluded.kernel_id, evaluation_id=excluded.evaluation_id, "
+                            "speedup=excluded.speedup, updated_at=excluded.updated_at");
+    s.bind(1, promote->task).bind(2, promote->device).bind(3, promote->kernel_id).bind(4, promote->evaluation_id);
+    s.bind(5, std::optional<double>(promote->speedup));
+    s.step();
+  }
+  txn.commit();
+}
+
+std::vector<EvaluationRow> Workspace::reviews(const std::optional<std::string>& state, int limit) const {
+  Stmt s(db_, std::string(kEvalColumns) + (state ? "WHERE e.review=? " : "WHERE e.review IS NOT NULL ") +
+                  "ORDER BY e.id DESC LIMIT ?");
+  int i = 1;
+  if (state) s.bind(i++, *state);
+  s.bind(i, static_cast<int64_t>(limit));
+  std::vector<EvaluationRow> out;
+  while (s.step()) out.push_back(eval_row(s));
+  return out;
+}
+
+std::vector<ReviewLogRow> Workspace::review_log(int64_t evaluation) const {
+  Stmt s(db_, "SELECT decision, note, promoted, decided_at FROM review_log WHERE evaluation_id=? ORDER BY id");
+  s.bind(1, evaluation);
+  std::vector<ReviewLogRow> out;
+  while (s.step()) out.push_back({s.text(0), s.text(1), s.i64(2) != 0, s.text(3)});
+  return out;
 }
 
 }  // namespace kope

@@ -317,4 +317,13 @@ TEST(Process, EnvExtraOverridesTheParentEnvironment) {
 }
 
 }  // namespace
+
+TEST(Process, InvalidUtf8InCapturedOutputIsEscapedOnce) {
+  // One stray byte used to make every later JSON dump throw ("internal error", exit 3).
+  ProcessResult r = run_process({"sh", "-c", "printf 'out \\377\\376 \\303\\251' && printf 'err \\200' >&2"}, ProcessLimits{});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.out, "out \\xFF\\xFE \xC3\xA9");  // valid UTF-8 (here an e-acute) is kept as it is
+  EXPECT_EQ(r.err, "err \\x80");
+}
+
 }  // namespace kope

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <set>
 #include <string>
 
@@ -27,6 +28,34 @@ std::string error_of(const json& j) {
 }
 
 json affine() { return json::parse(test::affine_task_json()); }
+
+// The error of a task given as text (for what a json value cannot hold: 1e999, a 20-digit integer, depth).
+std::string text_error(const std::string& text) {
+  try {
+    parse_task_text(text, "t.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The affine task's text with `from` replaced by `to` (once).
+std::string affine_with(const std::string& from, const std::string& to) {
+  std::string t = test::affine_task_json();
+  auto at = t.find(from);
+  if (at == std::string::npos) throw std::runtime_error("no '" + from + "' in the affine task");
+  return t.replace(at, from.size(), to);
+}
+
+// Expects an error naming the file and `pointer`, and mentioning `words`; never an internal error.
+void expect_clear(const std::string& e, const std::string& pointer, const std::string& words = "") {
+  EXPECT_FALSE(e.empty()) << "accepted; expected an error at " << pointer;
+  EXPECT_NE(e.find("t.json"), std::string::npos) << e;
+  EXPECT_NE(e.find(pointer), std::string::npos) << e;
+  if (!words.empty()) {
+    EXPECT_NE(e.find(words), std::string::npos) << e;
+  }
+}
 
 }  // namespace
 
@@ -95,7 +124,7 @@ TEST(Task, ErrorsNameTheFileAndTheField) {
 
   j = affine();
   j["inputs"][0]["init"] = {{"dist", "uniform"}, {"low", 2}, {"high", 1}};
-  EXPECT_NE(error_of(j).find("must not exceed"), std::string::npos);
+  EXPECT_NE(error_of(j).find("must be below"), std::string::npos);
 
   j = affine();
   j["outputs"][0]["dtype"] = "fp16";
@@ -217,4 +246,172 @@ TEST(Suite, FromDirAndResolve) {
 TEST(Suite, ThoughtLine) {
   EXPECT_EQ(thought_of("// thought: unroll by four\nint x;"), "unroll by four");
   EXPECT_EQ(thought_of("int x;"), "");
+}
+
+// ---- Bad input: task files a hostile or careless author can write. Each is a clear error, never a crash.
+
+TEST(TaskBadInput, DeeplyNestedJsonIsAnErrorNotACrash) {
+  const int n = 100000;
+  std::string deep = std::string(n, '[') + std::string(n, ']');
+  std::string e = text_error(deep);
+  EXPECT_NE(e.find("t.json"), std::string::npos) << e;
+  EXPECT_NE(e.find("nested more than 64"), std::string::npos) << e;
+  // Inside an allowed free-form field, and with braces.
+  e = text_error(affine_with("\"level\": 1,", "\"level\": 1, \"doc\": " + std::string(n, '{') + "\"\"" +
+                                                  std::string(n, '}') + ","));
+  EXPECT_NE(e.find("nested more than 64"), std::string::npos) << e;
+  // Brackets inside strings do not count.
+  EXPECT_EQ(text_error(affine_with("\"level\": 1,", "\"level\": 1, \"doc\": \"" + std::string(1000, '[') + "\",")), "");
+  // A json value built in memory is checked too.
+  json j = affine();
+  json v = json::array();
+  for (int i = 0; i < 200; ++i) v = json::array({v});
+  j["doc"] = v;
+  EXPECT_NE(error_of(j).find("nested more than 64"), std::string::npos);
+  j["doc"] = json::array({json::array({1})});
+  EXPECT_EQ(error_of(j), "");
+}
+
+TEST(TaskBadInput, ShapeLiteralThatOverflowsNamesTheField) {
+  // Today: "internal error: stoll".
+  expect_clear(text_error(affine_with("\"shape\": [\"N\"]}],", "\"shape\": [\"99999999999999999999\"]}],")),
+               "/outputs/0/shape/0", "99999999999999999999");
+  expect_clear(text_error(affine_with("\"shape\": [\"N\"]}],", "\"shape\": [\"N*99999999999999999999\"]}],")),
+               "/outputs/0/shape/0");
+  // As a JSON number beyond int64 (and beyond uint64: a float).
+  expect_clear(text_error(affine_with("\"shape\": [\"N\"]}],", "\"shape\": [18446744073709551615]}],")),
+               "/outputs/0/shape/0", "a dimension");
+  expect_clear(text_error(affine_with("\"shape\": [\"N\"]}],", "\"shape\": [1e300]}],")), "/outputs/0/shape/0");
+  expect_clear(text_error(affine_with("\"shape\": [\"N\"]}],", "\"shape\": [2.5]}],")), "/outputs/0/shape/0");
+  expect_clear(text_error(affine_with("\"shape\": [\"N\"]}],", "\"shape\": [-4]}],")), "/outputs/0/shape/0");
+}
+
+TEST(TaskBadInput, DimsAreBoundedAndTheirProductCannotOverflow) {
+  json j = affine();
+  j["cases"][0]["dims"]["N"] = 0;
+  expect_clear(error_of(j), "/cases/0/dims/N", "positive");
+  j = affine();
+  j["cases"][0]["dims"]["N"] = std::numeric_limits<uint64_t>::max();
+  expect_clear(error_of(j), "/cases/0/dims/N");
+  j = affine();
+  j["cases"][0]["dims"]["N"] = 2.5;
+  expect_clear(error_of(j), "/cases/0/dims/N");
+  // Each factor allowed alone, the product too large: an error naming the case, never a wrapped product.
+  j = affine();
+  j["inputs"][0]["shape"] = {"N*N*N"};
+  j["outputs"][0]["shape"] = {"N*N*N"};
+  j["cases"][0]["dims"]["N"] = int64_t{1} << 22;
+  std::string e = error_of(j);
+  EXPECT_NE(e.find("case 'one'"), std::string::npos) << e;
+  EXPECT_NE(e.find("/cases/0"), std::string::npos) << e;
+  EXPECT_NE(e.find("/inputs/0/shape/0"), std::string::npos) << e;
+  EXPECT_NE(e.find("too large"), std::string::npos) << e;
+  j["inputs"][0]["shape"] = {"N", "N", "N"};
+  j["outputs"][0]["shape"] = {"N", "N", "N"};
+  e = error_of(j);
+  EXPECT_NE(e.find("case 'one'"), std::string::npos) << e;
+  EXPECT_NE(e.find("more than"), std::string::npos) << e;
+}
+
+TEST(TaskBadInput, SeedsAreNonNegativeIntegersBelowTwoToThe64) {
+  json j = affine();
+  j["cases"][1]["seed"] = -1;
+  expect_clear(error_of(j), "/cases/1/seed");
+  j["cases"][1]["seed"] = 1.5;
+  expect_clear(error_of(j), "/cases/1/seed");
+  j["cases"][1]["seed"] = "7";
+  expect_clear(error_of(j), "/cases/1/seed");
+  expect_clear(text_error(affine_with("\"seed\": 2}", "\"seed\": 99999999999999999999999}")), "/cases/1/seed");
+  j["cases"][1]["seed"] = std::numeric_limits<uint64_t>::max();
+  EXPECT_EQ(error_of(j), "");
+}
+
+TEST(TaskBadInput, ThresholdsAreFiniteAndPositive) {
+  for (json bad : {json(0), json(-1e-3), json("small")}) {
+    json j = affine();
+    j["outputs"][0]["threshold"] = bad;
+    expect_clear(error_of(j), "/outputs/0/threshold");
+  }
+  expect_clear(text_error(affine_with("\"outputs\": [{\"name\": \"y\", \"dtype\": \"fp32\",",
+                                      "\"outputs\": [{\"name\": \"y\", \"dtype\": \"fp32\", \"threshold\": 1e999,")),
+               "/outputs/0/threshold", "finite");
+  json j = affine();
+  j["outputs"][0]["threshold"] = 1e-4;
+  EXPECT_EQ(error_of(j), "");
+}
+
+TEST(TaskBadInput, AttrsAreFinite) {
+  expect_clear(text_error(affine_with("\"cases\": [", "\"attrs\": {\"alpha\": 1e999}, \"cases\": [")), "/attrs/alpha",
+               "finite");
+  expect_clear(text_error(affine_with("\"cases\": [", "\"attrs\": {\"alpha\": -1e999}, \"cases\": [")), "/attrs/alpha");
+  json j = affine();
+  j["attrs"] = {{"alpha", "big"}};
+  expect_clear(error_of(j), "/attrs/alpha");
+  j["attrs"] = {{"alpha", 2.0}};
+  j["cases"][0]["attrs"] = {{"alpha", json::array()}};
+  expect_clear(error_of(j), "/cases/0/attrs/alpha");
+}
+
+TEST(TaskBadInput, InitParametersAreFiniteAndOrdered) {
+  auto init_error = [](const json& init) {
+    json j = affine();
+    j["inputs"][0]["init"] = init;
+    return error_of(j);
+  };
+  expect_clear(init_error({{"dist", "uniform"}, {"low", 1}, {"high", 1}}), "/inputs/0/init", "below");
+  expect_clear(init_error({{"dist", "uniform"}, {"low", 3}, {"high", 1}}), "/inputs/0/init", "below");
+  expect_clear(init_error({{"dist", "randint"}, {"low", 0}, {"high", 1e300}}), "/inputs/0/init");
+  expect_clear(init_error({{"dist", "bernoulli"}, {"p", 1.5}}), "/inputs/0/init/p");
+  expect_clear(init_error({{"dist", "bernoulli"}, {"p", -0.1}}), "/inputs/0/init/p");
+  expect_clear(init_error({{"dist", "normal"}, {"std", -1}}), "/inputs/0/init/std");
+  expect_clear(init_error({{"dist", "normal"}, {"mean", "zero"}}), "/inputs/0/init/mean");
+  expect_clear(text_error(affine_with("\"low\": 1, \"high\": 3", "\"low\": -1e999, \"high\": 3")), "/inputs/0/init/low",
+               "finite");
+  EXPECT_EQ(init_error({{"dist", "bernoulli"}, {"p", 1.0}}), "");
+  // A case's own init is checked the same way.
+  json j = affine();
+  j["cases"][2]["init"] = {{"x", {{"dist", "uniform"}, {"low", 5}, {"high", 5}}}};
+  expect_clear(error_of(j), "/cases/2/init/x");
+}
+
+TEST(TaskBadInput, CountsAreBounded) {
+  for (json count : {json(0), json(5000), json("99999999999999999999"), json(-2)}) {
+    json j = affine();
+    j["inputs"][0]["count"] = count;
+    std::string e = error_of(j);
+    EXPECT_NE(e.find("/inputs/0/count"), std::string::npos) << count.dump() << ": " << e;
+  }
+}
+
+TEST(TaskBadInput, LevelIsASmallInteger) {
+  for (json level : {json(-1), json(1e10), json(2.5), json("one")}) {
+    json j = affine();
+    j["level"] = level;
+    expect_clear(error_of(j), "/level");
+  }
+}
+
+TEST(TaskBadInput, CaseAndTaskNamesAreNamesNotPaths) {
+  for (std::string bad : std::vector<std::string>{".", "..", "../evil", "a/b", "/abs", "a..b", "-rf", ".hidden", "", "a b", "x\\y",
+                          std::string(101, 'a')}) {
+    json j = affine();
+    j["cases"][1]["name"] = bad;
+    expect_clear(error_of(j), "/cases/1/name", "not a valid name");
+    j = affine();
+    j["name"] = bad;
+    expect_clear(error_of(j), "/name", "not a valid name");
+  }
+  for (std::string good : std::vector<std::string>{"n1", "1k", "big_2.5", "case-3", "_x"}) {
+    json j = affine();
+    j["cases"][1]["name"] = good;
+    EXPECT_EQ(error_of(j), "") << good;
+    j["name"] = good;
+    EXPECT_EQ(error_of(j), "") << good;
+  }
+}
+
+TEST(TaskBadInput, InvalidUtf8InAFileIsAClearError) {
+  std::string e = text_error(affine_with("y = 2 * x + 1", "y = 2 * x + 1 \xFF\xFE"));
+  EXPECT_NE(e.find("t.json"), std::string::npos) << e;
+  EXPECT_NE(e.find("not valid JSON"), std::string::npos) << e;
 }

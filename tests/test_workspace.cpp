@@ -159,7 +159,7 @@ TEST(Workspace, OpenCreatesAWalDatabaseAtTheCurrentSchema) {
   auto tables = raw.rows("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name");
   std::vector<std::string> names;
   for (auto& r : tables) names.push_back(r[0]);
-  EXPECT_EQ(names, (std::vector<std::string>{"case_results", "evaluations", "incumbents", "kernels", "runs"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"case_results", "evaluations", "incumbents", "kernels", "review_log", "runs"}));
 }
 
 TEST(Workspace, ReopenKeepsDataAndSchema) {
@@ -581,9 +581,175 @@ TEST(Workspace, DefaultDirFollowsTheEnvironment) {
   setenv("XDG_DATA_HOME", "", 1);
   EXPECT_EQ(Workspace::default_dir(), fs::path("/tmp/home-test/.local/share/kope"));
 
+  // A relative path is made absolute against the current folder, so a later chdir cannot move it.
+  setenv("KOPE_WORKSPACE", "rel/../ws-rel", 1);
+  EXPECT_EQ(Workspace::default_dir(), fs::current_path() / "ws-rel");
+
   restore("KOPE_WORKSPACE", ws);
   restore("XDG_DATA_HOME", xdg);
   restore("HOME", home);
+}
+
+TEST(Workspace, RelativeFolderIsMadeAbsolute) {
+  TempDir tmp;
+  const fs::path saved = fs::current_path();
+  fs::current_path(tmp.path());
+  Workspace ws = Workspace::open("a/./b/../ws");
+  fs::current_path(saved);
+  EXPECT_TRUE(ws.dir().is_absolute()) << ws.dir();
+  EXPECT_EQ(ws.dir(), fs::canonical(tmp.path()) / "a" / "ws");
+  EXPECT_TRUE(fs::exists(tmp.path() / "a" / "ws" / "kope.db"));
+}
+
+// The schema of version 1, as kope 0.1 created it: a database of that kope must migrate keeping every row.
+const char* kSchemaV1 = R"sql(
+CREATE TABLE runs(id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT, command TEXT NOT NULL,
+  device TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'running', host TEXT NOT NULL, pid INTEGER NOT NULL);
+CREATE TABLE kernels(id INTEGER PRIMARY KEY, task TEXT NOT NULL, sha256 TEXT NOT NULL, source TEXT NOT NULL,
+  origin TEXT NOT NULL, thought TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL, UNIQUE(task, sha256));
+CREATE TABLE evaluations(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),
+  kernel_id INTEGER NOT NULL REFERENCES kernels(id), prev_evaluation_id INTEGER REFERENCES evaluations(id),
+  task TEXT NOT NULL, task_digest TEXT NOT NULL, device TEXT NOT NULL, status TEXT NOT NULL, compiled INTEGER,
+  correct INTEGER, speedup REAL, started_at TEXT NOT NULL, finished_at TEXT, report TEXT);
+CREATE INDEX evaluations_by_task ON evaluations(task, id);
+CREATE TABLE case_results(evaluation_id INTEGER NOT NULL REFERENCES evaluations(id), case_name TEXT NOT NULL,
+  status TEXT NOT NULL, correct INTEGER NOT NULL, mean_rel_err REAL, max_rel_err REAL, baseline_median_ns REAL,
+  kernel_median_ns REAL, speedup REAL, message TEXT NOT NULL, PRIMARY KEY(evaluation_id, case_name));
+CREATE TABLE incumbents(task TEXT NOT NULL, device TEXT NOT NULL, kernel_id INTEGER NOT NULL REFERENCES kernels(id),
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations(id), speedup REAL NOT NULL, updated_at TEXT NOT NULL,
+  PRIMARY KEY(task, device));
+INSERT INTO runs VALUES(1, '2026-01-01T00:00:00Z', '2026-01-01T00:01:00Z', 'kope run', 'cpu', 'done', 'old-host', 1);
+INSERT INTO kernels VALUES(1, 'affine', 'aaa', '// one', 'one.cpp', 'idea', '2026-01-01T00:00:00Z');
+INSERT INTO kernels VALUES(2, 'affine', 'bbb', '// two', 'two.cpp', '', '2026-01-01T00:00:00Z');
+INSERT INTO evaluations VALUES(1, 1, 1, NULL, 'affine', 'd1', 'cpu', 'passed', 1, 1, 2.5, '2026-01-01T00:00:01Z',
+  '2026-01-01T00:00:02Z', '{"status":"passed"}');
+INSERT INTO evaluations VALUES(2, 1, 2, 1, 'affine', 'd1', 'cpu', 'wrong', 1, 0, NULL, '2026-01-01T00:00:03Z',
+  '2026-01-01T00:00:04Z', '{"status":"wrong"}');
+INSERT INTO case_results VALUES(1, 'one', 'passed', 1, 1e-8, 2e-8, 200, 80, 2.5, 'ok');
+INSERT INTO case_results VALUES(2, 'one', 'wrong', 0, 0.5, 0.9, 200, 90, NULL, 'bad');
+INSERT INTO incumbents VALUES('affine', 'cpu', 1, 1, 2.5, '2026-01-01T00:00:02Z');
+PRAGMA user_version=1;
+)sql";
+
+TEST(Workspace, MigratesAVersionOneDatabaseKeepingEveryRow) {
+  TempDir tmp;
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(db_file(tmp).c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, kSchemaV1, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  Workspace ws = Workspace::open(tmp.path());
+  EXPECT_EQ(ws.schema_version(), 2);
+  RawDb raw(db_file(tmp));
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM runs"), "1");
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM kernels"), "2");
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM evaluations"), "2");
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM case_results"), "2");
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM incumbents"), "1");
+  auto e = ws.evaluation(1);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->status, "passed");
+  EXPECT_EQ(e->speedup, std::optional<double>(2.5));
+  EXPECT_EQ(e->report, "{\"status\":\"passed\"}");
+  EXPECT_EQ(e->review, "");
+  auto e2 = ws.evaluation(2);
+  ASSERT_TRUE(e2);
+  EXPECT_EQ(e2->prev_evaluation_id, std::optional<int64_t>(1));
+  EXPECT_EQ(e2->kernel_origin, "two.cpp");
+  EXPECT_EQ(ws.runs(10).at(0).status, "done");
+  auto inc = ws.incumbent("affine", "cpu");
+  ASSERT_TRUE(inc);
+  EXPECT_EQ(inc->evaluation_id, 1);
+  EXPECT_EQ(ws.kernel_source(2), std::optional<std::string>("// two"));
+  // The new columns work on migrated rows.
+  ws.request_review(2, "test");
+  EXPECT_EQ(ws.evaluation(2)->review, "pending");
+  // Opening again does not migrate twice.
+  Workspace again = Workspace::open(tmp.path());
+  EXPECT_EQ(again.schema_version(), 2);
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM evaluations"), "2");
+}
+
+TEST(Workspace, EvaluationLeftRunningInAnEndedRunIsMarkedInterrupted) {
+  // What the invalid-UTF-8 bug left behind: the run closed as "error", its evaluation "running" for ever.
+  TempDir tmp;
+  int64_t eval = 0, live_eval = 0;
+  {
+    Workspace ws = Workspace::open(tmp.path());
+    const Task task = test::affine_task();
+    const int64_t run = ws.begin_run("kope eval", "cpu");
+    const int64_t k = ws.add_kernel(task.name, "// k\n", "k.cpp", "");
+    eval = ws.begin_evaluation(run, k, task, "cpu", std::nullopt);
+    ws.finish_run(run, "error");
+    const int64_t live = ws.begin_run("kope run", "cpu");
+    live_eval = ws.begin_evaluation(live, k, task, "cpu", std::nullopt);
+  }
+  Workspace ws = Workspace::open(tmp.path());
+  auto row = ws.evaluation(eval);
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->status, "interrupted");
+  EXPECT_FALSE(row->finished_at.empty());
+  EXPECT_EQ(ws.evaluation(live_eval)->status, "running") << "a live run's evaluation must be left alone";
+}
+
+TEST(Workspace, ReviewsAreRequestedDecidedAndLogged) {
+  Fixture f;
+  const int64_t e = f.ws.begin_evaluation(f.run, f.kernel, f.task, "cpu", std::nullopt);
+  f.ws.finish_evaluation(e, passing_report(f.task));
+  EXPECT_THROW(f.ws.decide_review(e, true, "", std::nullopt), Error) << "never flagged";
+  f.ws.request_review(e, "case one: under half the floor");
+  ASSERT_EQ(f.ws.reviews(std::string("pending"), 10).size(), 1u);
+  f.ws.decide_review(e, true, "checked by hand", Incumbent{f.task.name, "cpu", f.kernel, e, 4.0});
+  auto row = f.ws.evaluation(e);
+  EXPECT_EQ(row->review, "approved");
+  EXPECT_EQ(row->review_note, "checked by hand");
+  EXPECT_FALSE(row->reviewed_at.empty());
+  EXPECT_TRUE(f.ws.reviews(std::string("pending"), 10).empty());
+  EXPECT_EQ(f.ws.reviews(std::nullopt, 10).size(), 1u);
+  auto inc = f.ws.incumbent(f.task.name, "cpu");
+  ASSERT_TRUE(inc);
+  EXPECT_EQ(inc->evaluation_id, e);
+  // A decided review cannot be decided again; both steps are in the log.
+  EXPECT_THROW(f.ws.decide_review(e, false, "changed my mind", std::nullopt), Error);
+  auto log = f.ws.review_log(e);
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0].decision, "pending");
+  EXPECT_EQ(log[0].note, "case one: under half the floor");
+  EXPECT_EQ(log[1].decision, "approved");
+  EXPECT_TRUE(log[1].promoted);
+  EXPECT_THROW(f.ws.request_review(9999, "x"), Error);
+}
+
+TEST(Workspace, InvalidUtf8IsStoredEscapedNeverAnError) {
+  Fixture f;
+  const int64_t e = f.ws.begin_evaluation(f.run, f.kernel, f.task, "cpu", std::nullopt);
+  EvalReport rep = passing_report(f.task);
+  rep.cases[0].log = "crash \xFF\xFE";
+  rep.compile.log = "x.cpp:1:1: error: \xC3";
+  f.ws.finish_evaluation(e, rep);  // nlohmann alone throws type_error 316 here
+  auto row = f.ws.evaluation(e);
+  EXPECT_EQ(row->status, "passed");
+  json j = json::parse(row->report);
+  EXPECT_EQ(j["cases"][0]["log"], "crash \\xFF\\xFE");
+  const int64_t e2 = f.ws.begin_evaluation(f.run, f.kernel, f.task, "cpu", std::nullopt);
+  f.ws.fail_evaluation(e2, std::string("bad \xFF and a nul \0 byte", 22));
+  EXPECT_EQ(f.ws.evaluation(e2)->report, std::string("bad \\xFF and a nul \0 byte", 25));
+}
+
+TEST(Workspace, AFileWhereTheFolderShouldBeIsAnEnvironmentError) {
+  TempDir tmp;
+  test::write_text(tmp / "plain-file", "not a folder");
+  EXPECT_THROW(Workspace::open(tmp / "plain-file" / "ws"), EnvError);
+  EXPECT_THROW(Workspace::open(tmp / "plain-file"), EnvError);
+  // A database file that is really a folder cannot be opened.
+  fs::create_directories(tmp / "ws2" / "kope.db");
+  try {
+    Workspace::open(tmp / "ws2");
+    FAIL() << "opened a folder as the database";
+  } catch (const EnvError& e) {
+    EXPECT_NE(std::string(e.what()).find((tmp / "ws2" / "kope.db").string()), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -8,8 +8,9 @@
 namespace kope {
 
 // Exit codes: 0 done (and every evaluated kernel correct); 1 a kernel failed (did not compile, was wrong,
-// crashed, timed out); 2 bad usage or bad input (a task file, a kernel path); 3 an internal failure.
-enum CliExit : int { kExitOk = 0, kExitKernelFailed = 1, kExitBadInput = 2, kExitInternal = 3 };
+// crashed, timed out); 2 bad usage or bad input (a task file, a kernel path); 3 an internal failure; 4 the
+// environment failed (disk, permissions, a locked database, a missing tool: kope::EnvError).
+enum CliExit : int { kExitOk = 0, kExitKernelFailed = 1, kExitBadInput = 2, kExitInternal = 3, kExitEnvironment = 4 };
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

@@ -1,4 +1,4 @@
-// The one exception type kope throws for bad input: it says what failed, where, and what to do.
+// The exceptions kope throws on purpose: each says what failed, where, and what to do.
 #pragma once
 
 #include <stdexcept>
@@ -6,9 +6,18 @@
 
 namespace kope {
 
+// Bad input or a bad task: `kope` exits 2.
 class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The environment failed, not the input: a read-only or full disk, a permission denied, a locked or damaged
+// database, a folder that cannot be made, a missing compiler or tool. The message names the file and the OS's
+// reason. `kope` exits 4.
+class EnvError : public Error {
+ public:
+  using Error::Error;
 };
 
 }  // namespace kope

@@ -10,6 +10,7 @@
 
 #include "kope/evaluator.h"
 #include "kope/policy.h"
+#include "kope/stats.h"
 #include "kope/suite.h"
 #include "kope/workspace.h"
 
@@ -18,8 +19,8 @@ namespace kope {
 struct LoopOptions {
   std::vector<std::string> tasks;  // empty: every task of the suite
   int max_attempts = 8;            // per task
-  // A correct candidate replaces the incumbent only when its speedup exceeds the incumbent's by this factor,
-  // so timing noise does not churn the incumbent.
+  // A correct candidate replaces the incumbent only when the LOWER bound of its speedup's 95% interval
+  // exceeds the incumbent's speedup by this factor, so timing noise does not churn the incumbent.
   double min_gain = 1.02;
   std::string device = "cpu";
   EvalOptions eval;
@@ -31,9 +32,24 @@ struct Attempt {
   std::string thought;
   std::string status;
   std::optional<double> speedup;
+  std::optional<double> speedup_low, speedup_high;  // the task-level 95% interval
   bool promoted = false;
+  bool needs_review = false;  // faster than the hardware floor allows: waits for a person (kope review)
   std::string message;
 };
+
+// Whether a report's kernel should replace an incumbent of speedup `incumbent_speedup`.
+struct Promotion {
+  bool promote = false;
+  bool needs_review = false;  // correct, but some case is faster than the hardware floor allows
+  std::optional<double> speedup;
+  std::optional<SpeedupInterval> interval;
+  std::string reason;  // why, in one line
+};
+// Promote only a correct kernel whose interval's lower bound > incumbent_speedup * min_gain, and never one that
+// needs review. `approved`: a person has looked at the floor warning and accepted it.
+Promotion decide_promotion(const EvalReport& report, double incumbent_speedup, double min_gain,
+                           bool approved = false);
 
 struct TaskOutcome {
   std::string task;
@@ -41,6 +57,7 @@ struct TaskOutcome {
   double incumbent_speedup = 1.0;  // 1.0: the baseline is still the incumbent
   std::string incumbent_name = "baseline";
   std::string error;               // a task that could not be evaluated at all (a bad reference, say)
+  bool internal_error = false;     // `error` is kope's own failure, not the task's
 };
 
 struct LoopEvent {
@@ -60,10 +77,13 @@ struct Recorded {
   int64_t evaluation_id = 0;
   EvalReport report;
   std::string error;  // the task could not be evaluated at all (a bad reference, say); recorded as "error"
+  bool internal_error = false;  // `error` came from a failure of kope itself (not kope::Error)
 };
 
 // Execute and Update for one kernel: the kernel version and a "running" evaluation are recorded before any
-// work, the outcome after.
+// work, the outcome after. Whatever is thrown, the evaluation is closed as "error" first: kope::EnvError is
+// then rethrown (the disk or the database failed: nothing more can be recorded); any other exception becomes
+// Recorded::error (internal_error when it was not a kope::Error).
 Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task& task, const KernelSource& kernel,
                            const std::string& device, std::optional<int64_t> prev_evaluation,
                            const EvalOptions& options);

@@ -22,7 +22,7 @@ struct ProcessResult {
   bool timed_out = false;
   int exit_code = -1;       // valid when exited normally
   int term_signal = 0;      // the signal that ended it, 0 if it exited
-  std::string out;
+  std::string out;  // captured output, invalid UTF-8 bytes escaped as \xNN (see text.h)
   std::string err;
   std::size_t dropped_bytes = 0;
   double wall_seconds = 0.0;

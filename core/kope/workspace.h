@@ -15,7 +15,7 @@ struct sqlite3;
 
 namespace kope {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: reviews
 
 struct EvaluationRow {
   int64_t id = 0;
@@ -31,6 +31,15 @@ struct EvaluationRow {
   std::string kernel_sha256;
   std::string started_at, finished_at;
   std::string report;  // the full JSON report, or the error text for status "error"
+  std::string review;  // "" (none), pending, approved, rejected
+  std::string review_note, reviewed_at;
+};
+
+struct ReviewLogRow {
+  std::string decision;  // pending (flagged by the loop), approved, rejected
+  std::string note;
+  bool promoted = false;
+  std::string at;
 };
 
 struct Incumbent {
@@ -48,10 +57,14 @@ struct RunRow {
 
 class Workspace {
  public:
-  // Opens or creates `dir`/kope.db and migrates it. Throws kope::Error naming the file.
+  // Opens or creates `dir`/kope.db and migrates it; `dir` is made absolute. Throws kope::EnvError naming the
+  // file and the OS's reason when the disk, a permission or another process's lock stops it, kope::Error for
+  // a database of a newer schema.
   static Workspace open(const std::filesystem::path& dir);
-  // $KOPE_WORKSPACE, else $XDG_DATA_HOME/kope, else ~/.local/share/kope.
+  // $KOPE_WORKSPACE, else $XDG_DATA_HOME/kope, else ~/.local/share/kope; absolute.
   static std::filesystem::path default_dir();
+  // fs::absolute + lexically_normal: a workspace path is never relative to a folder a process may leave.
+  static std::filesystem::path absolute_dir(const std::filesystem::path& dir);
 
   Workspace(Workspace&&) noexcept;
   Workspace& operator=(Workspace&&) noexcept;
@@ -79,6 +92,17 @@ class Workspace {
 
   std::optional<Incumbent> incumbent(const std::string& task, const std::string& device) const;
   void set_incumbent(const Incumbent& inc);
+
+  // A person's review of a kernel the loop would not promote on its own (faster than the hardware floor).
+  // Every request and decision is kept in the review log.
+  void request_review(int64_t evaluation, const std::string& reason);
+  // Only a pending review can be decided; `promote`, when given, becomes the incumbent in the same transaction.
+  // Throws kope::Error when the evaluation does not exist or is not pending.
+  void decide_review(int64_t evaluation, bool approve, const std::string& note,
+                     const std::optional<Incumbent>& promote);
+  // Evaluations under review in `state` (pending, approved, rejected; nullopt: any), newest first.
+  std::vector<EvaluationRow> reviews(const std::optional<std::string>& state, int limit) const;
+  std::vector<ReviewLogRow> review_log(int64_t evaluation) const;
 
  private:
   Workspace() = default;
