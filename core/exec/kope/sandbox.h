@@ -41,22 +41,50 @@ struct SandboxSpec {
 class SandboxChild {
  public:
   virtual ~SandboxChild() = default;
-  virtual pid_t pid() const = 0;          // the process kope talks to (bubblewrap's child when wrapped)
+  // The process kope forked: bubblewrap when wrapped (killing it kills the whole pid namespace, since the
+  // namespace's init dies with it), else the program itself, leader of its own session and process group.
+  virtual pid_t pid() const = 0;
   virtual int stdout_fd() const = 0;      // read ends of pipes to its stdout and stderr
   virtual int stderr_fd() const = 0;
   virtual const Isolation& isolation() const = 0;
   virtual void kill_all() = 0;            // every descendant, at once
-  // Waits for the main process; returns the raw wait status. After it the tree is dead.
+  // Waits for the main process; returns the raw wait status. After it the tree is dead. When wrapped, an exit
+  // status 128+N from bubblewrap (its way of saying "killed by signal N") is returned as a death by signal N.
+  // Enforces cpu_seconds on the whole tree while it waits (where a cgroup counts it).
   virtual int wait() = 0;
   // Peak memory of the whole tree in bytes where a cgroup measured it, else 0.
   virtual uint64_t peak_memory_bytes() const = 0;
+  // CPU seconds used by the whole tree where a cgroup counts it, else -1.
+  virtual double cpu_seconds() const { return -1; }
+  // Which whole-tree limit was enforced: "memory", "process count", "cpu time", or "" for none seen.
+  virtual std::string limit_hit() const { return ""; }
 };
 
 // Starts `spec` confined as tightly as this system allows. Throws kope::Error when it cannot start at all.
 std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec);
 
-// What sandbox_spawn would manage here (probed once, cached).
+// What sandbox_spawn would manage here (probed once, cached). $KOPE_SANDBOX forces a weaker mode, for tests
+// and for systems where a mechanism misbehaves: "none" (no bubblewrap, no cgroups, no seccomp), or a comma list
+// of "no-bwrap", "no-cgroup", "no-seccomp".
 Isolation sandbox_capabilities();
+
+// A sandboxed command run to its end with its output captured, under a wall-clock limit.
+struct SandboxRun {
+  bool started = false;    // false: see error
+  bool timed_out = false;
+  int exit_code = -1;      // when it exited
+  int term_signal = 0;     // when a signal ended it
+  std::string limit_hit;   // as SandboxChild::limit_hit()
+  std::string out, err;    // captured, each up to the cap
+  std::size_t dropped_bytes = 0;
+  double wall_seconds = 0;
+  uint64_t peak_memory_bytes = 0;
+  Isolation isolation;
+  std::string error;
+  bool ok() const { return started && !timed_out && term_signal == 0 && exit_code == 0; }
+  std::string describe() const;  // "exit 1", "killed by signal 9 (SIGKILL): memory limit reached", ...
+};
+SandboxRun sandbox_run(const SandboxSpec& spec, double wall_seconds, std::size_t max_captured_bytes = 1 << 20);
 
 // Called inside a worker after its own set-up and before it loads untrusted code: installs the seccomp filter
 // (no socket creation or connection of any family, no setns/unshare/mount/ptrace/process_vm_*/bpf/keyctl/
