@@ -550,7 +550,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   unsigned char* b_out = b.out.base + wire::kControlBytes;
 
   // Work after a return: the kernel worker's CPU time while the judge holds no call of it, summed over the case.
-  int64_t idle_cpu = 0, idle_wall = 0;
+  int64_t idle_cpu = 0, idle_wall = 0, idle_windows = 0;
   int64_t idle_cpu_from = 0;
   Clock::time_point idle_from{};
   auto idle_begin = [&] {
@@ -560,10 +560,12 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   auto idle_end = [&] {
     idle_cpu += worker_cpu_ns(k) - idle_cpu_from;
     idle_wall += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - idle_from).count();
+    ++idle_windows;
   };
   auto background = [&](const std::string& phase) {
-    // An idle worker sleeps on a futex: a few microseconds per call are bookkeeping, more is the kernel's.
-    if (!cpu_clock_ok || idle_cpu <= 1000000 + idle_wall / 10) return false;
+    // An idle worker sleeps on a futex: a few microseconds per call are its bookkeeping (10 us allowed per idle
+    // window), anything beyond 200 us plus 3% of the idle time is the kernel's own work going on.
+    if (!cpu_clock_ok || idle_cpu - 10000 * idle_windows <= 200000 + idle_wall * 3 / 100) return false;
     r.status = CaseStatus::Background;
     r.failed_call = phase;
     r.message = "the kernel kept running after it returned: " + std::to_string(idle_cpu / 1000) +
