@@ -172,7 +172,26 @@ struct Probe {
   std::vector<sock_filter> filter, filter_net;  // the spawn filters (exec allowed), without and with network
   std::string seccomp_why;
   const detail::CgroupPlan* cgroups = nullptr;
+  std::string drop_why;       // as root: why a direct child could not become nobody ("" if it can)
 };
+
+// Whether a child can switch to nobody: root in a user namespace without that uid mapped cannot.
+std::string can_drop_to_nobody() {
+  pid_t pid = fork();
+  if (pid < 0) return std::string("fork: ") + std::strerror(errno);
+  if (pid == 0) {
+    if (syscall(SYS_setgroups, 0, nullptr) != 0 || syscall(SYS_setresgid, kNobody, kNobody, kNobody) != 0 ||
+        syscall(SYS_setresuid, kNobody, kNobody, kNobody) != 0)
+      _exit(errno & 0x7f);
+    _exit(0);
+  }
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return "";
+  return std::string("cannot switch to uid 65534: ") +
+         (WIFEXITED(st) ? std::strerror(WEXITSTATUS(st)) : std::string("the probe died"));
+}
 
 Probe make_probe() {
   Probe p;
@@ -207,6 +226,7 @@ Probe make_probe() {
     if (!p.seccomp_why.empty()) p.filter.clear(), p.filter_net.clear();
   }
   if (!p.forced.no_cgroup) p.cgroups = &detail::cgroup_plan();
+  if (p.bwrap.empty() && getuid() == 0) p.drop_why = can_drop_to_nobody();
   return p;
 }
 
@@ -235,9 +255,12 @@ void describe(const Probe& p, bool network, Isolation& iso) {
     for (const char* m : {"user-namespace", "mount-namespace", "pid-namespace", "ipc-namespace"})
       iso.missing.push_back({m, p.bwrap_why});
     if (!network) iso.missing.push_back({"network-namespace", p.bwrap_why});
-    if (getuid() == 0) {
+    if (getuid() == 0 && p.drop_why.empty()) {
       iso.active.push_back("unprivileged-uid");  // dropped to nobody before exec
       iso.active.push_back("no-capabilities");
+    } else if (getuid() == 0) {
+      iso.missing.push_back({"unprivileged-uid", "runs as root: " + p.drop_why + " (" + p.bwrap_why + ")"});
+      iso.missing.push_back({"no-capabilities", "runs as root with its capabilities: " + p.drop_why});
     } else {
       iso.missing.push_back({"unprivileged-uid", "runs as the caller's uid " + std::to_string(getuid()) +
                                                      " with the whole filesystem visible (" + p.bwrap_why + ")"});
@@ -428,17 +451,26 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
 
   // The private view: the spec's paths (parents first, so a path inside another is mounted over it), and the
   // program itself when nothing else shows it.
-  std::vector<std::pair<fs::path, bool>> binds;  // path, writable
-  for (const auto& r : spec.ro_paths) binds.push_back({existing(r, "read-only path"), false});
-  for (const auto& w : spec.rw_paths) binds.push_back({existing(w, "writable path"), true});
+  struct Bind {
+    fs::path src, dest;  // the real file or folder, and where the child sees it: the path as the spec gives it
+    bool writable;
+  };
+  std::vector<Bind> binds;
+  auto as_given = [](const fs::path& p) {
+    fs::path d = fs::absolute(p).lexically_normal();
+    return d.filename().empty() && d.has_parent_path() && d != d.root_path() ? d.parent_path() : d;
+  };
+  for (const auto& r : spec.ro_paths) binds.push_back({existing(r, "read-only path"), as_given(r), false});
+  for (const auto& w : spec.rw_paths) binds.push_back({existing(w, "writable path"), as_given(w), true});
   const fs::path program = existing(spec.argv[0], "program");
-  bool shown = under(program, "/usr");
-  for (const auto& b : binds) shown = shown || under(program, b.first);
-  if (!shown) binds.push_back({program, false});
-  std::stable_sort(binds.begin(), binds.end(), [](const auto& a, const auto& b) {
-    return std::distance(a.first.begin(), a.first.end()) < std::distance(b.first.begin(), b.first.end());
+  bool shown = under(as_given(spec.argv[0]), "/usr");
+  for (const auto& b : binds) shown = shown || under(as_given(spec.argv[0]), b.dest);
+  if (!shown) binds.push_back({program, as_given(spec.argv[0]), false});
+  std::stable_sort(binds.begin(), binds.end(), [](const Bind& a, const Bind& b) {
+    return std::distance(a.dest.begin(), a.dest.end()) < std::distance(b.dest.begin(), b.dest.end());
   });
-  const fs::path cwd = spec.cwd.empty() ? fs::path("/tmp") : existing(spec.cwd, "working folder");
+  if (!spec.cwd.empty()) existing(spec.cwd, "working folder");
+  const fs::path cwd = spec.cwd.empty() ? fs::path("/tmp") : as_given(spec.cwd);
 
   std::vector<std::string> args;
   std::vector<std::string> env;
@@ -451,8 +483,8 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
       if (eq == std::string::npos || eq == 0) continue;
       args.insert(args.end(), {"--setenv", e.substr(0, eq), e.substr(eq + 1)});
     }
-    for (const auto& [path, writable] : binds)
-      args.insert(args.end(), {writable ? "--bind" : "--ro-bind", path.string(), path.string()});
+    for (const auto& b : binds)
+      args.insert(args.end(), {b.writable ? "--bind" : "--ro-bind", b.src.string(), b.dest.string()});
     args.insert(args.end(), {"--remount-ro", "/", "--chdir", cwd.string()});
     if (!filter.empty()) {
       seccomp_fd = memfd_create("kope-seccomp", MFD_CLOEXEC);
@@ -467,9 +499,9 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
   } else {
     args = spec.argv;
     env = spec.env;
-    if (getuid() == 0)
-      for (const auto& [path, writable] : binds)
-        if (writable) chown_tree(path, kNobody);
+    if (getuid() == 0 && p.drop_why.empty())
+      for (const auto& b : binds)
+        if (b.writable) chown_tree(b.src, kNobody);
   }
 
   std::unique_ptr<detail::TreeCgroup> cg;
@@ -497,7 +529,7 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
   if (spec.memory_bytes && !(cg && cg->has_memory())) limits.push_back({RLIMIT_AS, spec.memory_bytes});
   if (spec.max_processes && !(cg && cg->has_pids()) && getuid() != 0)
     limits.push_back({RLIMIT_NPROC, spec.max_processes + tasks_of_uid(getuid())});
-  const bool drop_to_nobody = !wrapped && getuid() == 0;
+  const bool drop_to_nobody = !wrapped && getuid() == 0 && p.drop_why.empty();
   struct sock_fprog prog = {static_cast<unsigned short>(filter.size()), const_cast<sock_filter*>(filter.data())};
   const bool direct_filter = !wrapped && !filter.empty();
   const bool stdin_kept = std::find(spec.keep_fds.begin(), spec.keep_fds.end(), 0) != spec.keep_fds.end();

@@ -26,7 +26,8 @@ struct Isolation {
 struct SandboxSpec {
   std::vector<std::string> argv;                  // argv[0]: an absolute path
   std::vector<std::filesystem::path> ro_paths;    // visible read-only at the same path (files or folders)
-  std::vector<std::filesystem::path> rw_paths;    // visible read-write at the same path
+  std::vector<std::filesystem::path> rw_paths;    // visible read-write at the same path (handed to uid 65534
+                                                  // when root runs it without bubblewrap)
   std::vector<int> keep_fds;                      // stay open with the same numbers in the child
   std::filesystem::path cwd;                      // must be inside ro_paths or rw_paths
   std::vector<std::string> env;                   // the child's whole environment ("NAME=value")
