@@ -75,6 +75,15 @@ void copy_name(char (&dst)[wire::kNameBytes], const std::string& s) {
   std::memcpy(dst, s.data(), std::min(s.size(), sizeof dst - 1));
 }
 
+std::string read_small(const fs::path& p) {
+  int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  char buf[4096];
+  ssize_t n = read(fd, buf, sizeof buf);
+  close(fd);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
 std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
 
 std::string trim(std::string s) {
@@ -106,6 +115,25 @@ std::string seconds_text(double s) {
   std::ostringstream o;
   o << s;
   return o.str();
+}
+
+pid_t find_worker_pid(pid_t root) {
+  std::vector<pid_t> level = {root};
+  for (int depth = 0; depth < 4 && !level.empty(); ++depth) {
+    std::vector<pid_t> next;
+    for (pid_t p : level) {
+      std::string cmd = read_small("/proc/" + std::to_string(p) + "/cmdline");
+      std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+      if (cmd.find(" --worker ") != std::string::npos) return p;
+      std::error_code ec;
+      for (const auto& t : fs::directory_iterator("/proc/" + std::to_string(p) + "/task", ec)) {
+        std::istringstream kids(read_small(t.path() / "children"));
+        for (pid_t k; kids >> k;) next.push_back(k);
+      }
+    }
+    level = std::move(next);
+  }
+  return -1;
 }
 
 }  // namespace
@@ -293,6 +321,12 @@ void Judge::drain(Worker& w) {
 }
 
 int64_t Judge::worker_cpu_ns(const Worker& w) const {
+  // The whole tree where a cgroup counts it (threads and any processes the kernel started), else the worker's
+  // own threads.
+  if (w.child) {
+    const double tree = w.child->cpu_seconds();
+    if (tree >= 0) return static_cast<int64_t>(tree * 1e9);
+  }
   if (!w.has_cpu_clock) return 0;
   timespec ts{};
   if (clock_gettime(w.cpu_clock, &ts) != 0) return 0;
@@ -337,7 +371,7 @@ bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline)
   w.log.clear();
   w.log_dropped = 0;
   w.pidfd = static_cast<int>(syscall(SYS_pidfd_open, w.child->pid(), 0));
-  w.has_cpu_clock = clock_getcpuclockid(w.child->pid(), &w.cpu_clock) == 0;
+  w.has_cpu_clock = w.child->cpu_seconds() >= 0;
   if (is_kernel) {
     const Isolation& iso = w.child->isolation();
     std::string s = "isolated: ";
@@ -353,7 +387,15 @@ bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline)
   // Wait until it has loaded its kernel (constructors run here: a crash or hang in one is the kernel's).
   for (;;) {
     const auto st = static_cast<wire::WorkerState>(ctl->state.load(std::memory_order_acquire));
-    if (st == wire::WorkerState::Ready) return true;
+    if (st == wire::WorkerState::Ready) {
+      if (!w.has_cpu_clock) {
+        // No cgroup: the CPU clock of the worker process itself, the shallowest `--worker` below what kope
+        // started (bubblewrap wraps it; anything the kernel forked sits deeper).
+        const pid_t p = find_worker_pid(w.child->pid());
+        w.has_cpu_clock = p > 0 && clock_getcpuclockid(p, &w.cpu_clock) == 0;
+      }
+      return true;
+    }
     bool dead = false;
     if (w.pidfd >= 0) {
       pollfd p{w.pidfd, POLLIN, 0};
@@ -499,9 +541,11 @@ void Judge::record_death(Worker& w, const Call& call, const std::string& phase, 
       r.status = CaseStatus::Crash;
       r.message = who + "process was killed by " + signal_name(sig) + during;
       const uint64_t peak = w.child->peak_memory_bytes();
-      if (w.log.find("bad_alloc") != std::string::npos ||
+      if (w.log.find("bad_alloc") != std::string::npos || w.child->limit_hit() == "memory" ||
           (sig == SIGKILL && peak > 0 && peak >= options_.memory_bytes / 10 * 9))
         r.message += " (out of memory: the limit is " + std::to_string(options_.memory_bytes >> 20) + " MiB)";
+      else if (const std::string hit = w.child->limit_hit(); !hit.empty())
+        r.message += " (the sandbox's " + hit + " limit)";
     } else if (WIFEXITED(st) && WEXITSTATUS(st) == wire::kWorkerInputsModified) {
       r.status = CaseStatus::InputsModified;
       r.message = (note.empty() ? "the kernel wrote into an input" : note) + during +

@@ -1,6 +1,7 @@
-// Starting and confining kernel workers. Until SANDBOX's sandbox_spawn is built in, a local fork/exec: its own
-// process group (killed as one), rlimits, a network namespace where allowed, a clean environment, and only the
-// kept descriptors. The switch to the real sandbox is the two marked lines.
+// Starting and confining kernel workers: through sandbox_spawn (bubblewrap, seccomp, cgroups). The local
+// fork/exec below (its own process group, rlimits, a network namespace where allowed, a clean environment, only
+// the kept descriptors) is what workers used before the sandbox existed; KOPE_WORKER_SPAWN=local selects it, to
+// tell a sandbox problem from a judge problem.
 #include "kope/worker.h"
 
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -153,11 +155,12 @@ std::unique_ptr<SandboxChild> local_spawn(const SandboxSpec& spec) {
 }  // namespace
 
 std::unique_ptr<SandboxChild> spawn_worker_process(const SandboxSpec& spec) {
-  return local_spawn(spec);  // switch: return sandbox_spawn(spec);
+  if (const char* e = std::getenv("KOPE_WORKER_SPAWN"); e && std::string(e) == "local") return local_spawn(spec);
+  return sandbox_spawn(spec);
 }
 
 std::string confine_worker() {
-  return "seccomp is not built in yet";  // switch: return confine_current_process();
+  return confine_current_process();
 }
 
 }  // namespace kope
