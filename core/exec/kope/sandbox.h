@@ -62,6 +62,8 @@ class SandboxChild {
 };
 
 // Starts `spec` confined as tightly as this system allows. Throws kope::Error when it cannot start at all.
+// The child is killed when the *thread* that spawned it ends (PR_SET_PDEATHSIG), so spawn from a thread that
+// outlives it.
 std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec);
 
 // What sandbox_spawn would manage here (probed once, cached). $KOPE_SANDBOX forces a weaker mode, for tests
