@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -345,11 +347,21 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
       g.push_back(read_doubles(golden_output_path(dir, i), static_cast<std::size_t>(c.outputs[i].numel)));
     goldens.push_back(std::move(g));
   }
+  const bool trace = std::getenv("KOPE_TRACE_EVAL") != nullptr;
+  auto lap = [&, last = std::chrono::steady_clock::now()](const std::string& what) mutable {
+    if (!trace) return;
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "kope: %-28s %8.1f ms\n", what.c_str(), std::chrono::duration<double, std::milli>(now - last).count());
+    last = now;
+  };
+  lap("compile and goldens");
   Judge judge(paths_, rep.compile.shared_object, base, cases, options);
+  lap("judge set-up");
   std::string first_failure;
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const ConcreteCase& c = cases[ci];
     CaseResult r = judge.run_case(c, goldens[ci], first_failure.empty());
+    lap("case " + c.name);
     if (!r.correct()) {
       rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
       if (first_failure.empty()) first_failure = r.name;

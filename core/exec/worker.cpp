@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -207,12 +208,17 @@ int worker_main(int argc, char** argv) {
     seen = w;
     if (c.command.load(std::memory_order_acquire) == static_cast<uint32_t>(wire::Command::Exit)) _exit(0);
     const bool ok = build_args(*layout, in_data, in_limit, out_data, out_limit, a);
+    const int cpu = sched_getcpu();
+    c.worker_cpu.store(cpu, std::memory_order_relaxed);
     c.ack.store(w, std::memory_order_seq_cst);
     wire::futex_wake(&c.ack);
-    // Spin for go (the judge sets it right after seeing the ack), sleeping only if it is slow to come.
+    // Spin for go (the judge sets it right after seeing the ack), sleeping only if it is slow to come. Sharing
+    // a CPU with the judge, spinning would only keep it from saying go: yield instead.
+    const bool shared = cpu >= 0 && cpu == c.judge_cpu.load(std::memory_order_relaxed);
     for (int spins = 0; c.go.load(std::memory_order_acquire) != w;) {
       if (++spins < 20000) {
-        wire::cpu_relax();
+        if (shared) sched_yield();
+        else wire::cpu_relax();
         continue;
       }
       c.worker_sleeping.store(1, std::memory_order_seq_cst);

@@ -59,8 +59,10 @@ struct Control {
   alignas(64) std::atomic<uint32_t> wake{0};      // judge: a new command number; futex word
   alignas(64) std::atomic<uint32_t> ack{0};       // worker: that number, awake and spinning on `go`
   std::atomic<uint32_t> worker_sleeping{0};       // worker: waiting on `go` in the kernel, wake it
+  std::atomic<int32_t> worker_cpu{-1};            // worker: the CPU it acknowledged on (a hint, for waiting)
   alignas(64) std::atomic<uint32_t> go{0};        // judge: that number, call now
   std::atomic<uint32_t> command{0};               // judge: a Command, set before `wake`
+  std::atomic<int32_t> judge_cpu{-1};             // judge: the CPU it runs on (a hint, for waiting)
   alignas(64) std::atomic<uint32_t> done{0};      // worker: that number, the kernel returned; futex word
   std::atomic<int32_t> rc{0};                     // the kernel's return value
   std::atomic<uint32_t> judge_sleeping{0};        // judge: waiting on `done` in the kernel, wake it
