@@ -368,3 +368,23 @@ TEST(SandboxConfine, TheWorkerFilterDeniesWhatItShouldAndKeepsThreads) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the confined child died: status " << status;
   EXPECT_EQ(report, "");
 }
+
+// Without bubblewrap, root runs the program as nobody; a path nobody cannot reach is a clear error, never a reason
+// to run it as root.
+TEST(SandboxDirect, RootNeverRunsUntrustedCodeAsRootForAPathNobodyCannotReach) {
+  if (getuid() != 0) GTEST_SKIP() << "only root drops to nobody";
+  ScopedEnv env("KOPE_SANDBOX", "none");
+  test::TempDir dir;
+  const fs::path closed = dir / "closed", job = closed / "job";
+  fs::create_directories(job);
+  fs::permissions(closed, fs::perms::owner_all);
+  if (!active(sandbox_capabilities(), "unprivileged-uid"))
+    GTEST_SKIP() << "this root cannot become nobody here: " << sandbox_capabilities().summary();
+  SandboxRun r = sandbox_run(tool({"uid"}, job), 20);
+  EXPECT_FALSE(r.started) << r.out;
+  EXPECT_NE(r.error.find("cannot reach"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find(closed.string()), std::string::npos) << r.error;
+  fs::permissions(closed, fs::perms::owner_all | fs::perms::others_exec);
+  SandboxRun ok = sandbox_run(tool({"uid"}, job), 20);
+  EXPECT_EQ(ok.out, "65534\n") << ok.describe() << ok.error;
+}

@@ -305,6 +305,20 @@ bool under(const fs::path& p, const fs::path& dir) {
   return true;
 }
 
+// The first folder on the way to `p` that uid 65534 may not search (by mode bits), or "" when it may reach `p`.
+std::string unreachable_by_nobody(const fs::path& p) {
+  fs::path walk;
+  for (const auto& part : p.parent_path()) {
+    walk /= part;
+    struct stat st;
+    if (stat(walk.c_str(), &st) != 0) return walk.string();
+    bool ok = st.st_uid == kNobody ? (st.st_mode & S_IXUSR) : st.st_gid == kNobody ? (st.st_mode & S_IXGRP)
+                                                                                   : (st.st_mode & S_IXOTH);
+    if (!ok) return walk.string();
+  }
+  return "";
+}
+
 void chown_tree(const fs::path& root, uid_t uid) {
   std::error_code ec;
   if (lchown(root.c_str(), uid, uid) != 0) return;
@@ -499,9 +513,16 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
   } else {
     args = spec.argv;
     env = spec.env;
-    if (getuid() == 0 && p.drop_why.empty())
+    if (getuid() == 0 && p.drop_why.empty()) {
+      // Untrusted code never runs as root: a path nobody cannot reach is an error, not a reason to stay root.
+      for (const auto& b : binds)
+        if (std::string dir = unreachable_by_nobody(b.src); !dir.empty())
+          throw Error("sandbox: without bubblewrap (" + p.bwrap_why + ") kope runs this program as uid 65534, which " +
+                      "cannot reach '" + b.src.string() + "' because '" + dir + "' is not searchable by others; " +
+                      "use a workspace that uid can reach (e.g. --workspace /var/tmp/kope) or install bubblewrap");
       for (const auto& b : binds)
         if (b.writable) chown_tree(b.src, kNobody);
+    }
   }
 
   std::unique_ptr<detail::TreeCgroup> cg;
