@@ -215,7 +215,9 @@ TEST(CacheSize, ComesFromSysfsWithACap) {
   const std::size_t f = default_flush_bytes();
   EXPECT_GE(f, std::size_t{32} << 20);
   EXPECT_LE(f, std::size_t{256} << 20);
-  if (largest_cache_bytes() > 0) EXPECT_LE(largest_cache_bytes(), std::size_t{1} << 30);
+  if (largest_cache_bytes() > 0) {
+    EXPECT_LE(largest_cache_bytes(), std::size_t{1} << 30);
+  }
 }
 
 TEST(CheckAgainstReference, FastPassAgreesWithTheExactOne) {
