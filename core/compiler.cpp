@@ -244,7 +244,9 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   res.isolation = pr.isolation.summary();
   res.diagnostics = parse_diagnostics(res.log);
   if (!pr.ok()) {
-    if (!pr.started) res.error = "the compiler could not be started: " + pr.error + " (set CXX or install g++)";
+    if (!pr.started)
+      res.error = "the compiler could not be started: " + pr.error +
+                  (pr.error.rfind("sandbox: cannot start", 0) == 0 ? " (set CXX or install g++)" : "");
     else if (pr.limit_hit == "memory")
       res.error = "the compiler ran out of memory: its processes together reached the limit of " +
                   std::to_string(options.memory_bytes >> 20) + " MiB (" + pr.describe() + ")";
