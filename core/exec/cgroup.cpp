@@ -112,7 +112,8 @@ fs::path own_dir(const Mount& m, const std::map<std::string, std::string>& own) 
   }
   if (!found) return {};
   if (m.root != "/" && path.rfind(m.root, 0) == 0) path = path.substr(m.root.size());
-  return m.point / fs::path(path).relative_path();
+  const fs::path rel = fs::path(path).relative_path();
+  return rel.empty() ? m.point : m.point / rel;
 }
 
 // Makes and removes a probe child under `parent`; returns "" when the controller's file `ctl` appears in it.
@@ -149,13 +150,31 @@ CgroupPlan probe() {
     if (parent.empty()) continue;
     std::string controllers = read_text(parent / "cgroup.controllers");
     std::string subtree = read_text(parent / "cgroup.subtree_control");
+    // A delegated cgroup that holds kope alone (e.g. `systemd-run --user --scope -p Delegate=yes kope ...`):
+    // a cgroup with processes of its own cannot give its children controllers, so kope moves into a leaf of it.
+    const bool wants = (has_token(controllers, "memory") && !has_token(subtree, "memory")) ||
+                       (has_token(controllers, "pids") && !has_token(subtree, "pids"));
+    if (wants && !std::getenv("KOPE_CGROUP") && parent != m.point && access((parent / "cgroup.procs").c_str(), W_OK) == 0) {
+      std::istringstream procs(read_text(parent / "cgroup.procs"));
+      std::vector<long> members;
+      long pid;
+      while (procs >> pid) members.push_back(pid);
+      if (members.size() == 1 && members[0] == getpid()) {
+        fs::path leaf = parent / "kope-main";
+        if ((mkdir(leaf.c_str(), 0755) == 0 || errno == EEXIST) &&
+            write_ctl(leaf / "cgroup.procs", std::to_string(getpid())).empty())
+          subtree = read_text(parent / "cgroup.subtree_control");
+      }
+    }
     auto enable = [&](const std::string& c) -> std::string {
       if (!has_token(controllers, c))
         return "cgroup v2 at " + parent.string() + " offers no " + c + " controller (cgroup.controllers: " +
                (controllers.empty() ? std::string("empty") : controllers.substr(0, controllers.find('\n'))) + ")";
       if (!has_token(subtree, c)) {
         if (std::string e = write_ctl(parent / "cgroup.subtree_control", "+" + c); !e.empty())
-          return "cgroup v2 at " + parent.string() + " is not delegated for " + c + ": " + e;
+          return "cgroup v2 at " + parent.string() + ": cannot give child cgroups the " + c + " controller (" + e +
+                 "); start kope in a delegated cgroup of its own (systemd-run --user --scope -p Delegate=yes) or "
+                 "point $KOPE_CGROUP at an empty delegated one";
       }
       return try_child(parent, c == "memory" ? "memory.max" : "pids.max");
     };
