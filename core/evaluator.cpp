@@ -17,6 +17,7 @@
 #include "kope/error.h"
 #include "kope/fsutil.h"
 #include "kope/judge.h"
+#include "kope/sandbox.h"
 #include "kope/process.h"
 #include "kope/runner.h"
 #include "kope/sha256.h"
@@ -223,15 +224,21 @@ struct JobDir {
   }
 };
 
-ProcessResult run_job(const EvalPaths& paths, const RunnerJob& job, const fs::path& dir, const EvalOptions& opt) {
+// The golden run: kope's own fp64 reference build, still confined (a task file is input too), seeing only the
+// runner, the reference and its job folder, where it leaves the golden arrays.
+SandboxRun run_job(const EvalPaths& paths, const RunnerJob& job, const fs::path& dir, const EvalOptions& opt) {
   const fs::path job_file = dir / "job.json";
   write_file_atomic(job_file, to_json(job).dump());
-  ProcessLimits lim;
-  lim.wall_seconds = opt.case_timeout_seconds;
-  lim.address_space_bytes = opt.memory_bytes;
-  lim.max_file_bytes = uint64_t{8} << 30;
-  lim.max_captured_bytes = 64 << 10;
-  return run_process({paths.runner.string(), job_file.string()}, lim, dir);
+  SandboxSpec spec;
+  spec.argv = {paths.runner.string(), job_file.string()};
+  spec.ro_paths = {paths.runner, job.kernel};
+  spec.rw_paths = {dir};
+  spec.cwd = dir;
+  spec.env = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
+  spec.memory_bytes = opt.memory_bytes;
+  spec.max_processes = 64;
+  spec.max_file_bytes = uint64_t{8} << 30;
+  return sandbox_run(spec, opt.case_timeout_seconds, 64 << 10);
 }
 
 std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
@@ -287,7 +294,8 @@ fs::path Evaluator::golden_dir(const Task& task, const ConcreteCase& c, const Ev
   job.kcase = c;
   job.kernel = ref;
   job.out_dir = job_dir.path;
-  ProcessResult pr = run_job(paths_, job, job_dir.path, options);
+  job.isolate_network = false;  // the sandbox gives it no network
+  SandboxRun pr = run_job(paths_, job, job_dir.path, options);
   if (!pr.ok())
     throw Error("task '" + task.origin + "': case '" + c.name + "': the reference run failed (" + pr.describe() +
                 "): " + trim(tail(pr.err, 2000)));
