@@ -317,6 +317,13 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   rep.kernel_sha256 = sha256_hex(source);
   rep.options = options;
   const auto started = std::chrono::steady_clock::now();
+  const bool trace = std::getenv("KOPE_TRACE_EVAL") != nullptr;
+  auto lap = [&, last = started](const std::string& what) mutable {
+    if (!trace) return;
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "kope: %-28s %8.1f ms\n", what.c_str(), std::chrono::duration<double, std::milli>(now - last).count());
+    last = now;
+  };
 
   std::vector<ConcreteCase> cases;
   for (const std::string& name : options.cases)
@@ -345,6 +352,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return rep;
   }
+  lap("compile");
   const fs::path base = baseline_so(task);
   // The goldens live in kope's memory for the evaluation (and in the workspace's cache, which no worker sees).
   std::vector<std::vector<std::vector<double>>> goldens;
@@ -355,14 +363,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
       g.push_back(read_doubles(golden_output_path(dir, i), static_cast<std::size_t>(c.outputs[i].numel)));
     goldens.push_back(std::move(g));
   }
-  const bool trace = std::getenv("KOPE_TRACE_EVAL") != nullptr;
-  auto lap = [&, last = std::chrono::steady_clock::now()](const std::string& what) mutable {
-    if (!trace) return;
-    const auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "kope: %-28s %8.1f ms\n", what.c_str(), std::chrono::duration<double, std::milli>(now - last).count());
-    last = now;
-  };
-  lap("compile and goldens");
+  lap("baseline and goldens");
   Judge judge(paths_, rep.compile.shared_object, base, cases, options);
   lap("judge set-up");
   std::string first_failure;
