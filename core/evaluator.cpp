@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -13,6 +16,8 @@
 #include "kope/embedded.h"
 #include "kope/error.h"
 #include "kope/fsutil.h"
+#include "kope/judge.h"
+#include "kope/sandbox.h"
 #include "kope/process.h"
 #include "kope/runner.h"
 #include "kope/sha256.h"
@@ -64,6 +69,7 @@ std::string_view case_status_name(CaseStatus s) {
     case CaseStatus::RuntimeError: return "runtime_error";
     case CaseStatus::LoadError: return "load_error";
     case CaseStatus::InputsModified: return "inputs_modified";
+    case CaseStatus::Background: return "background_work";
   }
   return "?";
 }
@@ -170,6 +176,7 @@ json EvalReport::to_json() const {
                                                    : json(nullptr)},
                {"hw_bound_ns", opt_json(c.hw_bound_ns)}, {"hap", opt_json(c.hap)},
                {"network_isolated", c.network_isolated}, {"network_failure", c.network_failure},
+               {"stop_rule", c.stop_rule}, {"timed", c.timed}, {"failed_call", c.failed_call},
                {"baseline_ns", c.baseline_ns}, {"kernel_ns", c.kernel_ns}, {"outputs", json::array()},
                {"log", c.log}};
     for (const auto& o : c.outputs) cj["outputs"].push_back(check_json(o));
@@ -183,7 +190,13 @@ json EvalReport::to_json() const {
   j["warnings"] = warnings;
   j["settings"] = {{"warmup", options.warmup}, {"reps", options.reps}, {"pool", options.pool},
                    {"case_timeout_s", options.case_timeout_seconds}, {"memory_mb", options.memory_bytes >> 20},
-                   {"cxxflags", options.cxxflags}, {"interleave", options.interleave}};
+                   {"cxxflags", options.cxxflags}, {"interleave", options.interleave},
+                   {"max_reps", options.max_reps}, {"ci_rel_width", options.ci_rel_width},
+                   {"case_budget_s", options.case_budget_seconds}, {"flush", options.flush}};
+  j["timing"] = {{"wall_s", wall_seconds}, {"timed_calls_s", timed_call_seconds},
+                 {"share_in_timed_calls", wall_seconds > 0 ? timed_call_seconds / wall_seconds : 0.0},
+                 {"flush", flush_method}};
+  j["worker_isolation"] = worker_isolation;
   return j;
 }
 
@@ -212,15 +225,21 @@ struct JobDir {
   }
 };
 
-ProcessResult run_job(const EvalPaths& paths, const RunnerJob& job, const fs::path& dir, const EvalOptions& opt) {
+// The golden run: kope's own fp64 reference build, still confined (a task file is input too), seeing only the
+// runner, the reference and its job folder, where it leaves the golden arrays.
+SandboxRun run_job(const EvalPaths& paths, const RunnerJob& job, const fs::path& dir, const EvalOptions& opt) {
   const fs::path job_file = dir / "job.json";
   write_file_atomic(job_file, to_json(job).dump());
-  ProcessLimits lim;
-  lim.wall_seconds = opt.case_timeout_seconds;
-  lim.address_space_bytes = opt.memory_bytes;
-  lim.max_file_bytes = uint64_t{8} << 30;
-  lim.max_captured_bytes = 64 << 10;
-  return run_process({paths.runner.string(), job_file.string()}, lim, dir);
+  SandboxSpec spec;
+  spec.argv = {paths.runner.string(), job_file.string()};
+  spec.ro_paths = {paths.runner, job.kernel};
+  spec.rw_paths = {dir};
+  spec.cwd = dir;
+  spec.env = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
+  spec.memory_bytes = opt.memory_bytes;
+  spec.max_processes = 64;
+  spec.max_file_bytes = uint64_t{8} << 30;
+  return sandbox_run(spec, opt.case_timeout_seconds, 64 << 10);
 }
 
 std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
@@ -238,30 +257,6 @@ std::vector<double> read_doubles(const fs::path& p, std::size_t numel) {
   std::vector<double> v(numel);
   std::memcpy(v.data(), bytes.data(), bytes.size());
   return v;
-}
-
-std::vector<OutputCheck> check_all(const ConcreteCase& c, const fs::path& golden,
-                                   fs::path (*path_of)(const fs::path&, std::size_t), const fs::path& dir) {
-  std::vector<OutputCheck> out;
-  for (std::size_t i = 0; i < c.outputs.size(); ++i) {
-    const ConcreteTensor& t = c.outputs[i];
-    const std::vector<double> g = read_doubles(golden_output_path(golden, i), static_cast<std::size_t>(t.numel));
-    std::string got = read_file(path_of(dir, i), "output");
-    if (got.size() != static_cast<std::size_t>(t.numel) * dtype_size(t.dtype))
-      throw Error("runner output '" + path_of(dir, i).string() + "' has the wrong size");
-    out.push_back(check_output(t.name, t.dtype, got.data(), g.data(), g.size(), t.threshold));
-  }
-  return out;
-}
-
-std::string describe_failure(const OutputCheck& o) {
-  std::ostringstream s;
-  s.precision(9);
-  s << "output " << o.name << ": mean rel err " << o.mean_rel << ", max rel err " << o.max_rel
-    << " (limits " << o.threshold << " and " << 10 * o.threshold << "), " << o.mismatches
-    << " element(s) out of tolerance; worst at index " << o.worst_index << ": expected " << o.expected
-    << ", got " << o.got;
-  return s.str();
 }
 
 }  // namespace
@@ -300,7 +295,8 @@ fs::path Evaluator::golden_dir(const Task& task, const ConcreteCase& c, const Ev
   job.kcase = c;
   job.kernel = ref;
   job.out_dir = job_dir.path;
-  ProcessResult pr = run_job(paths_, job, job_dir.path, options);
+  job.isolate_network = false;  // the sandbox gives it no network
+  SandboxRun pr = run_job(paths_, job, job_dir.path, options);
   if (!pr.ok())
     throw Error("task '" + task.origin + "': case '" + c.name + "': the reference run failed (" + pr.describe() +
                 "): " + trim(tail(pr.err, 2000)));
@@ -313,90 +309,6 @@ fs::path Evaluator::golden_dir(const Task& task, const ConcreteCase& c, const Ev
   return dir;
 }
 
-CaseResult Evaluator::measure(const ConcreteCase& c, const fs::path& kernel,
-                              const fs::path& baseline, const fs::path& golden, const EvalOptions& options) {
-  CaseResult r;
-  r.name = c.name;
-  JobDir job_dir(paths_.jobs);
-  RunnerJob job;
-  job.mode = RunnerJob::Mode::Measure;
-  job.kcase = c;
-  job.kernel = kernel;
-  job.baseline = baseline;
-  job.out_dir = job_dir.path;
-  job.warmup = options.warmup;
-  job.reps = options.reps;
-  job.pool = options.pool;
-  job.flush_bytes = options.flush_bytes;
-  job.interleave = options.interleave;
-  ProcessResult pr = run_job(paths_, job, job_dir.path, options);
-  r.log = tail(pr.out + pr.err, 4000);
-  r.network_failure = trim(read_file_or_empty(network_failure_path(job_dir.path)));
-  r.network_isolated = pr.started && r.network_failure.empty();
-  std::string phase = trim(read_file_or_empty(phase_path(job_dir.path)));
-  std::string during = phase.empty() ? "" : " during the " + phase;
-  if (pr.timed_out) {
-    r.status = CaseStatus::Timeout;
-    r.message = "timed out after " + std::to_string(static_cast<int>(options.case_timeout_seconds)) + " s" +
-                during + "; the process group was killed";
-    return r;
-  }
-  if (pr.term_signal) {
-    r.status = CaseStatus::Crash;
-    r.message = "the kernel process was killed by " + signal_name(pr.term_signal) + during;
-    if (pr.err.find("bad_alloc") != std::string::npos)
-      r.message += " (out of memory: the limit is " + std::to_string(options.memory_bytes >> 20) + " MiB)";
-    return r;
-  }
-  if (!pr.started || pr.exit_code != 0) {
-    switch (pr.exit_code) {
-      case kRunnerKernelError: r.status = CaseStatus::RuntimeError; break;
-      case kRunnerLoadError: r.status = CaseStatus::LoadError; break;
-      case kRunnerInputsModified: r.status = CaseStatus::InputsModified; break;
-      default: r.status = CaseStatus::RuntimeError;
-    }
-    std::string why = trim(tail(pr.err, 600));
-    r.message = (pr.started ? "the kernel process ended with " + pr.describe() : pr.describe()) + during +
-                (why.empty() ? "" : ": " + why);
-    return r;
-  }
-  r.outputs = check_all(c, golden, first_output_path, job_dir.path);
-  r.last_outputs = check_all(c, golden, last_output_path, job_dir.path);
-  json result = json::parse(read_file(result_path(job_dir.path), "runner result"));
-  r.baseline_ns = result.at("base_ns").get<std::vector<double>>();
-  r.kernel_ns = result.at("cand_ns").get<std::vector<double>>();
-  if (!r.baseline_ns.empty() && !r.kernel_ns.empty()) {
-    r.baseline_median_ns = median(r.baseline_ns);
-    r.kernel_median_ns = median(r.kernel_ns);
-    if (*r.kernel_median_ns > 0) {
-      r.speedup = *r.baseline_median_ns / *r.kernel_median_ns;
-      r.speedup_interval = speedup_interval(r.baseline_ns, r.kernel_ns);
-    }
-    const double bw = result.value("copy_bytes_per_ns", 0.0);
-    if (bw > 0) {
-      double bytes = 0;
-      for (const auto* list : {&c.inputs, &c.outputs})
-        for (const auto& t : *list) bytes += static_cast<double>(t.numel) * static_cast<double>(dtype_size(t.dtype));
-      r.hw_bound_ns = bytes / bw;
-      r.hap = hardware_aware_position(*r.baseline_median_ns, *r.kernel_median_ns, *r.hw_bound_ns);
-    }
-  }
-  for (const auto& o : r.outputs)
-    if (!o.ok) {
-      r.status = CaseStatus::Wrong;
-      r.message = describe_failure(o);
-      return r;
-    }
-  for (const auto& o : r.last_outputs)
-    if (!o.ok) {
-      r.status = CaseStatus::Wrong;
-      r.message = "the first run was correct but a timed run was not: " + describe_failure(o);
-      return r;
-    }
-  r.status = CaseStatus::Passed;
-  return r;
-}
-
 EvalReport Evaluator::evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
                                const EvalOptions& options) {
   EvalReport rep;
@@ -405,6 +317,14 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   rep.kernel_name = kernel_name;
   rep.kernel_sha256 = sha256_hex(source);
   rep.options = options;
+  const auto started = std::chrono::steady_clock::now();
+  const bool trace = std::getenv("KOPE_TRACE_EVAL") != nullptr;
+  auto lap = [&, last = started](const std::string& what) mutable {
+    if (!trace) return;
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "kope: %-28s %8.1f ms\n", what.c_str(), std::chrono::duration<double, std::milli>(now - last).count());
+    last = now;
+  };
 
   std::vector<ConcreteCase> cases;
   for (const std::string& name : options.cases)
@@ -430,14 +350,50 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     for (const auto& d : rep.compile.diagnostics)
       if (d.severity == "error" || d.severity == "fatal error")
         rep.errors.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
+    rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return rep;
   }
+  lap("compile");
   const fs::path base = baseline_so(task);
+  // The goldens live in kope's memory for the evaluation (and in the workspace's cache, which no worker sees).
+  std::vector<std::vector<std::vector<double>>> goldens;
   for (const ConcreteCase& c : cases) {
-    const fs::path golden = golden_dir(task, c, options);
-    CaseResult r = measure(c, rep.compile.shared_object, base, golden, options);
-    if (!r.correct()) rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
-    // Flushed caches and rotated inputs leave no honest way under half the single-core copy floor.
+    const fs::path dir = golden_dir(task, c, options);
+    std::vector<std::vector<double>> g;
+    for (std::size_t i = 0; i < c.outputs.size(); ++i)
+      g.push_back(read_doubles(golden_output_path(dir, i), static_cast<std::size_t>(c.outputs[i].numel)));
+    goldens.push_back(std::move(g));
+  }
+  lap("baseline and goldens");
+  Judge judge(paths_, rep.compile.shared_object, base, cases, options);
+  lap("judge set-up");
+  std::string first_failure;
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    const ConcreteCase& c = cases[ci];
+    CaseResult r = judge.run_case(c, goldens[ci], first_failure.empty());
+    lap("case " + c.name);
+    if (!r.correct()) {
+      rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
+      if (first_failure.empty()) first_failure = r.name;
+    } else if (!r.timed) {
+      r.message = "correct; not timed, since case " + first_failure + " already failed";
+    }
+    if (!r.baseline_ns.empty() && !r.kernel_ns.empty() && r.correct()) {
+      r.baseline_median_ns = median(r.baseline_ns);
+      r.kernel_median_ns = median(r.kernel_ns);
+      if (*r.kernel_median_ns > 0) {
+        r.speedup = *r.baseline_median_ns / *r.kernel_median_ns;
+        r.speedup_interval = speedup_interval(r.baseline_ns, r.kernel_ns);
+      }
+      if (const double bw = judge.copy_bytes_per_ns(); bw > 0) {
+        double bytes = 0;
+        for (const auto* list : {&c.inputs, &c.outputs})
+          for (const auto& t : *list) bytes += static_cast<double>(t.numel) * static_cast<double>(dtype_size(t.dtype));
+        r.hw_bound_ns = bytes / bw;
+        r.hap = hardware_aware_position(*r.baseline_median_ns, *r.kernel_median_ns, *r.hw_bound_ns);
+      }
+    }
+    // Flushed caches and fresh inputs leave no honest way under half the single-core copy floor.
     if (r.correct() && faster_than_hardware_floor(r))
       rep.warnings.push_back("case " + r.name + ": the kernel took " + std::to_string(*r.kernel_median_ns) +
                              " ns, under half the " + std::to_string(*r.hw_bound_ns) +
@@ -451,6 +407,10 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
                              "); the kernel could reach it");
       break;
     }
+  rep.timed_call_seconds = judge.timed_call_seconds();
+  rep.flush_method = judge.flush_method();
+  rep.worker_isolation = judge.isolation_summary();
+  rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return rep;
 }
 

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/inputs.h"
-#include "kope/sha256.h"
+#include "kope/worker.h"
 #include "kope_kernel.h"
 
 namespace kope {
@@ -159,47 +159,6 @@ void set_phase(const fs::path& dir, const std::string& phase) {
   write_file(phase_path(dir), s.data(), s.size());
 }
 
-std::size_t default_flush_bytes() {
-  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  std::size_t llc = static_cast<std::size_t>(std::max({l3, l2, 0L}));
-  return std::max<std::size_t>(2 * llc, std::size_t{32} << 20);
-}
-
-// Reads every cache line of a buffer larger than the last-level cache, so each timed call starts cold. Reads,
-// not writes: evicting dirty flush lines would charge their write-back to the timed call.
-struct CacheFlusher {
-  std::vector<unsigned char> buf;
-  explicit CacheFlusher(std::size_t n) : buf(n, 1) {}
-  unsigned sink = 0;
-  void flush() {
-    const volatile unsigned char* p = buf.data();
-    unsigned s = 0;
-    for (std::size_t i = 0; i < buf.size(); i += 64) s += p[i];
-    sink += s;
-  }
-};
-
-// Bytes per nanosecond one core moves in a large copy (read plus write), the best of three.
-double copy_bandwidth(std::vector<unsigned char>& buf) {
-  const std::size_t half = buf.size() / 2;
-  double best = 0.0;
-  for (int i = 0; i < 3; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    std::memcpy(buf.data() + half, buf.data(), half);
-    auto t1 = std::chrono::steady_clock::now();
-    double ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
-    if (ns > 0) best = std::max(best, 2.0 * static_cast<double>(half) / ns);
-  }
-  return best;
-}
-
-std::string digest_inputs(const std::vector<Buffer>& in) {
-  std::string all;
-  for (const Buffer& b : in) all += sha256_hex(std::string_view(reinterpret_cast<const char*>(b.bytes.get()), b.size));
-  return all;
-}
-
 int call_checked(KernelFn fn, const ArgSet& a, const char* what, const fs::path& dir, json& result) {
   int rc = fn(&a.args);
   if (rc != 0) {
@@ -210,15 +169,6 @@ int call_checked(KernelFn fn, const ArgSet& a, const char* what, const fs::path&
     std::exit(kRunnerKernelError);
   }
   return rc;
-}
-
-int64_t time_call(KernelFn fn, const ArgSet& a, CacheFlusher& flusher, const char* what, const fs::path& dir,
-                  json& result) {
-  flusher.flush();
-  auto t0 = std::chrono::steady_clock::now();
-  call_checked(fn, a, what, dir, result);
-  auto t1 = std::chrono::steady_clock::now();
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
 }
 
 int run_golden(const RunnerJob& job) {
@@ -241,89 +191,12 @@ int run_golden(const RunnerJob& job) {
   return 0;
 }
 
-int run_measure(const RunnerJob& job) {
-  KernelFn cand = load_kernel(job.kernel, "kernel");
-  KernelFn base = load_kernel(job.baseline, "baseline");
-  const fs::path& dir = job.out_dir;
-  json result = json::object();
-
-  // The correctness call runs first, on fresh inputs and sentinel-filled outputs.
-  auto first = make_args(job.kcase, false, nullptr);
-  const std::string input_digest = digest_inputs(first->inputs);
-  set_phase(dir, "correctness run");
-  call_checked(cand, *first, "the correctness run", dir, result);
-  for (std::size_t i = 0; i < first->outputs.size(); ++i)
-    write_file(first_output_path(dir, i), first->outputs[i].bytes.get(), first->outputs[i].size);
-  if (digest_inputs(first->inputs) != input_digest) {
-    std::fprintf(stderr, "kope-runner: the kernel wrote into its input tensors\n");
-    return kRunnerInputsModified;
-  }
-
-  const int pool = std::max(1, job.pool);
-  std::vector<std::unique_ptr<ArgSet>> cand_sets, base_sets;
-  for (int p = 0; p < pool; ++p) {
-    cand_sets.push_back(make_args(job.kcase, false, &first->inputs));
-    base_sets.push_back(make_args(job.kcase, false, &first->inputs));
-  }
-  CacheFlusher flusher(job.flush_bytes ? job.flush_bytes : default_flush_bytes());
-  set_phase(dir, "bandwidth probe");
-  result["copy_bytes_per_ns"] = copy_bandwidth(flusher.buf);
-  std::vector<int64_t> base_ns, cand_ns;
-  std::vector<std::string> order;
-  const int total = job.warmup + job.reps;
-  std::size_t last_cand = 0;
-  if (!job.interleave) {
-    for (int pass = 0; pass < 2; ++pass) {
-      const bool is_base = pass == 0;
-      for (int r = 0; r < total; ++r) {
-        const std::size_t slot = static_cast<std::size_t>(r % pool);
-        set_phase(dir, std::string(is_base ? "baseline" : "kernel") + " run " + std::to_string(r + 1));
-        int64_t ns = is_base ? time_call(base, *base_sets[slot], flusher, "a baseline run", dir, result)
-                             : time_call(cand, *cand_sets[slot], flusher, "a timed run", dir, result);
-        if (r < job.warmup) continue;
-        (is_base ? base_ns : cand_ns).push_back(ns);
-        if (!is_base) last_cand = slot;
-      }
-    }
-  }
-  for (int r = 0; job.interleave && r < total; ++r) {
-    const bool timed = r >= job.warmup;
-    const std::size_t slot = static_cast<std::size_t>(r % pool);
-    set_phase(dir, (timed ? "timed run " + std::to_string(r - job.warmup + 1) : "warm-up " + std::to_string(r + 1)));
-    // Alternate which goes first, so neither always inherits the other's effect on clocks and caches.
-    const bool base_first = r % 2 == 0;
-    for (int k = 0; k < 2; ++k) {
-      const bool is_base = (k == 0) == base_first;
-      int64_t ns = is_base ? time_call(base, *base_sets[slot], flusher, "a baseline run", dir, result)
-                           : time_call(cand, *cand_sets[slot], flusher, "a timed run", dir, result);
-      if (!timed) continue;
-      (is_base ? base_ns : cand_ns).push_back(ns);
-      if (!is_base) last_cand = slot;
-    }
-    if (timed) order.push_back(base_first ? "BC" : "CB");
-  }
-  for (std::size_t i = 0; i < cand_sets[last_cand]->outputs.size(); ++i)
-    write_file(last_output_path(dir, i), cand_sets[last_cand]->outputs[i].bytes.get(),
-               cand_sets[last_cand]->outputs[i].size);
-  for (const auto& s : cand_sets)
-    if (digest_inputs(s->inputs) != input_digest) {
-      std::fprintf(stderr, "kope-runner: the kernel wrote into its input tensors during timing\n");
-      return kRunnerInputsModified;
-    }
-  result["base_ns"] = base_ns;
-  result["cand_ns"] = cand_ns;
-  result["order"] = order;
-  result["flush_bytes"] = flusher.buf.size();
-  std::string s = result.dump(2);
-  write_file(result_path(dir), s.data(), s.size());
-  return 0;
-}
-
 }  // namespace
 
 int runner_main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--worker") == 0) return worker_main(argc, argv);
   if (argc != 2) {
-    std::fprintf(stderr, "usage: kope-runner JOB.json\n");
+    std::fprintf(stderr, "usage: kope-runner JOB.json | kope-runner --worker ...\n");
     return kRunnerJobError;
   }
   RunnerJob job;
@@ -342,7 +215,11 @@ int runner_main(int argc, char** argv) {
     const std::string s = why + "\n";
     write_file(network_failure_path(job.out_dir), s.data(), s.size());
   }
-  return job.mode == RunnerJob::Mode::Golden ? run_golden(job) : run_measure(job);
+  if (job.mode != RunnerJob::Mode::Golden) {
+    std::fprintf(stderr, "kope-runner: measure jobs are run by the judge and its workers now (--worker)\n");
+    return kRunnerJobError;
+  }
+  return run_golden(job);
 }
 
 }  // namespace kope

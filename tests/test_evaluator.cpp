@@ -163,7 +163,9 @@ TEST_F(EvaluatorTest, MemoryLimitIsEnforced) {
   EvalOptions o = test::quick_options();
   o.memory_bytes = uint64_t{512} << 20;
   o.cases = {"one"};
-  EvalReport r = eval("static char* volatile keep; keep = new char[size_t(2) << 30]; keep[0] = 1;\n"
+  // Touches every page: a cgroup limits memory in use, an address-space rlimit the reservation; either stops it.
+  EvalReport r = eval("static char* volatile keep; keep = new char[size_t(2) << 30];\n"
+                      "  for (size_t i = 0; i < (size_t(2) << 30); i += 4096) keep[i] = 1;\n"
                       "  y[0] = 2 * x[0] + 1;", o, "#include <new>\n");
   ASSERT_EQ(r.cases.size(), 1u);
   EXPECT_EQ(r.cases[0].status, CaseStatus::Crash) << r.cases[0].message;

@@ -70,6 +70,7 @@ EvalOptions quick_options() {
   EvalOptions o;
   o.warmup = 1;
   o.reps = 3;
+  o.max_reps = 3;  // no adaptive repetitions: tests assert verdicts, not speeds
   o.pool = 2;
   o.case_timeout_seconds = 20;
   o.memory_bytes = uint64_t{1} << 30;

@@ -28,17 +28,22 @@ std::filesystem::path find_runner();
 
 struct EvalOptions {
   int warmup = 3;
-  int reps = 5;
-  int pool = 3;
+  int reps = 5;                       // timed pairs at least
+  int max_reps = 40;                  // timed pairs at most (repetitions adapt between reps and this)
+  double ci_rel_width = 0.10;         // stop adding pairs once the 95% interval is this narrow, relative to the speedup
+  double case_budget_seconds = 0.4;   // or once a case's timing has taken this long (past the first reps pairs)
+  int pool = 3;                       // unused since every call gets fresh inputs; kept for the settings JSON
   double case_timeout_seconds = 60.0;
   uint64_t memory_bytes = uint64_t{4} << 30;
-  std::size_t flush_bytes = 0;        // 0: runner's default (2x last-level cache, >= 32 MiB)
+  std::string flush = "auto";         // "lines": clflushopt the case's data before each call; "read": read a buffer
+  std::size_t flush_bytes = 0;        // "read" only; 0: twice the largest cache (sysfs), 32 MiB to 256 MiB
+  double spin_us = 50;                // the judge spins this long on a call, then sleeps on the futex
   std::vector<std::string> cases;     // empty: all
   std::vector<std::string> cxxflags;  // replace the default -O2 for the candidate
   bool interleave = true;             // baseline and candidate alternate call by call
 };
 
-enum class CaseStatus { Passed, Wrong, Crash, Timeout, RuntimeError, LoadError, InputsModified };
+enum class CaseStatus { Passed, Wrong, Crash, Timeout, RuntimeError, LoadError, InputsModified, Background };
 std::string_view case_status_name(CaseStatus s);
 
 struct CaseResult {
@@ -58,6 +63,11 @@ struct CaseResult {
   std::string log;  // what the runner printed, truncated
   bool network_isolated = false;
   std::string network_failure;  // why the runner could not isolate the network, as it said
+  // Why timing stopped: "converged" (the interval is narrow enough), "budget" (the case's time budget is spent),
+  // "max_reps", "fixed" (sequential timing); empty when the case was not timed.
+  std::string stop_rule;
+  bool timed = false;       // false: an earlier case had failed, or this one failed before timing ended
+  std::string failed_call;  // the call that failed: "correctness run", "warm-up 2", "timed run 3"
   bool correct() const { return status == CaseStatus::Passed; }
 };
 
@@ -73,6 +83,10 @@ struct EvalReport {
   std::vector<std::string> errors;
   std::vector<std::string> warnings;
   EvalOptions options;
+  double wall_seconds = 0.0;          // the whole evaluation, compile included
+  double timed_call_seconds = 0.0;    // inside timed kernel calls (candidate and baseline), as the judge measured
+  std::string flush_method;           // "lines" or "read"
+  std::string worker_isolation;       // what confined the candidate's worker
 
   bool correct() const;
   std::string status() const;           // passed, compile_error, or the first failing case's status
@@ -107,9 +121,6 @@ class Evaluator {
   std::filesystem::path reference_so(const Task& task);
   std::filesystem::path baseline_so(const Task& task);
   std::filesystem::path golden_dir(const Task& task, const ConcreteCase& c, const EvalOptions& options);
-  CaseResult measure(const ConcreteCase& c, const std::filesystem::path& kernel,
-                     const std::filesystem::path& baseline, const std::filesystem::path& golden,
-                     const EvalOptions& options);
 
   EvalPaths paths_;
 };

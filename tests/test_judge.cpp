@@ -1,0 +1,255 @@
+// Hostile kernels against the judge: each attack is rejected, contained, or recorded as an honest outcome.
+// The kernels are real sources under tests/hostile/. Verdicts are asserted, never speeds (the machine is shared).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "kope/evaluator.h"
+#include "kope/fast_inputs.h"
+#include "kope/judge.h"
+#include "kope/cache.h"
+#include "kope/sandbox.h"
+#include "test_support.h"
+
+using namespace kope;
+
+namespace {
+
+std::string hostile(const std::string& file) {
+  std::ifstream in(std::filesystem::path(KOPE_HOSTILE_DIR) / file);
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_FALSE(s.str().empty()) << file;
+  return s.str();
+}
+
+class JudgeTest : public ::testing::Test {
+ protected:
+  test::TempDir dir;
+  Evaluator ev{EvalPaths::under(dir.path())};
+  Task task = test::affine_task();
+
+  EvalReport run(const std::string& file, EvalOptions o = test::quick_options()) {
+    return ev.evaluate(task, hostile(file), file, o);
+  }
+  static std::string all_messages(const EvalReport& r) {
+    std::string s;
+    for (const auto& c : r.cases) s += c.name + ": " + std::string(case_status_name(c.status)) + ": " + c.message + "\n";
+    return s;
+  }
+};
+
+const char* kHonest = "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;";
+
+}  // namespace
+
+TEST_F(JudgeTest, ExitHooksThatForgeResultsLeaveTheVerdictAlone) {
+  EvalReport r = run("rewrite_results_at_exit.cpp");
+  ASSERT_TRUE(r.compiled) << r.compile.error;
+  EXPECT_EQ(r.status(), "wrong") << all_messages(r);
+  for (const auto& c : r.cases) {
+    EXPECT_EQ(c.status, CaseStatus::Wrong) << c.name;
+    EXPECT_EQ(c.failed_call, "correctness run");
+  }
+  // Nothing it wrote poisons what comes next: an honest kernel still passes in the same workspace.
+  EvalReport ok = ev.evaluate(task, test::affine_kernel(kHonest), "ok.cpp", test::quick_options());
+  EXPECT_TRUE(ok.correct()) << all_messages(ok);
+}
+
+TEST_F(JudgeTest, TheBaselineIsNotInTheCandidatesProcess) {
+  EvalReport r = run("find_baseline_in_maps.cpp");
+  EXPECT_EQ(r.status(), "passed") << all_messages(r);  // 42 would mean it found the baseline beside it
+}
+
+TEST_F(JudgeTest, ReplayByContentHashFailsOnFreshInputs) {
+  EvalReport r = run("replay_by_content_hash.cpp");
+  EXPECT_EQ(r.status(), "wrong") << all_messages(r);
+  const CaseResult& c = r.cases[0];
+  EXPECT_EQ(c.status, CaseStatus::Wrong);
+  EXPECT_NE(c.message.find("timed run"), std::string::npos) << c.message;
+  EXPECT_FALSE(c.failed_call.empty());
+  EXPECT_NE(c.failed_call, "correctness run");
+}
+
+TEST_F(JudgeTest, ReturningBeforeTheWorkIsDoneFails) {
+  EvalReport r = run("return_before_done.cpp");
+  EXPECT_FALSE(r.correct()) << all_messages(r);
+  for (const auto& c : r.cases)
+    EXPECT_TRUE(c.status == CaseStatus::Wrong || c.status == CaseStatus::Background) << c.name << ": " << c.message;
+}
+
+TEST_F(JudgeTest, WritingOutputsAfterReturnFails) {
+  EvalOptions o = test::quick_options();
+  o.cases = {"mid"};
+  o.reps = o.max_reps = 8;
+  EvalReport r = run("write_after_return.cpp", o);
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_TRUE(r.cases[0].status == CaseStatus::Wrong || r.cases[0].status == CaseStatus::Background)
+      << all_messages(r);
+}
+
+bool sandbox_has(const std::string& mechanism) {
+  const Isolation iso = sandbox_capabilities();
+  return std::find(iso.active.begin(), iso.active.end(), mechanism) != iso.active.end();
+}
+
+TEST_F(JudgeTest, CopiedGoldensDoNotPass) {
+  EvalReport r = run("read_goldens.cpp");
+  EXPECT_EQ(r.status(), "wrong") << all_messages(r);
+  // With a private view of the filesystem the goldens are not there at all: wrong at the first call. Without
+  // one they might be found, and are still wrong at the first timed call on fresh inputs.
+  if (sandbox_has("mount-namespace")) {
+    EXPECT_EQ(r.cases[0].failed_call, "correctness run") << r.cases[0].message;
+  }
+}
+
+TEST_F(JudgeTest, HoggingFromAChildProcessIsDetectedWhereACgroupCounts) {
+  if (!sandbox_has("cgroup-cpu")) GTEST_SKIP() << "no cgroup counts the worker tree's CPU time here";
+  EvalOptions o = test::quick_options();
+  o.cases = {"mid"};
+  o.reps = o.max_reps = 12;
+  EvalReport r = run("hog_from_a_child_process.cpp", o);
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Background) << all_messages(r);
+}
+
+TEST_F(JudgeTest, AWriteIntoAnInputIsAnOutcome) {
+  EvalReport r = run("write_into_input.cpp");
+  EXPECT_EQ(r.status(), "inputs_modified") << all_messages(r);
+  EXPECT_NE(r.cases[0].message.find("input x"), std::string::npos) << r.cases[0].message;
+  EXPECT_NE(r.cases[0].message.find("correctness run"), std::string::npos) << r.cases[0].message;
+}
+
+TEST_F(JudgeTest, HoggingTheCpuWhileIdleIsDetected) {
+  EvalOptions o = test::quick_options();
+  o.cases = {"mid"};
+  o.reps = o.max_reps = 12;
+  EvalReport r = run("hog_while_idle.cpp", o);
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Background) << all_messages(r);
+  EXPECT_NE(r.cases[0].message.find("kept running"), std::string::npos) << r.cases[0].message;
+}
+
+TEST_F(JudgeTest, ACrashWhileLoadingIsAnOutcome) {
+  EvalReport r = run("crash_on_load.cpp");
+  EXPECT_EQ(r.status(), "crash") << all_messages(r);
+  for (const auto& c : r.cases) {
+    EXPECT_EQ(c.status, CaseStatus::Crash);
+    EXPECT_NE(c.message.find("while loading"), std::string::npos) << c.message;
+  }
+}
+
+TEST_F(JudgeTest, AfterAFailedCaseTheRestAreCheckedButNotTimed) {
+  // Wrong only on the 1001-element case: the case after it is still checked, but not timed.
+  EvalReport r = ev.evaluate(task, test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + (n == 1001 ? 2 : 1);"),
+                             "k.cpp", test::quick_options());
+  ASSERT_EQ(r.cases.size(), 3u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Passed);
+  EXPECT_TRUE(r.cases[0].timed);
+  EXPECT_EQ(r.cases[1].status, CaseStatus::Wrong);
+  EXPECT_EQ(r.cases[2].status, CaseStatus::Passed) << r.cases[2].message;
+  EXPECT_FALSE(r.cases[2].timed);
+  EXPECT_TRUE(r.cases[2].kernel_ns.empty());
+  EXPECT_NE(r.cases[2].message.find("not timed"), std::string::npos) << r.cases[2].message;
+}
+
+TEST_F(JudgeTest, TimedCallsStopByARecordedRule) {
+  EvalOptions o = test::quick_options();
+  o.reps = 3;
+  o.max_reps = 6;
+  o.case_budget_seconds = 0.05;
+  EvalReport r = ev.evaluate(task, test::affine_kernel(kHonest), "k.cpp", o);
+  ASSERT_TRUE(r.correct()) << all_messages(r);
+  for (const auto& c : r.cases) {
+    EXPECT_TRUE(c.stop_rule == "converged" || c.stop_rule == "budget" || c.stop_rule == "max_reps") << c.stop_rule;
+    EXPECT_GE(c.kernel_ns.size(), 3u);
+    EXPECT_LE(c.kernel_ns.size(), 6u);
+    EXPECT_EQ(c.kernel_ns.size(), c.baseline_ns.size());
+  }
+  auto j = r.to_json();
+  EXPECT_TRUE(j["cases"][0].contains("stop_rule"));
+  EXPECT_GT(j["timing"]["timed_calls_s"].get<double>(), 0.0);
+  EXPECT_GE(j["timing"]["wall_s"].get<double>(), j["timing"]["timed_calls_s"].get<double>());
+}
+
+TEST_F(JudgeTest, SequentialTimingStillChecksEveryCall) {
+  EvalOptions o = test::quick_options();
+  o.interleave = false;
+  EvalReport ok = ev.evaluate(task, test::affine_kernel(kHonest), "k.cpp", o);
+  EXPECT_TRUE(ok.correct()) << all_messages(ok);
+  EXPECT_EQ(ok.cases[0].stop_rule, "fixed");
+  EvalReport bad = run("replay_by_content_hash.cpp", o);
+  EXPECT_EQ(bad.status(), "wrong") << all_messages(bad);
+}
+
+TEST_F(JudgeTest, TheBaselineAgainstItselfIsNearOne) {
+  // The task's reference built as fp32 is the baseline; evaluated as the candidate it should tie.
+  std::string src;
+  for (const auto& line : {"#include \"kope_kernel.h\"", "int kope_kernel(const kope_args* a) {",
+                           "  const kope_real* x = (const kope_real*)a->inputs[0].data;",
+                           "  kope_real* y = (kope_real*)a->outputs[0].data;",
+                           "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) y[i] = 2 * x[i] + 1;", "  return 0;", "}"})
+    src += std::string(line) + "\n";
+  EvalOptions o = test::quick_options();
+  o.cases = {"mid"};
+  o.reps = 9;
+  o.max_reps = 15;
+  EvalReport r = ev.evaluate(task, src, "same.cpp", o);
+  ASSERT_TRUE(r.correct()) << all_messages(r);
+  ASSERT_TRUE(r.cases[0].speedup);
+  EXPECT_GT(*r.cases[0].speedup, 0.5);
+  EXPECT_LT(*r.cases[0].speedup, 2.0);
+}
+
+TEST(FreshInputs, DifferPerSeedAndKeepTheDistribution) {
+  ConcreteTensor t;
+  t.name = "x";
+  t.dtype = DType::F32;
+  t.numel = 100000;
+  t.shape = {t.numel};
+  t.init = {InitSpec::Kind::Uniform, -2.0, 3.0};
+  std::vector<float> a(100000), b(100000);
+  generate_fresh(t, 1, a.data());
+  generate_fresh(t, 2, b.data());
+  EXPECT_NE(a, b);
+  double mean = 0;
+  for (float v : a) {
+    ASSERT_GE(v, -2.0f);
+    ASSERT_LT(v, 3.0f);
+    mean += v;
+  }
+  EXPECT_NEAR(mean / 100000, 0.5, 0.05);
+  t.init = {InitSpec::Kind::Normal, 1.0, 2.0};
+  generate_fresh(t, 3, a.data());
+  double m = 0, v2 = 0;
+  for (float v : a) m += v;
+  m /= 100000;
+  for (float v : a) v2 += (v - m) * (v - m);
+  EXPECT_NEAR(m, 1.0, 0.05);
+  EXPECT_NEAR(std::sqrt(v2 / 100000), 2.0, 0.05);
+}
+
+TEST(CacheSize, ComesFromSysfsWithACap) {
+  const std::size_t f = default_flush_bytes();
+  EXPECT_GE(f, std::size_t{32} << 20);
+  EXPECT_LE(f, std::size_t{256} << 20);
+  if (largest_cache_bytes() > 0) {
+    EXPECT_LE(largest_cache_bytes(), std::size_t{1} << 30);
+  }
+}
+
+TEST(CheckAgainstReference, FastPassAgreesWithTheExactOne) {
+  std::vector<float> ref(5000), got(5000);
+  for (int i = 0; i < 5000; ++i) ref[i] = got[i] = 1.0f + i * 0.001f;
+  EXPECT_TRUE(check_against_reference("y", DType::F32, got.data(), ref.data(), 5000, 1e-4).ok);
+  got[1234] = ref[1234] * 1.01f;  // one element 1% off: the max limit (10 t = 1e-3) fails it
+  OutputCheck c = check_against_reference("y", DType::F32, got.data(), ref.data(), 5000, 1e-4);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.worst_index, 1234);
+  got[1234] = ref[1234];
+  got[7] = std::nanf("");
+  EXPECT_FALSE(check_against_reference("y", DType::F32, got.data(), ref.data(), 5000, 1e-4).ok);
+}
