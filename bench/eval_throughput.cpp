@@ -10,6 +10,7 @@
 // first, so compiles and goldens are cached and the figure is the pace of evaluation alone.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -51,7 +52,16 @@ RunResult run_kope(const fs::path& bin, const fs::path& ws, const std::string& t
   }
   try {
     json j = json::parse(pr.out);
-    for (const auto& t : j.at("tasks")) r.attempts += static_cast<int>(t.at("attempts").size());
+    for (const auto& t : j.at("tasks")) {
+      r.attempts += static_cast<int>(t.at("attempts").size());
+      if (!t.at("error").is_null()) {
+        r.error = "task " + t.value("task", "?") + ": " + t.at("error").dump();
+        return r;  // a task that could not be evaluated at all makes the figures meaningless
+      }
+      for (const auto& a : t.at("attempts"))
+        if (std::getenv("KOPE_BENCH_VERBOSE"))
+          std::fprintf(stderr, "  %s %s %s\n", a.value("name", "").c_str(), a.value("status", "").c_str(), a.value("message", "").substr(0, 200).c_str());
+    }
     r.ok = true;
   } catch (const std::exception& e) {
     r.error = std::string("unreadable output (") + e.what() + "): " + pr.err.substr(0, 500);
@@ -63,7 +73,11 @@ RunResult run_kope(const fs::path& bin, const fs::path& ws, const std::string& t
 std::pair<double, double> timed_share(const fs::path& ws) {
   double wall = 0, inside = 0;
   kope::Workspace w = kope::Workspace::open(ws);
-  for (const auto& row : w.evaluations(std::nullopt, 100000)) {
+  const auto rows = w.evaluations(std::nullopt, 100000);
+  int64_t last_run = 0;
+  for (const auto& row : rows) last_run = std::max(last_run, row.run_id);
+  for (const auto& row : rows) {
+    if (row.run_id != last_run) continue;  // with --warm, only the measured run
     json j = json::parse(row.report, nullptr, false);
     if (j.is_discarded() || !j.contains("timing")) continue;
     wall += j["timing"].value("wall_s", 0.0);
@@ -93,6 +107,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  before = fs::absolute(before);
+  after = fs::absolute(after);
   for (const fs::path& d : {before, after})
     if (!fs::exists(d / "kope") || !fs::exists(d / "kope-runner")) {
       std::fprintf(stderr, "bench: no kope and kope-runner in %s\n", d.c_str());
@@ -126,7 +142,7 @@ int main(int argc, char** argv) {
       side.seconds += res.seconds;
       std::fprintf(stderr, "round %d %-6s %3d attempts in %7.1f s\n", r + 1, side.name, res.attempts, res.seconds);
       if (&side == &sides[1]) {
-        // With --warm the workspace holds both runs' reports; the share is over all of them.
+        // With --warm the workspace holds both runs' reports; the share is over the measured run's.
         auto [w, in] = timed_share(ws);
         wall += w;
         inside += in;

@@ -47,7 +47,7 @@ EvalPaths EvalPaths::under(const fs::path& root) {
 }
 
 fs::path find_runner() {
-  if (const char* env = std::getenv("KOPE_RUNNER"); env && *env) return env;
+  if (const char* env = std::getenv("KOPE_RUNNER"); env && *env) return fs::absolute(env);  // the sandbox wants it
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
