@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 
 #include "kope/evaluator.h"
 #include "kope/policy.h"
+#include "kope/run_control.h"
 #include "kope/suite.h"
 #include "kope/workspace.h"
 
@@ -23,6 +25,7 @@ struct LoopOptions {
   double min_gain = 1.02;
   std::string device = "cpu";
   EvalOptions eval;
+  std::shared_ptr<RunControl> control;  // pause/stop/steer between attempts; null: unsteered
 };
 
 struct Attempt {

@@ -80,6 +80,9 @@ class Workspace {
   std::optional<Incumbent> incumbent(const std::string& task, const std::string& device) const;
   void set_incumbent(const Incumbent& inc);
 
+  // The open connection, for tables kept by other units (the steering log) on this thread.
+  sqlite3* connection() const { return db_; }
+
  private:
   Workspace() = default;
   void migrate();
