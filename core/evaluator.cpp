@@ -418,12 +418,18 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
 
   CompileOptions copt;
   if (!options.cxxflags.empty()) copt.flags = options.cxxflags;
+  const int n = static_cast<int>(cases.size());  // progress hooks (interim, for the window's live phases)
+  auto progress = [&](EvalProgress::Phase ph, int k, const CaseResult* r) {
+    if (options.progress) options.progress({ph, k, n, k < n ? cases[k].name : std::string(), r});
+  };
+  progress(EvalProgress::Phase::Compiling, 0, nullptr);
   try {
     rep.compile = compile_kernel(source, kernel_name, paths_.build, paths_.include, copt);
   } catch (const Error& e) {
     rep.compile.error = e.what();
   }
   rep.compiled = rep.compile.ok;
+  progress(EvalProgress::Phase::Compiled, 0, nullptr);
   if (!rep.compiled) {
     rep.errors.push_back(rep.compile.error);
     for (const auto& d : rep.compile.diagnostics)
@@ -433,6 +439,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   }
   const fs::path base = baseline_so(task);
   for (const ConcreteCase& c : cases) {
+    progress(EvalProgress::Phase::Testing, static_cast<int>(rep.cases.size()), nullptr);
     const fs::path golden = golden_dir(task, c, options);
     CaseResult r = measure(c, rep.compile.shared_object, base, golden, options);
     if (!r.correct()) rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
@@ -444,6 +451,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
                              " ns its data needs at the measured bandwidth: flagged for a second look (cached or "
                              "skipped work?)");
     rep.cases.push_back(std::move(r));
+    progress(EvalProgress::Phase::CaseDone, static_cast<int>(rep.cases.size()) - 1, &rep.cases.back());
   }
   for (const CaseResult& c : rep.cases)
     if (!c.network_isolated) {
