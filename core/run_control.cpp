@@ -222,6 +222,11 @@ std::vector<SteeringAct> RunControl::take_acts() {
   return out;
 }
 
+std::vector<SteeringAct> RunControl::pending_acts() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return acts_;
+}
+
 void record_steering(Workspace& ws, int64_t run_id, const std::vector<SteeringAct>& acts) {
   ensure_table(ws);
   if (acts.empty()) return;

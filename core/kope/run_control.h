@@ -76,6 +76,8 @@ class RunControl {
   std::optional<int64_t> take_fork();
   // Acts not yet written to the workspace, oldest first.
   std::vector<SteeringAct> take_acts();
+  // The same, left in the queue.
+  std::vector<SteeringAct> pending_acts() const;
 
  private:
   void act(const std::string& name, const std::string& detail);

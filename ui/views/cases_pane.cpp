@@ -1,0 +1,104 @@
+#include "cases_pane.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "kope/format.h"
+#include "models/status.h"
+#include "view_util.h"
+
+namespace kope::ui {
+
+CasesPane::CasesPane(QWidget* parent) : QWidget(parent) {
+  setObjectName("cases-pane");
+  model_ = new CaseModel(this);
+  summary_ = new QLabel;
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  view_ = makeTableView(this);
+  view_->setModel(model_);
+  detail_ = new QTextBrowser;
+  detail_->setObjectName("case-detail");
+  auto* split = new QSplitter(Qt::Horizontal);
+  split->addWidget(view_);
+  split->addWidget(detail_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  auto* l = new QVBoxLayout(this);
+  l->setContentsMargins(4, 4, 4, 4);
+  l->addWidget(summary_);
+  l->addWidget(split, 1);
+  connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& cur) { showDetail(cur.row()); });
+  connect(model_, &QAbstractItemModel::rowsInserted, this, [this] { view_->resizeColumnsToContents(); });
+  connect(model_, &QAbstractItemModel::modelReset, this, [this] { view_->resizeColumnsToContents(); });
+}
+
+void CasesPane::setReport(const EvalReport& report) {
+  model_->setRows(report.cases);
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (!model_->at(r).correct()) {
+      selectCase(r);
+      return;
+    }
+  if (model_->rowCount() > 0) selectCase(0);
+  else detail_->clear();
+}
+
+void CasesPane::appendCase(const CaseResult& c) { model_->append(c); }
+
+void CasesPane::clear() {
+  model_->clear();
+  detail_->clear();
+}
+
+void CasesPane::setSummary(const QString& text) { summary_->setText(text); }
+
+void CasesPane::selectCase(int row) {
+  view_->setCurrentIndex(model_->index(row, 0));
+  showDetail(row);
+}
+
+void CasesPane::retranslate() {
+  model_->retranslate();
+  showDetail(view_->currentIndex().row());
+}
+
+void CasesPane::showDetail(int row) {
+  if (row < 0 || row >= model_->rowCount()) {
+    detail_->clear();
+    return;
+  }
+  const CaseResult& c = model_->at(row);
+  auto esc = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+  QString html = QStringLiteral("<h3>%1: %2</h3>").arg(esc(c.name), statusText(std::string(case_status_name(c.status))));
+  if (!c.message.empty()) html += QStringLiteral("<pre style='white-space:pre-wrap'>%1</pre>").arg(esc(c.message));
+  auto outputs = [&](const std::vector<OutputCheck>& outs, const QString& title) {
+    if (outs.empty()) return;
+    html += QStringLiteral("<p><b>%1</b></p><table border=1 cellspacing=0 cellpadding=3>").arg(title);
+    html += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
+                .arg(tr("Output"), tr("Mean rel. error"), tr("Max rel. error"), tr("Limit"), tr("Worst at"),
+                     tr("Expected"), tr("Got"));
+    for (const auto& o : outs)
+      html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td></tr>")
+                  .arg(esc(o.name), esc(format::sci(o.mean_rel)), esc(format::sci(o.max_rel)),
+                       esc(format::sci(o.threshold)), QString::number(o.worst_index), esc(format::sci(o.expected)),
+                       esc(format::sci(o.got)));
+    html += "</table>";
+  };
+  outputs(c.outputs, tr("Correctness call"));
+  outputs(c.last_outputs, tr("Last timed call"));
+  html += QStringLiteral("<p>%1 %2 · %3 %4 · %5 %6 %7</p>")
+              .arg(tr("Baseline median"), esc(format::duration_ns(c.baseline_median_ns)), tr("kernel median"),
+                   esc(format::duration_ns(c.kernel_median_ns)), tr("speedup"), esc(format::speedup(c.speedup)),
+                   esc(format::interval(c.speedup_interval)));
+  if (!c.log.empty())
+    html += QStringLiteral("<p><b>%1</b></p><pre>%2</pre>").arg(tr("Runner log"), esc(c.log));
+  detail_->setHtml(html);
+}
+
+}  // namespace kope::ui

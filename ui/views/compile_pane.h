@@ -1,0 +1,38 @@
+// The compile pane: the command and flags, the time, the compiler's full output (carets and notes included), a
+// "compiled" line on success, and the diagnostics as a table whose rows jump to the editor.
+#pragma once
+
+#include <QWidget>
+
+#include "kope/compiler.h"
+#include "models/models.h"
+
+class QPlainTextEdit;
+class QTableView;
+
+namespace kope::ui {
+
+class CompilePane : public QWidget {
+  Q_OBJECT
+ public:
+  explicit CompilePane(QWidget* parent = nullptr);
+
+  DiagnosticModel* model() const { return model_; }
+  QTableView* view() const { return view_; }
+  QPlainTextEdit* output() const { return output_; }
+
+  void showCompiling(const QString& kernel);
+  void showResult(const CompileResult& result, bool compiled, const QString& error);
+  void clear();
+  void retranslate() { model_->retranslate(); }
+
+ signals:
+  void diagnosticActivated(int line, int column);
+
+ private:
+  DiagnosticModel* model_ = nullptr;
+  QTableView* view_ = nullptr;
+  QPlainTextEdit* output_ = nullptr;
+};
+
+}  // namespace kope::ui
