@@ -183,6 +183,11 @@ void RunControl::fork_from(int64_t evaluation_id) {
   act("fork", "evaluation " + std::to_string(evaluation_id));
 }
 
+std::optional<int64_t> RunControl::peek_fork() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return fork_;
+}
+
 std::optional<int64_t> RunControl::take_fork() {
   std::lock_guard<std::mutex> lock(mu_);
   std::optional<int64_t> f = fork_;
@@ -272,11 +277,12 @@ bool steer_before_attempt(RunControl& control, Workspace& ws, int64_t run_id, co
   const bool go = control.wait_until_resumed(task);
   record_steering(ws, run_id, control.take_acts());
   if (!go) return false;
-  if (auto fork = control.take_fork()) {
-    auto row = ws.evaluation(*fork);
-    if (!row) throw Error("cannot fork from evaluation " + std::to_string(*fork) + ": it is not in the workspace");
-    if (row->task != task)
-      throw Error("cannot fork task " + task + " from evaluation " + std::to_string(*fork) + " of task " + row->task);
+  const std::optional<int64_t> fork = control.peek_fork();
+  const std::optional<EvaluationRow> row = fork ? ws.evaluation(*fork) : std::nullopt;
+  if (fork && !row) throw Error("cannot fork from evaluation " + std::to_string(*fork) + ": it is not in the workspace");
+  // A fork applies when the loop reaches the forked version's task.
+  if (row && row->task == task) {
+    control.take_fork();
     state.incumbent_source = ws.kernel_source(row->kernel_id).value_or("");
     state.incumbent_speedup = row->speedup.value_or(1.0);
     incumbent_eval = row->id;

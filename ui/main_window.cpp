@@ -407,7 +407,7 @@ void MainWindow::showTask(const Task& task) {
   }
   html += QString("</ul><p><b>%1</b></p><pre>%2</pre>").arg(tr("Reference"), q(task.reference).toHtmlEscaped());
   task_info_->setHtml(html);
-  run_->checkTask(task.name);
+  run_->setCurrentTask(task.name);
   refreshHistory();
   engine_->refreshRuns();
   updateTitle();
@@ -571,7 +571,7 @@ void MainWindow::showReport(qint64 evaluationId, const EvalReport& rep, const QS
   results_source_ = source;
   header_->setCurrent(q(rep.task), kernel, q(rep.kernel_sha256.substr(0, 12)), evaluationId, q(rep.status()));
   cases_->setReport(rep);
-  compile_->showResult(rep.compile, rep.compiled, q(rep.compile.error));
+  compile_->showResult(rep.compile, rep.compiled, q(rep.compile.error), q(source), kernel);
   editor_->showDiagnostics(rep.compile.diagnostics, kernel.toStdString());
   chart_->showReport(rep);
   QString text;

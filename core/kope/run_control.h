@@ -73,6 +73,7 @@ class RunControl {
   // Passes the proposal through the approver or the hold; false: rejected (or stopped).
   bool review(const std::string& task, Proposal& proposal);
   std::vector<std::string> take_hints();
+  std::optional<int64_t> peek_fork() const;
   std::optional<int64_t> take_fork();
   // Acts not yet written to the workspace, oldest first.
   std::vector<SteeringAct> take_acts();

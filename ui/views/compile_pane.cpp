@@ -1,6 +1,8 @@
 #include "compile_pane.h"
 
 #include <QFontDatabase>
+
+#include <algorithm>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTableView>
@@ -40,7 +42,36 @@ void CompilePane::showCompiling(const QString& kernel) {
   output_->setPlainText(tr("Compiling %1 ...").arg(kernel));
 }
 
-void CompilePane::showResult(const CompileResult& r, bool compiled, const QString& error) {
+namespace {
+
+// Adds "  N | text" and a caret line under each `file:line:col:` diagnostic that has none.
+QString withCarets(const QString& log, const QString& source, const QString& file) {
+  if (source.isEmpty() || file.isEmpty()) return log;
+  const QStringList src = source.split('\n');
+  const QStringList lines = log.split('\n');
+  QString out;
+  for (int i = 0; i < lines.size(); ++i) {
+    const QString& l = lines[i];
+    out += l;
+    if (i + 1 < lines.size()) out += '\n';
+    if (!l.startsWith(file + ':')) continue;
+    const QStringList parts = l.mid(file.size() + 1).split(':');
+    bool ok_line = false, ok_col = false;
+    const int line = parts.value(0).toInt(&ok_line), col = parts.value(1).toInt(&ok_col);
+    if (!ok_line || !ok_col || line < 1 || line > src.size()) continue;
+    const bool has_excerpt = i + 1 < lines.size() && lines[i + 1].contains(" | ");
+    if (has_excerpt) continue;
+    const QString num = QString::number(line);
+    out += QStringLiteral(" %1 | %2\n").arg(num, src[line - 1]);
+    out += QStringLiteral(" %1 | %2^\n").arg(QString(num.size(), ' '), QString(std::max(0, col - 1), ' '));
+  }
+  return out;
+}
+
+}  // namespace
+
+void CompilePane::showResult(const CompileResult& r, bool compiled, const QString& error, const QString& source,
+                             const QString& file) {
   model_->setRows(r.diagnostics);
   view_->resizeColumnsToContents();
   QString text;
@@ -49,7 +80,10 @@ void CompilePane::showResult(const CompileResult& r, bool compiled, const QStrin
     for (const auto& a : r.command) cmd << QString::fromStdString(a);
     text += "$ " + cmd.join(' ') + "\n";
   }
-  if (!r.log.empty()) text += QString::fromStdString(r.log) + (r.log.back() == '\n' ? "" : "\n");
+  if (!r.log.empty()) {
+    text += withCarets(QString::fromStdString(r.log), source, file);
+    if (!text.endsWith('\n')) text += '\n';
+  }
   const QString time = QString::fromStdString(format::seconds(r.seconds));
   if (compiled)
     text += r.cached ? tr("compiled (cached build, no compiler run)") : tr("compiled in %1").arg(time);

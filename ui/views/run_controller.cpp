@@ -195,6 +195,12 @@ void RunController::checkTask(const std::string& task) {
   if (row >= 0) tasks_->setData(tasks_->index(row, 0), Qt::Checked, Qt::CheckStateRole);
 }
 
+void RunController::setCurrentTask(const std::string& task) {
+  if (running_) return;
+  for (int r = 0; r < tasks_->rowCount(); ++r)
+    tasks_->setData(tasks_->index(r, 0), tasks_->at(r).name == task ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole);
+}
+
 void RunController::forkFrom(qint64 evaluationId) {
   if (control_ && running_) {
     control_->fork_from(evaluationId);
@@ -225,7 +231,7 @@ void RunController::start() {
   steering_->setRows(control_->pending_acts());
   job_ = engine_->runLoop(*suite_, s, control_);
   setRunning(true);
-  showPhase(QString::fromStdString(s.tasks.front()), tr("starting"));
+  showPhase(QString::fromStdString(s.tasks.front()), phaseText("starting"));
   emit runStarted();
 }
 

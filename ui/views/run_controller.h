@@ -63,6 +63,8 @@ class RunController : public QWidget {
   void start();
   void forkFrom(qint64 evaluationId);
   void checkTask(const std::string& task);
+  // The window's task becomes the only one chosen, unless a run is going.
+  void setCurrentTask(const std::string& task);
   void retranslate();
 
  signals:
