@@ -218,67 +218,67 @@
 <context>
     <name>kope::ui::CasesPane</name>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="89"/>
         <source>Output</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="90"/>
         <source>Mean rel. error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="91"/>
         <source>Max rel. error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="92"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="93"/>
         <source>Worst at</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="85"/>
+        <location filename="../ui/views/cases_pane.cpp" line="94"/>
         <source>Expected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="85"/>
+        <location filename="../ui/views/cases_pane.cpp" line="95"/>
         <source>Got</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="93"/>
+        <location filename="../ui/views/cases_pane.cpp" line="99"/>
         <source>Correctness call</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="94"/>
+        <location filename="../ui/views/cases_pane.cpp" line="100"/>
         <source>Last timed call</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="96"/>
+        <location filename="../ui/views/cases_pane.cpp" line="102"/>
         <source>Baseline median</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="96"/>
+        <location filename="../ui/views/cases_pane.cpp" line="102"/>
         <source>kernel median</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="97"/>
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
         <source>speedup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="100"/>
+        <location filename="../ui/views/cases_pane.cpp" line="106"/>
         <source>Runner log</source>
         <translation type="unfinished"></translation>
     </message>
@@ -324,53 +324,53 @@
 <context>
     <name>kope::ui::ComparePane</name>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="83"/>
+        <location filename="../ui/views/compare_pane.cpp" line="85"/>
         <source>Pick two versions in History (or one and the incumbent) to compare them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="84"/>
+        <location filename="../ui/views/compare_pane.cpp" line="86"/>
         <source>A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="85"/>
+        <location filename="../ui/views/compare_pane.cpp" line="87"/>
         <source>B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="86"/>
-        <location filename="../ui/views/compare_pane.cpp" line="105"/>
+        <location filename="../ui/views/compare_pane.cpp" line="88"/>
+        <location filename="../ui/views/compare_pane.cpp" line="107"/>
         <source>B over A, per case</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="89"/>
+        <location filename="../ui/views/compare_pane.cpp" line="91"/>
         <source>A: evaluation %1 (%2) · B: evaluation %3 (%4) · B over A: %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="94"/>
+        <location filename="../ui/views/compare_pane.cpp" line="96"/>
         <source>(different tasks)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="95"/>
+        <location filename="../ui/views/compare_pane.cpp" line="97"/>
         <source>A: evaluation %1, %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="96"/>
+        <location filename="../ui/views/compare_pane.cpp" line="98"/>
         <source>B: evaluation %1, %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="105"/>
+        <location filename="../ui/views/compare_pane.cpp" line="107"/>
         <source>B over A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="106"/>
+        <location filename="../ui/views/compare_pane.cpp" line="108"/>
         <source>A median / B median</source>
         <translation type="unfinished"></translation>
     </message>
@@ -490,119 +490,119 @@
 <context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="280"/>
+        <location filename="../ui/main_window.cpp" line="284"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="288"/>
+        <location filename="../ui/main_window.cpp" line="292"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="282"/>
-        <location filename="../ui/main_window.cpp" line="397"/>
+        <location filename="../ui/main_window.cpp" line="286"/>
+        <location filename="../ui/main_window.cpp" line="407"/>
         <source>Cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="289"/>
         <source>Chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="286"/>
+        <location filename="../ui/main_window.cpp" line="290"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="289"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>&amp;Open kernel...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="290"/>
+        <location filename="../ui/main_window.cpp" line="294"/>
         <source>&amp;Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="295"/>
         <source>&amp;Evaluate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="292"/>
+        <location filename="../ui/main_window.cpp" line="296"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="295"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
         <source>Load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="300"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="297"/>
+        <location filename="../ui/main_window.cpp" line="301"/>
         <source> Shipped kernels: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="298"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source> Warm-ups: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="299"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
         <source> Timed runs: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="300"/>
+        <location filename="../ui/main_window.cpp" line="304"/>
         <source> Timeout (s): </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="301"/>
+        <location filename="../ui/main_window.cpp" line="305"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="302"/>
+        <location filename="../ui/main_window.cpp" line="306"/>
         <source>&amp;Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="313"/>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="400"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="408"/>
+        <location filename="../ui/main_window.cpp" line="418"/>
         <source>Reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="420"/>
+        <location filename="../ui/main_window.cpp" line="430"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="425"/>
+        <location filename="../ui/main_window.cpp" line="435"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="474"/>
+        <location filename="../ui/main_window.cpp" line="485"/>
         <source>Open kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="475"/>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -632,12 +632,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="117"/>
+        <location filename="../ui/main_window.cpp" line="118"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="179"/>
+        <location filename="../ui/main_window.cpp" line="180"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -647,153 +647,158 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="281"/>
+        <location filename="../ui/main_window.cpp" line="188"/>
+        <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="285"/>
         <source>Run controller</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="283"/>
+        <location filename="../ui/main_window.cpp" line="287"/>
         <source>Compile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="288"/>
         <source>Profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="287"/>
+        <location filename="../ui/main_window.cpp" line="291"/>
         <source>Compare</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="293"/>
+        <location filename="../ui/main_window.cpp" line="297"/>
         <source>&amp;Cancel evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="294"/>
+        <location filename="../ui/main_window.cpp" line="298"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="303"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="347"/>
+        <location filename="../ui/main_window.cpp" line="351"/>
         <source>untitled.cpp</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="353"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="364"/>
+        <location filename="../ui/main_window.cpp" line="379"/>
         <source>the editor has changed since this evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="417"/>
+        <location filename="../ui/main_window.cpp" line="427"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="434"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
-        <location filename="../ui/main_window.cpp" line="450"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="461"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="467"/>
+        <location filename="../ui/main_window.cpp" line="478"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="469"/>
+        <location filename="../ui/main_window.cpp" line="480"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="487"/>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="493"/>
+        <location filename="../ui/main_window.cpp" line="504"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="520"/>
+        <location filename="../ui/main_window.cpp" line="532"/>
         <source>Select a task first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="525"/>
+        <location filename="../ui/main_window.cpp" line="537"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="546"/>
         <source>Evaluating %1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="554"/>
+        <location filename="../ui/main_window.cpp" line="566"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="579"/>
+        <location filename="../ui/main_window.cpp" line="591"/>
         <source>Did not compile: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="587"/>
+        <location filename="../ui/main_window.cpp" line="599"/>
         <source>Result: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="588"/>
+        <location filename="../ui/main_window.cpp" line="600"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="589"/>
+        <location filename="../ui/main_window.cpp" line="601"/>
         <source>, score %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="590"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>Warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="616"/>
         <source>Error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="610"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>Working...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="610"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>Idle</source>
         <translation type="unfinished"></translation>
     </message>
@@ -801,72 +806,87 @@
 <context>
     <name>kope::ui::ProfilePane</name>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="73"/>
+        <location filename="../ui/views/profile_pane.cpp" line="75"/>
         <source>Device profiler counters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="79"/>
+        <location filename="../ui/views/profile_pane.cpp" line="81"/>
         <source>Timed samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="80"/>
+        <location filename="../ui/views/profile_pane.cpp" line="82"/>
         <source>No timed case: evaluate a kernel to see its samples.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="88"/>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>milliseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>nanoseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="96"/>
         <source>memory-bound floor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="89"/>
+        <location filename="../ui/views/profile_pane.cpp" line="97"/>
         <source>Timed samples of case %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="90"/>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
         <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="90"/>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
         <source>kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="91"/>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
         <source>sample</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="91"/>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
         <source>microseconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="93"/>
+        <location filename="../ui/views/profile_pane.cpp" line="101"/>
         <source>Baseline median %1, kernel median %2 over %3 samples.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="97"/>
+        <location filename="../ui/views/profile_pane.cpp" line="105"/>
         <source>Speedup %1, 95% interval %2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="99"/>
+        <location filename="../ui/views/profile_pane.cpp" line="107"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="101"/>
+        <location filename="../ui/views/profile_pane.cpp" line="109"/>
         <source>Memory-bound floor %1; position against it (HAP) %2: 50% is the baseline&apos;s speed, 100% the floor.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="105"/>
+        <location filename="../ui/views/profile_pane.cpp" line="113"/>
         <source>No memory-bound floor was measured for this case.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -218,67 +218,67 @@
 <context>
     <name>kope::ui::CasesPane</name>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="89"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="90"/>
         <source>Mean rel. error</source>
         <translation>平均相对误差</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="91"/>
         <source>Max rel. error</source>
         <translation>最大相对误差</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="92"/>
         <source>Limit</source>
         <translation>限值</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="84"/>
+        <location filename="../ui/views/cases_pane.cpp" line="93"/>
         <source>Worst at</source>
         <translation>最差位置</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="85"/>
+        <location filename="../ui/views/cases_pane.cpp" line="94"/>
         <source>Expected</source>
         <translation>期望值</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="85"/>
+        <location filename="../ui/views/cases_pane.cpp" line="95"/>
         <source>Got</source>
         <translation>实际值</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="93"/>
+        <location filename="../ui/views/cases_pane.cpp" line="99"/>
         <source>Correctness call</source>
         <translation>正确性调用</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="94"/>
+        <location filename="../ui/views/cases_pane.cpp" line="100"/>
         <source>Last timed call</source>
         <translation>最后一次计时调用</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="96"/>
+        <location filename="../ui/views/cases_pane.cpp" line="102"/>
         <source>Baseline median</source>
         <translation>基线中位数</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="96"/>
+        <location filename="../ui/views/cases_pane.cpp" line="102"/>
         <source>kernel median</source>
         <translation>内核中位数</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="97"/>
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="100"/>
+        <location filename="../ui/views/cases_pane.cpp" line="106"/>
         <source>Runner log</source>
         <translation>运行器日志</translation>
     </message>
@@ -324,53 +324,53 @@
 <context>
     <name>kope::ui::ComparePane</name>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="83"/>
+        <location filename="../ui/views/compare_pane.cpp" line="85"/>
         <source>Pick two versions in History (or one and the incumbent) to compare them.</source>
         <translation>在“历史”中选择两个版本（或一个版本与当前最优）进行比较。</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="84"/>
+        <location filename="../ui/views/compare_pane.cpp" line="86"/>
         <source>A</source>
         <translation>A</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="85"/>
+        <location filename="../ui/views/compare_pane.cpp" line="87"/>
         <source>B</source>
         <translation>B</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="86"/>
-        <location filename="../ui/views/compare_pane.cpp" line="105"/>
+        <location filename="../ui/views/compare_pane.cpp" line="88"/>
+        <location filename="../ui/views/compare_pane.cpp" line="107"/>
         <source>B over A, per case</source>
         <translation>各用例 B 相对 A 的加速比</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="89"/>
+        <location filename="../ui/views/compare_pane.cpp" line="91"/>
         <source>A: evaluation %1 (%2) · B: evaluation %3 (%4) · B over A: %5</source>
         <translation>A：评测 %1（%2）· B：评测 %3（%4）· B 相对 A：%5</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="94"/>
+        <location filename="../ui/views/compare_pane.cpp" line="96"/>
         <source>(different tasks)</source>
         <translation>（不同任务）</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="95"/>
+        <location filename="../ui/views/compare_pane.cpp" line="97"/>
         <source>A: evaluation %1, %2</source>
         <translation>A：评测 %1，%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="96"/>
+        <location filename="../ui/views/compare_pane.cpp" line="98"/>
         <source>B: evaluation %1, %2</source>
         <translation>B：评测 %1，%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="105"/>
+        <location filename="../ui/views/compare_pane.cpp" line="107"/>
         <source>B over A</source>
         <translation>B 相对 A</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="106"/>
+        <location filename="../ui/views/compare_pane.cpp" line="108"/>
         <source>A median / B median</source>
         <translation>A 中位数 / B 中位数</translation>
     </message>
@@ -490,119 +490,119 @@
 <context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="280"/>
+        <location filename="../ui/main_window.cpp" line="284"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="288"/>
+        <location filename="../ui/main_window.cpp" line="292"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="282"/>
-        <location filename="../ui/main_window.cpp" line="397"/>
+        <location filename="../ui/main_window.cpp" line="286"/>
+        <location filename="../ui/main_window.cpp" line="407"/>
         <source>Cases</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="289"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="286"/>
+        <location filename="../ui/main_window.cpp" line="290"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="289"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>&amp;Open kernel...</source>
         <translation>打开内核(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="290"/>
+        <location filename="../ui/main_window.cpp" line="294"/>
         <source>&amp;Save kernel</source>
         <translation>保存内核(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="295"/>
         <source>&amp;Evaluate</source>
         <translation>评测(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="292"/>
+        <location filename="../ui/main_window.cpp" line="296"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation>编译，与 fp64 标准输出比对，并与基线对比计时 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="295"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
         <source>Load</source>
         <translation>载入</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="300"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="297"/>
+        <location filename="../ui/main_window.cpp" line="301"/>
         <source> Shipped kernels: </source>
         <translation> 内置内核： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="298"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source> Warm-ups: </source>
         <translation> 预热次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="299"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
         <source> Timed runs: </source>
         <translation> 计时次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="300"/>
+        <location filename="../ui/main_window.cpp" line="304"/>
         <source> Timeout (s): </source>
         <translation> 超时（秒）： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="301"/>
+        <location filename="../ui/main_window.cpp" line="305"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="302"/>
+        <location filename="../ui/main_window.cpp" line="306"/>
         <source>&amp;Kernel</source>
         <translation>内核(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="313"/>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="400"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation>尚无评测。请编写或载入一个内核，然后点击“评测”。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="408"/>
+        <location filename="../ui/main_window.cpp" line="418"/>
         <source>Reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="420"/>
+        <location filename="../ui/main_window.cpp" line="430"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation>无法读取内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="425"/>
+        <location filename="../ui/main_window.cpp" line="435"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="474"/>
+        <location filename="../ui/main_window.cpp" line="485"/>
         <source>Open kernel</source>
         <translation>打开内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="475"/>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation>C++ 源文件 (*.cpp *.cc *.cxx *.c);;所有文件 (*)</translation>
     </message>
@@ -632,12 +632,12 @@
         <translation>评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="117"/>
+        <location filename="../ui/main_window.cpp" line="118"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation>内核有未保存的修改。切换到任务 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="179"/>
+        <location filename="../ui/main_window.cpp" line="180"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation>内核有未保存的修改。在等待批准的候选替换它们之前要保存吗？</translation>
     </message>
@@ -647,153 +647,158 @@
         <translation>候选 %1 正在等待批准：可在此编辑，然后在运行控制器中批准或拒绝。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="281"/>
+        <location filename="../ui/main_window.cpp" line="188"/>
+        <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
+        <translation>候选已按编辑器中的内容交给循环（或已被拒绝）；其尝试显示在运行控制器中。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="285"/>
         <source>Run controller</source>
         <translation>运行控制器</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="283"/>
+        <location filename="../ui/main_window.cpp" line="287"/>
         <source>Compile</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="288"/>
         <source>Profile</source>
         <translation>性能剖析</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="287"/>
+        <location filename="../ui/main_window.cpp" line="291"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="293"/>
+        <location filename="../ui/main_window.cpp" line="297"/>
         <source>&amp;Cancel evaluation</source>
         <translation>取消评测(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="294"/>
+        <location filename="../ui/main_window.cpp" line="298"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation>停止正在运行的评测 (Esc)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="303"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation>内核有未保存的修改。退出前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="347"/>
+        <location filename="../ui/main_window.cpp" line="351"/>
         <source>untitled.cpp</source>
         <translation>untitled.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="353"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation>%1[*]%2 — Kope 工作台</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="364"/>
+        <location filename="../ui/main_window.cpp" line="379"/>
         <source>the editor has changed since this evaluation</source>
         <translation>编辑器内容自此次评测后已更改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="417"/>
+        <location filename="../ui/main_window.cpp" line="427"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation>内核有未保存的修改。打开 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="434"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation>内核有未保存的修改。加载 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
-        <location filename="../ui/main_window.cpp" line="450"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="461"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation>内核有未保存的修改。恢复评测 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="467"/>
+        <location filename="../ui/main_window.cpp" line="478"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation>评测 %1 没有报告：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="469"/>
+        <location filename="../ui/main_window.cpp" line="480"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation>已恢复评测 %1（内核版本 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="487"/>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation>无法写入内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="493"/>
+        <location filename="../ui/main_window.cpp" line="504"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="520"/>
+        <location filename="../ui/main_window.cpp" line="532"/>
         <source>Select a task first.</source>
         <translation>请先选择一个任务。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="525"/>
+        <location filename="../ui/main_window.cpp" line="537"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation>内核为空：请编写一个或载入内置内核。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="546"/>
         <source>Evaluating %1 on %2...</source>
         <translation>正在 %2 上评测 %1...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="554"/>
+        <location filename="../ui/main_window.cpp" line="566"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="579"/>
+        <location filename="../ui/main_window.cpp" line="591"/>
         <source>Did not compile: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="587"/>
+        <location filename="../ui/main_window.cpp" line="599"/>
         <source>Result: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="588"/>
+        <location filename="../ui/main_window.cpp" line="600"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation>，加速比 %1（%2 个用例的几何平均）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="589"/>
+        <location filename="../ui/main_window.cpp" line="601"/>
         <source>, score %1</source>
         <translation>，得分 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="590"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="616"/>
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="610"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>Working...</source>
         <translation>运行中...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="610"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
@@ -801,72 +806,87 @@
 <context>
     <name>kope::ui::ProfilePane</name>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="73"/>
+        <location filename="../ui/views/profile_pane.cpp" line="75"/>
         <source>Device profiler counters</source>
         <translation>设备剖析器计数器</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="79"/>
+        <location filename="../ui/views/profile_pane.cpp" line="81"/>
         <source>Timed samples</source>
         <translation>计时样本</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="80"/>
+        <location filename="../ui/views/profile_pane.cpp" line="82"/>
         <source>No timed case: evaluate a kernel to see its samples.</source>
         <translation>没有计时用例：评测一个内核以查看其样本。</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="88"/>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>milliseconds</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>nanoseconds</source>
+        <translation>纳秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="96"/>
         <source>memory-bound floor</source>
         <translation>内存带宽下限</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="89"/>
+        <location filename="../ui/views/profile_pane.cpp" line="97"/>
         <source>Timed samples of case %1</source>
         <translation>用例 %1 的计时样本</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="90"/>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
         <source>baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="90"/>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
         <source>kernel</source>
         <translation>内核</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="91"/>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
         <source>sample</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="91"/>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
         <source>microseconds</source>
         <translation>微秒</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="93"/>
+        <location filename="../ui/views/profile_pane.cpp" line="101"/>
         <source>Baseline median %1, kernel median %2 over %3 samples.</source>
         <translation>基线中位数 %1，内核中位数 %2，共 %3 个样本。</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="97"/>
+        <location filename="../ui/views/profile_pane.cpp" line="105"/>
         <source>Speedup %1, 95% interval %2.</source>
         <translation>加速比 %1，95% 区间 %2。</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="99"/>
+        <location filename="../ui/views/profile_pane.cpp" line="107"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="101"/>
+        <location filename="../ui/views/profile_pane.cpp" line="109"/>
         <source>Memory-bound floor %1; position against it (HAP) %2: 50% is the baseline&apos;s speed, 100% the floor.</source>
         <translation>内存带宽下限 %1；相对位置（HAP）%2：50% 为基线速度，100% 为下限。</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="105"/>
+        <location filename="../ui/views/profile_pane.cpp" line="113"/>
         <source>No memory-bound floor was measured for this case.</source>
         <translation>此用例未测得内存带宽下限。</translation>
     </message>

@@ -84,12 +84,20 @@ int runDemoScript(MainWindow& w, const QString& outDir, const QString& task) {
   w.tabs()->setCurrentWidget(w.compilePane());
   shot("compile_ok");
 
+  // 1b. a variant of it (another version to compare with later).
+  QString variant = w.editor()->text();
+  if (variant.contains("-ffast-math")) variant.replace(" -ffast-math", "");
+  else variant.prepend("// variant: the same kernel, recorded as another version\n");
+  w.editor()->setText(variant);
+  w.evaluateAction()->trigger();
+  if (!waitFor([&] { return shown > 1; })) return fail("the variant's evaluation did not finish");
+
   // 2. a kernel with a warning and an error: markers in the margin and squiggles in the text.
   w.editor()->setText(
       "// kope:cxxflags -O2 -Wall\n#include \"kope_kernel.h\"\n\nint kope_kernel(const kope_args* a) {\n"
       "  int unused = 3;\n  const float* x = (const float*)a->inputs[0].data;\n  return no_such_thing(x);\n}\n");
   w.evaluateAction()->trigger();
-  if (!waitFor([&] { return shown > 1; })) return fail("the compile-error evaluation did not finish");
+  if (!waitFor([&] { return shown > 2; })) return fail("the compile-error evaluation did not finish");
   shot("compile_error");
 
   // 3. a wrong kernel: the failing case and its full message.
@@ -98,7 +106,7 @@ int runDemoScript(MainWindow& w, const QString& outDir, const QString& task) {
       "  const float* x = (const float*)a->inputs[0].data; float* y = (float*)a->outputs[0].data;\n"
       "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) y[i] = x[i];\n  return 0;\n}\n");
   w.evaluateAction()->trigger();
-  if (!waitFor([&] { return shown > 2; })) return fail("the wrong-kernel evaluation did not finish");
+  if (!waitFor([&] { return shown > 3; })) return fail("the wrong-kernel evaluation did not finish");
   w.tabs()->setCurrentWidget(w.casesPane());
   shot("case_detail");
 
@@ -122,8 +130,8 @@ int runDemoScript(MainWindow& w, const QString& outDir, const QString& task) {
   shot("run_held");
   run->hintEdit()->setText("keep the erf polynomial, vectorise the tail");
   run->hintButton()->click();
-  run->holdBox()->setChecked(false);
   run->approveButton()->click();
+  run->holdBox()->setChecked(false);
   waitFor([&] { return run->attempts()->rowCount() > 0; });
   shot("run_live");
   if (!waitFor([&] { return finished > 0; })) return fail("the run did not finish");
@@ -133,10 +141,12 @@ int runDemoScript(MainWindow& w, const QString& outDir, const QString& task) {
   w.tabs()->setCurrentWidget(w.historyPane());
   if (!waitFor([&] { return w.historyPane()->model()->rowCount() >= 3; })) return fail("no history");
   shot("history");
-  // The two newest passed evaluations.
+  // Two passed evaluations of different sources.
   QList<int> rows;
-  for (int r = 0; r < w.historyPane()->model()->rowCount() && rows.size() < 2; ++r)
-    if (w.historyPane()->model()->at(r).status == "passed") rows << r;
+  HistoryModel* hm = w.historyPane()->model();
+  for (int r = 0; r < hm->rowCount() && rows.size() < 2; ++r)
+    if (hm->at(r).status == "passed" && (rows.isEmpty() || hm->at(rows[0]).kernel_sha256 != hm->at(r).kernel_sha256))
+      rows << r;
   if (rows.size() < 2) return fail("fewer than two passed evaluations to compare");
   w.historyPane()->select(rows);
   int compared = 0;

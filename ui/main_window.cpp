@@ -84,6 +84,7 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
     tabs_->setCurrentWidget(compare_);
     emit comparisonShown();
   });
+  resizeDocks({task_dock_, run_dock_}, {170, 390}, Qt::Horizontal);
   restoreGeometry(kWindowGeometry.get());
   restoreState(kWindowState.get());
   if (!suite_.tasks().empty()) selectTask(q(suite_.tasks().front().name));
@@ -178,11 +179,14 @@ void MainWindow::buildUi() {
     if (q(current_task_) != task && !selectTask(task)) return;
     if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before the held candidate replaces them?"))) return;
     setEditorText(q(p.source), QString());
-    kernel_path_.clear();
-    header_->setEmpty(task);
-    cases_->setSummary(tr("Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.")
-                           .arg(q(p.name)));
+    candidate_name_ = q(p.name);
+    clearResults(tr("Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.")
+                     .arg(q(p.name)));
     updateTitle();
+  });
+  connect(run_, &RunController::candidateDecided, this, [this] {
+    cases_->setSummary(tr("The candidate went on to the loop as it stands in the editor (or was rejected); its "
+                          "attempt appears in the run controller."));
   });
   connect(run_, &RunController::attemptFinished, this, [this](const QString& task, const Attempt&) {
     if (task.toStdString() == current_task_) refreshHistory();
@@ -351,11 +355,22 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::setEditorText(const QString& text, const QString& path) {
+  candidate_name_.clear();
   editor_->clearDiagnosticMarks();
   editor_->setText(text);
   editor_->setModified(false);
   kernel_path_ = path;
   updateTitle();
+}
+
+void MainWindow::clearResults(const QString& summary) {
+  results_source_.reset();
+  cases_->clear();
+  cases_->setSummary(summary);
+  compile_->clear();
+  chart_->clear();
+  editor_->clearDiagnosticMarks();
+  header_->setEmpty(q(current_task_));
 }
 
 void MainWindow::editorChanged() {
@@ -382,12 +397,7 @@ void MainWindow::showTask(const Task& task) {
   if (engine_->evaluating()) engine_->cancelEvaluation();
   current_task_ = task.name;
   setEditorText(QString(), QString());
-  results_source_.reset();
-  cases_->clear();
-  cases_->setSummary(tr("No evaluation yet. Write or load a kernel and press Evaluate."));
-  compile_->clear();
-  chart_->clear();
-  header_->setEmpty(q(task.name));
+  clearResults(tr("No evaluation yet. Write or load a kernel and press Evaluate."));
   candidates_->clear();
   for (const auto& c : embedded_candidates(task.name)) {
     candidates_->addItem(q(c.name));
@@ -433,6 +443,7 @@ bool MainWindow::loadCandidate(const QString& name) {
     if (q(c.name) == name) {
       if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before loading %1?").arg(name))) return false;
       setEditorText(q(c.source), QString());
+      candidate_name_ = name;
       candidates_->setCurrentText(name);
       return true;
     }
@@ -496,7 +507,8 @@ bool MainWindow::saveKernel() {
 }
 
 QString MainWindow::kernelName() const {
-  return kernel_path_.isEmpty() ? QStringLiteral("untitled.cpp") : kernel_path_;
+  if (!kernel_path_.isEmpty()) return kernel_path_;
+  return candidate_name_.isEmpty() ? QStringLiteral("untitled.cpp") : candidate_name_;
 }
 
 void MainWindow::setEvalOptions(const EvalOptions& options) {

@@ -110,6 +110,8 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void editorChanged();
   void setEditorText(const QString& text, const QString& path);
+  // Nothing on show describes the editor's kernel: every results pane empties, the header says so.
+  void clearResults(const QString& summary);
   // True when there are no unsaved edits, or the engineer saved or discarded them.
   bool confirmUnsaved(const QString& what);
   QString kernelName() const;
@@ -118,6 +120,7 @@ class MainWindow : public QMainWindow {
   Engine* engine_ = nullptr;
   EvalOptions base_options_;
   QString kernel_path_;
+  QString candidate_name_;  // a shipped or proposed kernel in the editor, when it has no file
   std::string current_task_;
   // What the shown results describe: the source they were computed from.
   std::optional<std::string> results_source_;

@@ -34,9 +34,12 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), d_(new Impl) {
 ChartPanel::~ChartPanel() { delete d_; }
 
 void ChartPanel::clear(const QString& title) {
-  QChart* chart = d_->view->chart();
-  chart->removeAllSeries();
-  for (auto* axis : chart->axes()) chart->removeAxis(axis);
+  // A new chart each time: axes removed from a chart can leave their labels drawn.
+  QChart* old = d_->view->chart();
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  d_->view->setChart(chart);
+  delete old;
   chart->setTitle(title);
   d_->values.clear();
 }

@@ -27,7 +27,8 @@ CasesPane::CasesPane(QWidget* parent) : QWidget(parent) {
   split->addWidget(view_);
   split->addWidget(detail_);
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(1, 1);
+  split->setSizes({700, 300});
   auto* l = new QVBoxLayout(this);
   l->setContentsMargins(4, 4, 4, 4);
   l->addWidget(summary_);
@@ -79,16 +80,21 @@ void CasesPane::showDetail(int row) {
   if (!c.message.empty()) html += QStringLiteral("<pre style='white-space:pre-wrap'>%1</pre>").arg(esc(c.message));
   auto outputs = [&](const std::vector<OutputCheck>& outs, const QString& title) {
     if (outs.empty()) return;
-    html += QStringLiteral("<p><b>%1</b></p><table border=1 cellspacing=0 cellpadding=3>").arg(title);
-    html += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
-                .arg(tr("Output"), tr("Mean rel. error"), tr("Max rel. error"), tr("Limit"), tr("Worst at"),
-                     tr("Expected"), tr("Got"));
-    for (const auto& o : outs)
-      html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td></tr>")
-                  .arg(esc(o.name), esc(format::sci(o.mean_rel)), esc(format::sci(o.max_rel)),
-                       esc(format::sci(o.threshold)), QString::number(o.worst_index), esc(format::sci(o.expected)),
-                       esc(format::sci(o.got)));
-    html += "</table>";
+    html += QStringLiteral("<p><b>%1</b></p>").arg(title);
+    auto row = [](const QString& k, const QString& v) {
+      return QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(k, v);
+    };
+    for (const auto& o : outs) {
+      html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr><td colspan=2><i>%1 %2</i> %3</td></tr>")
+                  .arg(tr("Output"), esc(o.name), o.ok ? statusText("passed") : statusText("wrong"));
+      html += row(tr("Mean rel. error"), esc(format::sci(o.mean_rel)));
+      html += row(tr("Max rel. error"), esc(format::sci(o.max_rel)));
+      html += row(tr("Limit"), esc(format::sci(o.threshold)) + " / " + esc(format::sci(10 * o.threshold)));
+      html += row(tr("Worst at"), QString::number(o.worst_index));
+      html += row(tr("Expected"), esc(format::sci(o.expected)));
+      html += row(tr("Got"), esc(format::sci(o.got)));
+      html += "</table>";
+    }
   };
   outputs(c.outputs, tr("Correctness call"));
   outputs(c.last_outputs, tr("Last timed call"));

@@ -46,6 +46,8 @@ ComparePane::ComparePane(QWidget* parent) : QWidget(parent) {
   auto* results = new QSplitter(Qt::Horizontal);
   results->addWidget(view_);
   results->addWidget(chart_);
+  results->setSizes({560, 420});
+  chart_->setMinimumWidth(320);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(sources);
   split->addWidget(results);

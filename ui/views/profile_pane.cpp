@@ -7,6 +7,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "charts/chart_panel.h"
 #include "kope/format.h"
 
@@ -82,13 +84,19 @@ void ProfilePane::show(int row) {
   }
   const CaseResult& c = cases_->at(row);
   QVector<double> base(c.baseline_ns.begin(), c.baseline_ns.end()), kern(c.kernel_ns.begin(), c.kernel_ns.end());
-  for (double& v : base) v /= 1e3;
-  for (double& v : kern) v /= 1e3;
+  double top = 0;
+  for (double v : base) top = std::max(top, v);
+  for (double v : kern) top = std::max(top, v);
+  // The unit that keeps the axis labels short.
+  const double scale = top >= 1e9 ? 1e9 : top >= 1e6 ? 1e6 : top >= 1e3 ? 1e3 : 1.0;
+  const QString unit = scale == 1e9 ? tr("seconds") : scale == 1e6 ? tr("milliseconds") : scale == 1e3 ? tr("microseconds") : tr("nanoseconds");
+  for (double& v : base) v /= scale;
+  for (double& v : kern) v /= scale;
   QVector<std::pair<QString, double>> lines;
-  if (c.hw_bound_ns) lines.push_back({tr("memory-bound floor"), *c.hw_bound_ns / 1e3});
+  if (c.hw_bound_ns) lines.push_back({tr("memory-bound floor"), *c.hw_bound_ns / scale});
   chart_->showPoints(tr("Timed samples of case %1").arg(QString::fromStdString(c.name)),
                      {{tr("baseline"), base, QColor(0x90, 0x90, 0x90)}, {tr("kernel"), kern, QColor(0x2f, 0x6f, 0xb5)}},
-                     tr("sample"), tr("microseconds"), lines);
+                     tr("sample"), unit, lines);
   QString text;
   text += tr("Baseline median %1, kernel median %2 over %3 samples.")
               .arg(QString::fromStdString(format::duration_ns(c.baseline_median_ns)),

@@ -127,6 +127,11 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
   connect(hint_, &QLineEdit::returnPressed, this, send);
   connect(hold_, &QCheckBox::toggled, this, [this](bool on) {
     if (control_) control_->set_hold(on);
+    if (!on && held_) {  // a held candidate goes on as proposed
+      held_.reset();
+      updateButtons();
+      emit candidateDecided();
+    }
   });
   connect(pin_, &QCheckBox::toggled, this, [this](bool on) {
     if (control_) control_->pin(on);
