@@ -150,6 +150,12 @@ TEST_F(UiTest, EvaluationFillsCasesCompileProfileAndHistory) {
   ASSERT_TRUE(waitFor([&] { return history()->rowCount() == 1; }));
   EXPECT_EQ(history()->index(0, HistoryModel::Status).data(StatusRole).toString(), "passed");
   EXPECT_EQ(history()->index(0, 0).data(IdRole).toLongLong(), lastReported(shown));
+  EXPECT_EQ(history()->index(0, HistoryModel::Kernel).data(RawRole).toString(), "gelu/02_erfc_vectorised.cpp");
+  // edited, it is no longer the shipped kernel and is not recorded under its name
+  window->editor()->append("// edited\n");
+  ASSERT_TRUE(evaluateAndWait({"n1"}));
+  ASSERT_TRUE(waitFor([&] { return history()->rowCount() == 2; }));
+  EXPECT_EQ(history()->index(0, HistoryModel::Kernel).data(RawRole).toString(), "untitled.cpp");
 }
 
 TEST_F(UiTest, CompileErrorsAndWarningsAreMarkedInTheEditor) {

@@ -180,6 +180,7 @@ void MainWindow::buildUi() {
     if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before the held candidate replaces them?"))) return;
     setEditorText(q(p.source), QString());
     candidate_name_ = q(p.name);
+    candidate_source_ = q(p.source);
     clearResults(tr("Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.")
                      .arg(q(p.name)));
     updateTitle();
@@ -444,6 +445,7 @@ bool MainWindow::loadCandidate(const QString& name) {
       if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before loading %1?").arg(name))) return false;
       setEditorText(q(c.source), QString());
       candidate_name_ = name;
+      candidate_source_ = q(c.source);
       candidates_->setCurrentText(name);
       return true;
     }
@@ -508,7 +510,8 @@ bool MainWindow::saveKernel() {
 
 QString MainWindow::kernelName() const {
   if (!kernel_path_.isEmpty()) return kernel_path_;
-  return candidate_name_.isEmpty() ? QStringLiteral("untitled.cpp") : candidate_name_;
+  const bool unedited = !candidate_name_.isEmpty() && editor_->text() == candidate_source_;
+  return unedited ? candidate_name_ : QStringLiteral("untitled.cpp");
 }
 
 void MainWindow::setEvalOptions(const EvalOptions& options) {

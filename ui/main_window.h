@@ -121,6 +121,7 @@ class MainWindow : public QMainWindow {
   EvalOptions base_options_;
   QString kernel_path_;
   QString candidate_name_;  // a shipped or proposed kernel in the editor, when it has no file
+  QString candidate_source_;  // its text: once edited, the kernel is "untitled.cpp", not the candidate
   std::string current_task_;
   // What the shown results describe: the source they were computed from.
   std::optional<std::string> results_source_;
