@@ -5,11 +5,13 @@
 
 #include <iostream>
 
+#include "demo_script.h"
 #include "i18n.h"
 #include "kope/cli.h"
 #include "kope/error.h"
 #include "kope/suite.h"
 #include "kope/workspace.h"
+#include "editor/kernel_editor.h"
 #include "main_window.h"
 
 int main(int argc, char** argv) {
@@ -27,7 +29,9 @@ int main(int argc, char** argv) {
   QCommandLineOption lang("lang", "Interface language, e.g. zh_CN (default: the system's).", "LOCALE");
   QCommandLineOption task("task", "The task to select at start.", "NAME");
   QCommandLineOption kernel("kernel", "A kernel file to open at start.", "FILE");
-  cli.addOptions({workspace, suite, lang, task, kernel});
+  QCommandLineOption demo("demo-script", "Drive every pane and save a PNG of each to DIR, then quit.", "DIR");
+  demo.setFlags(QCommandLineOption::HiddenFromHelp);
+  cli.addOptions({workspace, suite, lang, task, kernel, demo});
   cli.process(app);
 
   kope::ui::install_translation(app, cli.isSet(lang) ? cli.value(lang) : QLocale::system().name());
@@ -42,6 +46,11 @@ int main(int argc, char** argv) {
     }
     if (cli.isSet(kernel) && !w.loadKernelFile(cli.value(kernel))) return 2;
     w.show();
+    if (cli.isSet(demo)) {
+      const int rc = kope::ui::runDemoScript(w, cli.value(demo), cli.isSet(task) ? cli.value(task) : "gelu");
+      w.editor()->setModified(false);
+      return rc;
+    }
     return app.exec();
   } catch (const kope::Error& e) {
     std::cerr << "kope-workbench: " << e.what() << "\n";

@@ -12,6 +12,8 @@
 
 #include "kope/error.h"
 #include "kope/evaluator.h"
+#include "kope/format.h"
+#include "kope/run_control.h"
 #include "kope/fsutil.h"
 #include "kope/cli_review.h"
 #include "kope/loop.h"
@@ -44,6 +46,8 @@ commands:
   review approve EVAL_ID [--note TEXT]
                                       accept one; it becomes the incumbent if it still beats the current one
   review reject EVAL_ID --note TEXT   refuse one, saying why
+  compare A B [--json]                two evaluations per case: both medians, B's speedup over A with its
+                                      95% interval, correctness
   version
 
 common options:
@@ -183,28 +187,10 @@ fs::path workspace_dir(const Args& a) {
   return a.get("--workspace") ? Workspace::absolute_dir(*a.get("--workspace")) : Workspace::default_dir();
 }
 
-std::string fmt_ns(std::optional<double> ns) {
-  if (!ns) return "-";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(1);
-  if (*ns < 1e3) s << *ns << " ns";
-  else if (*ns < 1e6) s << *ns / 1e3 << " us";
-  else s << *ns / 1e6 << " ms";
-  return s.str();
-}
-
-std::string fmt_x(std::optional<double> v) {
-  if (!v) return "-";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(2) << *v << "x";
-  return s.str();
-}
-
-std::string fmt_sci(double v) {
-  std::ostringstream s;
-  s << std::setprecision(3) << v;
-  return s.str();
-}
+// One formatting for the CLI and the window (kope/format.h).
+std::string fmt_ns(std::optional<double> ns) { return format::duration_ns(ns); }
+std::string fmt_x(std::optional<double> v) { return format::speedup(v); }
+std::string fmt_sci(double v) { return format::sci(v); }
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -366,6 +352,14 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   for (const auto& name : lo.tasks) suite.require(name);  // before anything is recorded
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
+  // Signals steer the run: SIGINT/SIGTERM stop now, SIGTSTP/SIGUSR1 pause after the attempt, SIGCONT/SIGUSR2 resume.
+  lo.control = std::make_shared<RunControl>();
+  lo.eval.cancel = lo.control->cancel_token();
+  lo.control->on_act = [&err](const SteeringAct& s) { err << "-- " << s.act << (s.detail.empty() ? "" : " " + s.detail) << "\n"; };
+  lo.control->on_phase = [&err](const std::string& task, const std::string& phase) {
+    if (phase == "paused") err << "-- paused before the next attempt on " << task << " (SIGCONT or SIGUSR2 resumes)\n";
+  };
+  SignalSteering signals(*lo.control);
   const LoopRun lr = run_loop_in_new_run(ws, ev, suite, policy, lo, joined_command(raw), [&](const LoopEvent& e) {
     if (!e.attempt) {
       err << "== " << e.task << "\n";
@@ -398,7 +392,7 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
           << fmt_x(o.incumbent_speedup) << o.incumbent_name << "\n";
       if (!o.error.empty()) out << "    error: " << o.error << "\n";
     }
-    out << "run " << run << " recorded in " << ws.dir().string() << "\n";
+    out << "run " << run << (lo.control->stopped() ? " stopped and" : "") << " recorded in " << ws.dir().string() << "\n";
   }
   // A task that cannot be evaluated is bad input; kope's own failure on some attempt is an internal error.
   return any_internal ? kExitInternal : any_error ? kExitBadInput : kExitOk;
@@ -471,6 +465,7 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     if (cmd == "history") return cmd_history(a, out);
     if (cmd == "show") return cmd_show(a, out);
     if (cmd == "review") return run_review_cli(a.positional, a.get("--note"), a.has("--all"), a.has("--json"), workspace_dir(a), out);
+    if (cmd == "compare") return cmd_compare(a.positional, a.has("--json"), workspace_dir(a), out);
     throw UsageError("unknown command \"" + cmd + "\" (see kope --help)");
   } catch (const UsageError& e) {
     err << "kope: " << e.what() << "\n";

@@ -339,12 +339,18 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
 
   CompileOptions copt;
   if (!options.cxxflags.empty()) copt.flags = options.cxxflags;
+  const int n = static_cast<int>(cases.size());  // progress hooks (interim, for the window's live phases)
+  auto progress = [&](EvalProgress::Phase ph, int k, const CaseResult* r) {
+    if (options.progress) options.progress({ph, k, n, k < n ? cases[k].name : std::string(), r});
+  };
+  progress(EvalProgress::Phase::Compiling, 0, nullptr);
   try {
     rep.compile = compile_kernel(source, kernel_name, paths_.build, paths_.include, copt);
   } catch (const EnvError&) { throw; } catch (const Error& e) {
     rep.compile.error = e.what();
   }
   rep.compiled = rep.compile.ok;
+  progress(EvalProgress::Phase::Compiled, 0, nullptr);
   if (!rep.compiled) {
     rep.errors.push_back(rep.compile.error);
     for (const auto& d : rep.compile.diagnostics)
@@ -370,6 +376,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   std::string first_failure;
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const ConcreteCase& c = cases[ci];
+    progress(EvalProgress::Phase::Testing, static_cast<int>(ci), nullptr);
     CaseResult r = judge.run_case(c, goldens[ci], first_failure.empty());
     lap("case " + c.name);
     if (!r.correct()) {
@@ -400,6 +407,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
                              " ns its data needs at the measured bandwidth: flagged for a second look (cached or "
                              "skipped work?)");
     rep.cases.push_back(std::move(r));
+    progress(EvalProgress::Phase::CaseDone, static_cast<int>(rep.cases.size()) - 1, &rep.cases.back());
   }
   for (const CaseResult& c : rep.cases)
     if (!c.network_isolated) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/error.h"
+#include "kope/run_control.h"
 #include "kope/sha256.h"
 #include "kope/text.h"
 
@@ -124,7 +125,9 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
     for (const std::string& name : options.tasks) tasks.push_back(&suite.require(name));
   }
   std::vector<TaskOutcome> outcomes;
+  RunControl* control = options.control.get();
   for (const Task* task : tasks) {
+    if (control && control->stopped()) break;  // steering: a stop ends the run between tasks
     TaskOutcome out;
     out.task = task->name;
     if (progress) progress({task->name, nullptr});
@@ -139,9 +142,12 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
     }
     out.incumbent_speedup = state.incumbent_speedup;
     for (int k = 0; k < options.max_attempts; ++k) {
+      // steering: pause/stop, fork, hints and the steering log, between attempts
+      if (control && !steer_before_attempt(*control, ws, run_id, task->name, state, incumbent_eval, out)) break;
       std::optional<Proposal> p = policy.propose(state);
       if (!p) break;
       state.tried.push_back(sha256_hex(p->source));
+      if (control && !control->review(task->name, *p)) continue;  // steering: held for approval, rejected
       Attempt a;
       a.name = p->name;
       a.thought = p->thought;
@@ -169,6 +175,7 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
       a.speedup = rep.speedup();
       a.message = feedback_of(rep);
       state.latest_feedback = a.message;
+      const bool pinned = control && control->pinned();  // steering: a pinned incumbent stays
       const Promotion pr = decide_promotion(rep, state.incumbent_speedup, options.min_gain);
       if (pr.interval) {
         a.speedup_low = pr.interval->low;
@@ -179,7 +186,7 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
         a.message += "; needs review: " + pr.reason;
         ws.request_review(a.evaluation_id, pr.reason);
       }
-      if (pr.promote) {
+      if (pr.promote && !pinned) {
         a.promoted = true;
         ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup});
         state.incumbent_speedup = *a.speedup;
@@ -193,6 +200,7 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
     }
     outcomes.push_back(std::move(out));
   }
+  if (control) record_steering(ws, run_id, control->take_acts());  // steering: acts after the last attempt
   return outcomes;
 }
 
@@ -210,7 +218,7 @@ LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Po
     }
     throw;
   }
-  ws.finish_run(r.run_id, "done");
+  ws.finish_run(r.run_id, options.control && options.control->stopped() ? "stopped" : "done");
   return r;
 }
 

@@ -1,30 +1,49 @@
-// The workbench window, built for real under the offscreen platform and driven as a user would.
+// The workbench window, built for real under the offscreen platform and driven as a user would. The tests read
+// the models and the panes' state, not cell text.
 #include <gtest/gtest.h>
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QGroupBox>
 #include <QLabel>
-#include <QListWidget>
+#include <QLineEdit>
+#include <QListView>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
-#include <QTableWidget>
+#include <QTableView>
+#include <QTextBrowser>
 
 #include <functional>
 
+#include "charts/chart_panel.h"
+#include "charts/speedup_chart.h"
+#include "editor/kernel_editor.h"
 #include "engine.h"
 #include "i18n.h"
-#include "kernel_editor.h"
 #include "kope/suite.h"
+#include "kope/workspace.h"
 #include "main_window.h"
-#include "speedup_chart.h"
+#include "models/models.h"
+#include "models/status.h"
 #include "test_support.h"
+#include "views/cases_pane.h"
+#include "views/compare_pane.h"
+#include "views/compile_pane.h"
+#include "views/history_pane.h"
+#include "views/profile_pane.h"
+#include "views/results_header.h"
+#include "views/run_controller.h"
 
 using namespace kope;
-using kope::ui::MainWindow;
+using namespace kope::ui;
 
 namespace {
 
@@ -39,20 +58,35 @@ bool waitFor(const std::function<bool()>& done, int ms = 120000) {
   return true;
 }
 
+const char* kWrongMish =
+    "#include \"kope_kernel.h\"\nint kope_kernel(const kope_args* a) {\n"
+    "  const float* x = (const float*)a->inputs[0].data; float* y = (float*)a->outputs[0].data;\n"
+    "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) y[i] = x[i];\n  return 0;\n}\n";
+
 class UiTest : public ::testing::Test {
  protected:
   test::TempDir dir;
   std::unique_ptr<MainWindow> window;
+  int asked = 0;
+  QMessageBox::StandardButton answer = QMessageBox::Cancel;
 
   void SetUp() override {
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromStdString((dir / "settings").string()));
     window = std::make_unique<MainWindow>(Suite::embedded(), dir / "ws");
-    EvalOptions o = test::quick_options();
-    window->setEvalOptions(o);
+    window->askUnsaved = [this](const QString&) {
+      ++asked;
+      return answer;
+    };
+    window->askSavePath = [this] { return QString::fromStdString((dir / "saved.cpp").string()); };
+    window->setEvalOptions(test::quick_options());
     window->show();
   }
+  void TearDown() override {
+    window->editor()->setModified(false);
+    if (window->runController()->control()) window->runController()->control()->stop();
+    waitFor([&] { return !window->engine()->busy(); });
+  }
 
-  // Evaluates the editor's text on `cases` of the current task and waits for the report.
   bool evaluateAndWait(const std::vector<std::string>& cases) {
     EvalOptions o = test::quick_options();
     o.cases = cases;
@@ -64,99 +98,307 @@ class UiTest : public ::testing::Test {
     if (failed.count() > 0) ADD_FAILURE() << failed.at(0).at(0).toString().toStdString();
     return done && shown.count() > 0;
   }
+  qint64 lastReported(QSignalSpy& spy) { return spy.last().at(0).toLongLong(); }
+  CaseModel* cases() { return window->casesPane()->model(); }
+  HistoryModel* history() { return window->historyPane()->model(); }
 };
 
 }  // namespace
 
 TEST_F(UiTest, ListsTheSuiteAndShowsTheSelectedTask) {
-  EXPECT_EQ(window->taskList()->count(), 8);
+  EXPECT_EQ(window->taskModel()->rowCount(), 8);
   ASSERT_TRUE(window->selectTask("swi_glu"));
   ASSERT_NE(window->currentTask(), nullptr);
   EXPECT_EQ(window->currentTask()->name, "swi_glu");
+  EXPECT_EQ(window->resultsHeader()->task(), "swi_glu");
   EXPECT_GE(window->candidateBox()->count(), 2);
   EXPECT_FALSE(window->selectTask("nosuch"));
 }
 
-TEST_F(UiTest, EvaluatesAShippedKernelAndRecordsIt) {
+TEST_F(UiTest, EvaluationFillsCasesCompileProfileAndHistory) {
   ASSERT_TRUE(window->selectTask("gelu"));
   ASSERT_TRUE(window->loadCandidate("gelu/02_erfc_vectorised.cpp"));
   EXPECT_NE(window->editor()->text().indexOf("kope_kernel"), -1);
+  QSignalSpy inserted(cases(), &QAbstractItemModel::rowsInserted);  // rows appear as cases finish
+  QSignalSpy shown(window.get(), &MainWindow::reportShown);
   ASSERT_TRUE(evaluateAndWait({"n1", "n1000"}));
-  QTableWidget* t = window->caseTable();
-  ASSERT_EQ(t->rowCount(), 2);
-  EXPECT_EQ(t->item(0, 0)->text(), "n1");
-  EXPECT_EQ(t->item(0, 1)->text(), "passed");
-  EXPECT_EQ(t->item(1, 1)->text(), "passed");
-  EXPECT_TRUE(t->item(1, 5)->text().endsWith("x")) << t->item(1, 5)->text().toStdString();
-  EXPECT_NE(t->item(1, 5)->toolTip().indexOf("95%"), -1) << t->item(1, 5)->toolTip().toStdString();
-  EXPECT_NE(window->summaryLabel()->text().indexOf("passed"), -1);
+  EXPECT_EQ(inserted.count(), 2);
+  ASSERT_EQ(cases()->rowCount(), 2);
+  EXPECT_EQ(cases()->index(0, CaseModel::Name).data(RawRole).toString(), "n1");
+  EXPECT_EQ(cases()->index(0, CaseModel::Status).data(StatusRole).toString(), "passed");
+  EXPECT_GT(cases()->index(1, CaseModel::Speedup).data(RawRole).toDouble(), 0.0);
+  EXPECT_EQ(cases()->index(1, CaseModel::Interval).data(RawRole).toList().size(), 2);
+  // the header names task, kernel version and evaluation
+  ResultsHeader* h = window->resultsHeader();
+  EXPECT_EQ(h->task(), "gelu");
+  EXPECT_EQ(h->evaluationId(), lastReported(shown));
+  EXPECT_FALSE(h->isStale());
+  EXPECT_FALSE(h->isRunning());
+  // compile pane: the command, the time, the "compiled" line
+  const QString out = window->compilePane()->output()->toPlainText();
+  EXPECT_TRUE(out.startsWith("$ ")) << out.toStdString();
+  EXPECT_NE(out.indexOf("compiled"), -1) << out.toStdString();
+  // profile pane: both sample series, the floor and HAP
+  window->profilePane()->selectCase(1);
+  EXPECT_EQ(window->profilePane()->chart()->seriesCount(), 2);
+  EXPECT_EQ(window->profilePane()->chart()->values(1).size(), test::quick_options().reps);
+  EXPECT_NE(window->profilePane()->details()->text().indexOf("HAP"), -1) << window->profilePane()->details()->text().toStdString();
+  EXPECT_TRUE(window->profilePane()->counters()->isHidden());  // the CPU device has no profiler counters
+  window->profilePane()->setCounters({{"l2_miss", 12.0}});
+  EXPECT_FALSE(window->profilePane()->counters()->isHidden());
   EXPECT_EQ(window->chart()->values().size(), 2);
-  EXPECT_GT(window->chart()->values()[1], 0.0);
-  // the history tab shows the recorded evaluation
-  ASSERT_TRUE(waitFor([&] { return window->historyTable()->rowCount() == 1; }));
-  EXPECT_EQ(window->historyTable()->item(0, 2)->text(), "passed");
-  EXPECT_EQ(window->evalOptions().reps, test::quick_options().reps);
-  if (const char* shot = std::getenv("KOPE_UI_SCREENSHOT")) {
-    window->grab().save(QString(shot) + "_cases.png");
-    window->tabs()->setCurrentWidget(window->chart());
-    window->grab().save(QString(shot) + "_chart.png");
-  }
+  ASSERT_TRUE(waitFor([&] { return history()->rowCount() == 1; }));
+  EXPECT_EQ(history()->index(0, HistoryModel::Status).data(StatusRole).toString(), "passed");
+  EXPECT_EQ(history()->index(0, 0).data(IdRole).toLongLong(), lastReported(shown));
+  EXPECT_EQ(history()->index(0, HistoryModel::Kernel).data(RawRole).toString(), "gelu/02_erfc_vectorised.cpp");
+  // edited, it is no longer the shipped kernel and is not recorded under its name
+  window->editor()->append("// edited\n");
+  ASSERT_TRUE(evaluateAndWait({"n1"}));
+  ASSERT_TRUE(waitFor([&] { return history()->rowCount() == 2; }));
+  EXPECT_EQ(history()->index(0, HistoryModel::Kernel).data(RawRole).toString(), "untitled.cpp");
 }
 
-TEST_F(UiTest, CompileErrorsBecomeClickableDiagnostics) {
+TEST_F(UiTest, CompileErrorsAndWarningsAreMarkedInTheEditor) {
   ASSERT_TRUE(window->selectTask("exp"));
-  window->editor()->setText("#include \"kope_kernel.h\"\n\nint kope_kernel(const kope_args* a) {\n  return no_such;\n}\n");
+  window->editor()->setText(
+      "// kope:cxxflags -O2 -Wall\n#include \"kope_kernel.h\"\n\nint kope_kernel(const kope_args* a) {\n"
+      "  int unused = 3;\n  return no_such;\n}\n");
   ASSERT_TRUE(evaluateAndWait({"n1"}));
-  EXPECT_EQ(window->tabs()->currentWidget(), window->diagnosticsList());
-  QListWidget* d = window->diagnosticsList();
-  ASSERT_GE(d->count(), 1);
-  EXPECT_NE(d->item(0)->text().indexOf("untitled.cpp:4:"), -1) << d->item(0)->text().toStdString();
+  EXPECT_EQ(window->tabs()->currentWidget(), window->compilePane());
+  DiagnosticModel* d = window->compilePane()->model();
+  int error_row = -1, warning_row = -1;
+  for (int r = 0; r < d->rowCount(); ++r) {
+    const QString sev = d->index(r, 0).data(StatusRole).toString();
+    if (sev == "error" && error_row < 0) error_row = r;
+    if (sev == "warning" && warning_row < 0) warning_row = r;
+  }
+  ASSERT_GE(error_row, 0);
+  ASSERT_GE(warning_row, 0);
+  EXPECT_EQ(d->index(error_row, 0).data(LineRole).toInt(), 6);
   EXPECT_EQ(window->editor()->diagnosticMarkCount(), 1);
+  EXPECT_EQ(window->editor()->warningMarkCount(), 1);
+  EXPECT_TRUE(window->editor()->hasIndicatorAt(5, 9));   // "no_such" on line 6
+  EXPECT_FALSE(window->editor()->hasIndicatorAt(3, 0));
+  const QString out = window->compilePane()->output()->toPlainText();
+  EXPECT_NE(out.indexOf("^"), -1) << out.toStdString();
+  EXPECT_NE(out.indexOf("did not compile"), -1);
   window->editor()->setCursorPosition(0, 0);
-  emit d->itemActivated(d->item(0));
+  emit window->compilePane()->view()->activated(d->index(error_row, 0));
   int line = -1, col = -1;
   window->editor()->getCursorPosition(&line, &col);
-  EXPECT_EQ(line, 3);  // 0-based: the fourth line
+  EXPECT_EQ(line, 5);
 }
 
-TEST_F(UiTest, WrongKernelShowsTheFailingCase) {
+TEST_F(UiTest, WrongKernelShowsTheFullMessageInTheDetailView) {
   ASSERT_TRUE(window->selectTask("mish"));
-  window->editor()->setText(QString::fromStdString(
-      "#include \"kope_kernel.h\"\nint kope_kernel(const kope_args* a) {\n"
-      "  const float* x = (const float*)a->inputs[0].data; float* y = (float*)a->outputs[0].data;\n"
-      "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) y[i] = x[i];\n  return 0;\n}\n"));
+  window->editor()->setText(kWrongMish);
   ASSERT_TRUE(evaluateAndWait({"n1"}));
-  QTableWidget* t = window->caseTable();
-  ASSERT_EQ(t->rowCount(), 1);
-  EXPECT_EQ(t->item(0, 1)->text(), "wrong");
-  EXPECT_NE(t->item(0, 6)->text().indexOf("worst at index"), -1);
+  ASSERT_EQ(cases()->rowCount(), 1);
+  EXPECT_EQ(cases()->index(0, CaseModel::Status).data(StatusRole).toString(), "wrong");
+  EXPECT_NE(cases()->index(0, CaseModel::Message).data(FullTextRole).toString().indexOf("worst at index"), -1);
+  const QString detail = window->casesPane()->detail()->toPlainText();
+  EXPECT_NE(detail.indexOf("Expected"), -1) << detail.toStdString();
+  EXPECT_NE(detail.indexOf("worst at index"), -1);
   EXPECT_EQ(window->chart()->values().at(0), 0.0);
 }
 
-TEST_F(UiTest, RunsTheLoopAndStreamsAttempts) {
-  ASSERT_TRUE(window->selectTask("masked_scale"));
-  EvalOptions o = test::quick_options();
-  o.cases = {"n1", "n1023"};
-  window->setEvalOptions(o);
-  QSignalSpy done(window.get(), &MainWindow::loopDone);
-  window->runLoopAction()->trigger();
-  ASSERT_TRUE(waitFor([&] { return done.count() > 0; }));
-  const int shipped = static_cast<int>(embedded_candidates("masked_scale").size());
-  EXPECT_EQ(window->loopTable()->rowCount(), shipped);
-  EXPECT_TRUE(waitFor([&] { return window->historyTable()->rowCount() == shipped; }));
+TEST_F(UiTest, ResultsGoStaleOnEditAndTaskSwitchAsksAboutUnsavedEdits) {
+  ASSERT_TRUE(window->selectTask("mish"));
+  window->editor()->setText(kWrongMish);
+  ASSERT_TRUE(evaluateAndWait({"n1"}));
+  EXPECT_TRUE(window->isWindowModified());
+  EXPECT_NE(window->windowTitle().indexOf("untitled.cpp[*]"), -1) << window->windowTitle().toStdString();
+  window->editor()->append("// edited\n");
+  EXPECT_TRUE(window->resultsHeader()->isStale());
+  window->editor()->setText(kWrongMish);
+  EXPECT_FALSE(window->resultsHeader()->isStale());
+  // Cancel keeps the task and the text.
+  answer = QMessageBox::Cancel;
+  EXPECT_FALSE(window->selectTask("gelu"));
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(window->currentTask()->name, "mish");
+  EXPECT_EQ(window->editor()->text(), kWrongMish);
+  EXPECT_EQ(window->resultsHeader()->task(), "mish");
+  // Discard switches, and nothing of mish is shown as gelu's.
+  answer = QMessageBox::Discard;
+  EXPECT_TRUE(window->selectTask("gelu"));
+  EXPECT_EQ(window->resultsHeader()->task(), "gelu");
+  EXPECT_EQ(window->resultsHeader()->evaluationId(), 0);
+  EXPECT_EQ(cases()->rowCount(), 0);
+  EXPECT_EQ(window->compilePane()->model()->rowCount(), 0);
+  EXPECT_FALSE(window->isWindowModified());
 }
 
-TEST_F(UiTest, HistoryRowLoadsThatKernelVersion) {
+TEST_F(UiTest, QuitAsksAndSaveWritesTheFile) {
+  window->editor()->setText("// my kernel\n");
+  EXPECT_TRUE(window->isWindowModified());
+  answer = QMessageBox::Cancel;
+  EXPECT_FALSE(window->close());
+  EXPECT_TRUE(window->isVisible());
+  answer = QMessageBox::Save;
+  EXPECT_TRUE(window->close());
+  QFile f(QString::fromStdString((dir / "saved.cpp").string()));
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_EQ(QString::fromUtf8(f.readAll()), "// my kernel\n");
+  EXPECT_NE(window->windowTitle().indexOf("saved.cpp"), -1);
+  EXPECT_FALSE(window->isWindowModified());
+}
+
+TEST_F(UiTest, RestoreBringsBackAVersionWithItsOwnResults) {
   ASSERT_TRUE(window->selectTask("gelu"));
-  const QString src = "#include \"kope_kernel.h\"\n// version one\nint kope_kernel(const kope_args*) { return 1; }\n";
-  window->editor()->setText(src);
+  const QString v1 = "#include \"kope_kernel.h\"\n// version one\nint kope_kernel(const kope_args*) { return 1; }\n";
+  QSignalSpy shown(window.get(), &MainWindow::reportShown);
+  window->editor()->setText(v1);
   ASSERT_TRUE(evaluateAndWait({"n1"}));
-  ASSERT_TRUE(waitFor([&] { return window->historyTable()->rowCount() == 1; }));
-  window->editor()->setText("something else");
-  QSignalSpy loaded(window->engine(), &ui::Engine::kernelLoaded);
-  emit window->historyTable()->cellActivated(0, 0);
-  ASSERT_TRUE(waitFor([&] { return loaded.count() > 0; }));
-  EXPECT_EQ(window->editor()->text(), src);
+  const qint64 first = lastReported(shown);
+  ASSERT_TRUE(window->loadCandidate("gelu/01_float_erff.cpp") || asked > 0);
+  answer = QMessageBox::Discard;
+  ASSERT_TRUE(window->loadCandidate("gelu/01_float_erff.cpp"));
+  ASSERT_TRUE(evaluateAndWait({"n1"}));
+  EXPECT_EQ(cases()->index(0, CaseModel::Status).data(StatusRole).toString(), "passed");
+  // with unsaved edits, Cancel keeps them
+  window->editor()->append("// typing\n");
+  answer = QMessageBox::Cancel;
+  const QString typed = window->editor()->text();
+  window->restoreEvaluation(first);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(window->editor()->text(), typed);
+  answer = QMessageBox::Discard;
+  QSignalSpy restored(window.get(), &MainWindow::evaluationRestored);
+  window->restoreEvaluation(first);
+  ASSERT_TRUE(waitFor([&] { return restored.count() > 0; }));
+  EXPECT_EQ(window->editor()->text(), v1);
+  EXPECT_EQ(window->resultsHeader()->evaluationId(), first);
+  EXPECT_FALSE(window->resultsHeader()->isStale());
+  ASSERT_EQ(cases()->rowCount(), 1);
+  EXPECT_EQ(cases()->index(0, CaseModel::Status).data(StatusRole).toString(), "runtime_error");
+}
+
+TEST_F(UiTest, RunControllerHoldsACandidateForEditingAndRecordsSteering) {
+  ASSERT_TRUE(window->selectTask("masked_scale"));
+  EvalOptions o = test::quick_options();
+  o.cases = {"n1"};
+  window->setEvalOptions(o);
+  RunController* run = window->runController();
+  EXPECT_EQ(run->tasks()->checkedTasks(), std::vector<std::string>{"masked_scale"});
+  run->holdBox()->setChecked(true);
+  QSignalSpy held(run, &RunController::candidateHeld);
+  QSignalSpy finished(run, &RunController::runFinished);
+  run->startButton()->click();
+  EXPECT_FALSE(run->startButton()->isEnabled());
+  ASSERT_TRUE(waitFor([&] { return held.count() > 0; }));
+  EXPECT_NE(window->editor()->text().indexOf("kope_kernel"), -1);  // the candidate is in the editor
+  EXPECT_TRUE(run->approveButton()->isEnabled());
+  run->hintEdit()->setText("unroll by 8");
+  run->hintButton()->click();
+  window->editor()->append("// approved with an edit\n");
+  run->approveButton()->click();
+  run->holdBox()->setChecked(false);  // the rest go through
+  ASSERT_TRUE(waitFor([&] { return finished.count() > 0; }));
+  const int shipped = static_cast<int>(embedded_candidates("masked_scale").size());
+  ASSERT_EQ(run->attempts()->rowCount(), shipped);
+  // the steering log, as recorded with the run
+  ASSERT_TRUE(waitFor([&] { return run->steering()->rowCount() >= 4; }));
+  QStringList acts;
+  for (int r = 0; r < run->steering()->rowCount(); ++r) acts << run->steering()->index(r, 0).data(StatusRole).toString();
+  EXPECT_EQ(acts, (QStringList{"hold", "hint", "edit", "hold"})) << acts.join(",").toStdString();
+  Workspace ws = Workspace::open(dir / "ws");
+  EXPECT_EQ(steering_log(ws, run->lastRunId()).size(), 4u);
+  auto row = ws.evaluation(run->attempts()->index(0, 0).data(IdRole).toLongLong());
+  ASSERT_TRUE(row);
+  EXPECT_NE(ws.kernel_source(row->kernel_id)->find("approved with an edit"), std::string::npos);
+}
+
+TEST_F(UiTest, PauseThenStopEndsTheRunAsStopped) {
+  ASSERT_TRUE(window->selectTask("gelu"));
+  EvalOptions o = test::quick_options();
+  o.cases = {"n1"};
+  window->setEvalOptions(o);
+  RunController* run = window->runController();
+  QSignalSpy finished(run, &RunController::runFinished);
+  QSignalSpy phases(window->engine(), &Engine::loopPhase);
+  run->startButton()->click();
+  run->pauseButton()->click();  // after the current attempt
+  ASSERT_TRUE(waitFor([&] {
+    for (const auto& args : phases)
+      if (args.at(2).toString() == "paused") return true;
+    return false;
+  }));
+  const int at_pause = run->attempts()->rowCount();
+  EXPECT_LE(at_pause, 1);
+  EXPECT_NE(run->phaseLabel()->text().indexOf(statusText("paused")), -1) << run->phaseLabel()->text().toStdString();
+  run->stopButton()->click();
+  ASSERT_TRUE(waitFor([&] { return finished.count() > 0; }));
+  EXPECT_EQ(run->attempts()->rowCount(), at_pause);
+  Workspace ws = Workspace::open(dir / "ws");
+  EXPECT_EQ(ws.runs(1).at(0).status, "stopped");
+  EXPECT_TRUE(run->startButton()->isEnabled());
+}
+
+TEST_F(UiTest, ForkFromHistoryAndCompareTwoVersions) {
+  ASSERT_TRUE(window->selectTask("masked_scale"));
+  QSignalSpy shown(window.get(), &MainWindow::reportShown);
+  ASSERT_TRUE(window->loadCandidate(QString::fromStdString(embedded_candidates("masked_scale")[0].name)));
+  ASSERT_TRUE(evaluateAndWait({"n1", "n1023"}));
+  answer = QMessageBox::Discard;
+  ASSERT_TRUE(window->loadCandidate(QString::fromStdString(embedded_candidates("masked_scale")[1].name)));
+  ASSERT_TRUE(evaluateAndWait({"n1", "n1023"}));
+  ASSERT_TRUE(waitFor([&] { return history()->rowCount() == 2; }));
+  // compare the two
+  HistoryPane* hp = window->historyPane();
+  hp->select({0, 1});
+  EXPECT_TRUE(hp->compareButton()->isEnabled());
+  QSignalSpy compared(window.get(), &MainWindow::comparisonShown);
+  hp->compareButton()->click();
+  ASSERT_TRUE(waitFor([&] { return compared.count() > 0; }));
+  ComparePane* cp = window->comparePane();
+  EXPECT_EQ(window->tabs()->currentWidget(), cp);
+  ASSERT_EQ(cp->model()->rowCount(), 2);
+  EXPECT_GT(cp->model()->index(1, CompareModel::Speedup).data(RawRole).toDouble(), 0.0);
+  EXPECT_EQ(cp->model()->index(1, CompareModel::Interval).data(RawRole).toList().size(), 2);
+  EXPECT_GT(cp->left()->diffMarkCount() + cp->right()->diffMarkCount(), 0);
+  EXPECT_EQ(cp->chart()->values(0).size(), 2);
+  EXPECT_LT(cp->comparison().a_evaluation, cp->comparison().b_evaluation);
+  // no incumbent yet: said, not hidden
+  QSignalSpy failed(window.get(), &MainWindow::errorShown);
+  hp->select({0});
+  hp->incumbentButton()->click();
+  ASSERT_TRUE(waitFor([&] { return failed.count() > 0; }));
+  EXPECT_NE(failed.at(0).at(0).toString().indexOf("no incumbent"), -1);
+  // fork a run from the older version
+  const qint64 older = history()->at(1).id;
+  hp->select({1});
+  hp->forkButton()->click();
+  RunController* run = window->runController();
+  run->maxAttempts()->setValue(1);
+  QSignalSpy finished(run, &RunController::runFinished);
+  run->startButton()->click();
+  ASSERT_TRUE(waitFor([&] { return finished.count() > 0; }));
+  Workspace ws = Workspace::open(dir / "ws");
+  auto log = steering_log(ws, run->lastRunId());
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(log[0].act, "fork");
+  EXPECT_EQ(log[0].detail, "evaluation " + std::to_string(older));
+}
+
+TEST_F(UiTest, ARunningEvaluationCanBeCancelled) {
+  ASSERT_TRUE(window->selectTask("gelu"));
+  window->editor()->setText(QString::fromStdString(
+      "#include \"kope_kernel.h\"\n#include <unistd.h>\nint kope_kernel(const kope_args* a) { usleep(300000); return 1; }\n"));
+  EvalOptions o = test::quick_options();
+  o.cases = {"n1", "n1000"};
+  window->setEvalOptions(o);
+  QSignalSpy shown(window.get(), &MainWindow::reportShown);
+  window->evaluateAction()->trigger();
+  EXPECT_TRUE(window->resultsHeader()->isRunning());
+  EXPECT_TRUE(window->cancelAction()->isEnabled());
+  window->cancelAction()->trigger();
+  EXPECT_FALSE(window->resultsHeader()->isRunning());
+  EXPECT_EQ(window->resultsHeader()->evaluationId(), 0);
+  ASSERT_TRUE(waitFor([&] { return !window->engine()->busy(); }));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(shown.count(), 0);  // recorded, never shown as current
+  EXPECT_EQ(cases()->rowCount(), 0);
 }
 
 TEST(Engine, ASupersededEvaluationIsRecordedButNotDelivered) {
@@ -198,6 +440,13 @@ TEST(Editor, LexerKnowsTheKernelAbiAndMarginIsSet) {
   ui::KernelEditor editor;
   editor.setText("a\nb\nc\n");
   EXPECT_GT(editor.marginWidth(0), 0);
+  EXPECT_GT(editor.marginWidth(1), 0);
+  editor.showDiagnostics({{"k.cpp", 2, 1, "warning", "w"}, {"other.cpp", 1, 1, "error", "e"}}, "k.cpp");
+  EXPECT_EQ(editor.warningMarkCount(), 1);
+  EXPECT_EQ(editor.diagnosticMarkCount(), 0);  // another file's error is not this one's
+  EXPECT_TRUE(editor.hasIndicatorAt(1, 0));
+  editor.clearDiagnosticMarks();
+  EXPECT_FALSE(editor.hasIndicatorAt(1, 0));
 }
 
 TEST(Translation, ChineseIsEmbeddedAndApplies) {
@@ -207,11 +456,14 @@ TEST(Translation, ChineseIsEmbeddedAndApplies) {
   {
     MainWindow w(Suite::embedded(), dir / "ws");
     EXPECT_EQ(w.evaluateAction()->text(), QString::fromUtf8("评测(&E)"));
-    EXPECT_EQ(w.windowTitle(), QString::fromUtf8("Kope 工作台"));
+    EXPECT_NE(w.windowTitle().indexOf(QString::fromUtf8("Kope 工作台")), -1) << w.windowTitle().toStdString();
+    EXPECT_EQ(statusText("passed"), QString::fromUtf8("通过"));
+    EXPECT_EQ(w.runController()->stopButton()->text(), QString::fromUtf8("立即停止"));
   }
   ASSERT_TRUE(ui::install_translation(*QCoreApplication::instance(), "en"));
   MainWindow w(Suite::embedded(), dir / "ws");
   EXPECT_EQ(w.evaluateAction()->text(), "&Evaluate");
+  EXPECT_EQ(statusText("passed"), "passed");
   EXPECT_FALSE(ui::install_translation(*QCoreApplication::instance(), "xx_YY"));
 }
 
@@ -219,7 +471,7 @@ TEST(Translation, EveryChineseStringIsTranslated) {
   QFile ts(QString(KOPE_TRANSLATIONS_DIR) + "/kope_zh_CN.ts");
   ASSERT_TRUE(ts.open(QIODevice::ReadOnly));
   const QString text = QString::fromUtf8(ts.readAll());
-  EXPECT_GT(text.count("<message>"), 50);
+  EXPECT_GT(text.count("<message>"), 150);
   EXPECT_EQ(text.count("type=\"unfinished\""), 0) << "run the kope_ui_lupdate target and translate the new strings";
   EXPECT_EQ(text.count("type=\"vanished\""), 0);
 }

@@ -2,328 +2,1120 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
-    <name>kope::ui::MainWindow</name>
+    <name>Status</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="96"/>
-        <source>Loaded kernel version %1 from the workspace</source>
+        <location filename="../ui/models/status.cpp" line="18"/>
+        <source>passed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="245"/>
-        <source>Kope Workbench</source>
+        <location filename="../ui/models/status.cpp" line="19"/>
+        <source>wrong</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="246"/>
-        <source>Tasks</source>
+        <location filename="../ui/models/status.cpp" line="20"/>
+        <source>crash</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <source>Case</source>
+        <location filename="../ui/models/status.cpp" line="21"/>
+        <source>timeout</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <source>Status</source>
+        <location filename="../ui/models/status.cpp" line="22"/>
+        <source>runtime error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <source>Max rel. error</source>
+        <location filename="../ui/models/status.cpp" line="23"/>
+        <source>load error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <source>Baseline</source>
+        <location filename="../ui/models/status.cpp" line="24"/>
+        <source>inputs modified</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <source>Kernel</source>
+        <location filename="../ui/models/status.cpp" line="25"/>
+        <source>compile error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="248"/>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <source>Speedup</source>
+        <location filename="../ui/models/status.cpp" line="26"/>
+        <source>no cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="248"/>
-        <source>Message</source>
+        <location filename="../ui/models/status.cpp" line="27"/>
+        <source>running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <location filename="../ui/main_window.cpp" line="256"/>
+        <location filename="../ui/models/status.cpp" line="28"/>
+        <source>interrupted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="29"/>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="30"/>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="31"/>
+        <source>stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="32"/>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="33"/>
+        <source>rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="34"/>
+        <source>needs review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="35"/>
+        <source>proposing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="36"/>
+        <source>held for approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="37"/>
+        <source>compiling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="38"/>
+        <source>testing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="39"/>
+        <source>timing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="40"/>
+        <source>paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="41"/>
+        <source>starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::AttemptModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="123"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="249"/>
+        <location filename="../ui/models/models.cpp" line="124"/>
+        <source>Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="125"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="126"/>
+        <source>Speedup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="127"/>
         <source>Promoted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="249"/>
+        <location filename="../ui/models/models.cpp" line="128"/>
         <source>Idea</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="250"/>
+        <location filename="../ui/models/models.cpp" line="157"/>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::CaseModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="35"/>
+        <source>Case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="36"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="37"/>
+        <source>Max rel. error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="38"/>
+        <source>Baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="39"/>
+        <source>Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="40"/>
+        <source>Speedup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="41"/>
+        <source>95% interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="42"/>
+        <source>Memory floor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="43"/>
+        <source>HAP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="44"/>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::CasesPane</name>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="89"/>
+        <source>Output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="90"/>
+        <source>Mean rel. error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="91"/>
+        <source>Max rel. error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="92"/>
+        <source>Limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="93"/>
+        <source>Worst at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="94"/>
+        <source>Expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="95"/>
+        <source>Got</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="99"/>
+        <source>Correctness call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="100"/>
+        <source>Last timed call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="102"/>
+        <source>Baseline median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="102"/>
+        <source>kernel median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
+        <source>speedup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="106"/>
+        <source>Runner log</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::CompareModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="237"/>
+        <source>Case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="238"/>
+        <source>A status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="239"/>
+        <source>B status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="240"/>
+        <source>A median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="241"/>
+        <source>B median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="242"/>
+        <source>B over A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="243"/>
+        <source>95% interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ComparePane</name>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="85"/>
+        <source>Pick two versions in History (or one and the incumbent) to compare them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="86"/>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="87"/>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="88"/>
+        <location filename="../ui/views/compare_pane.cpp" line="107"/>
+        <source>B over A, per case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="91"/>
+        <source>A: evaluation %1 (%2) · B: evaluation %3 (%4) · B over A: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="96"/>
+        <source>(different tasks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="97"/>
+        <source>A: evaluation %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="98"/>
+        <source>B: evaluation %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="107"/>
+        <source>B over A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="108"/>
+        <source>A median / B median</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::CompilePane</name>
+    <message>
+        <location filename="../ui/views/compile_pane.cpp" line="42"/>
+        <source>Compiling %1 ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compile_pane.cpp" line="89"/>
+        <source>compiled (cached build, no compiler run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compile_pane.cpp" line="89"/>
+        <source>compiled in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compile_pane.cpp" line="91"/>
+        <source>did not compile (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::DiagnosticModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="92"/>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="93"/>
+        <source>Line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="94"/>
+        <source>Column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="95"/>
+        <source>Severity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="96"/>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::HistoryModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="167"/>
         <source>Id</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="250"/>
+        <location filename="../ui/models/models.cpp" line="168"/>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="169"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="170"/>
+        <source>Speedup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="171"/>
         <source>Started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="251"/>
-        <location filename="../ui/main_window.cpp" line="311"/>
+        <location filename="../ui/models/models.cpp" line="172"/>
+        <source>Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::HistoryPane</name>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="101"/>
+        <source>Restore this version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="102"/>
+        <source>Bring this kernel version and its results back into the editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="103"/>
+        <source>Compare the two selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="104"/>
+        <source>Compare with the incumbent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="105"/>
+        <source>Fork a run from here</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::MainWindow</name>
+    <message>
+        <location filename="../ui/main_window.cpp" line="284"/>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="292"/>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="286"/>
+        <location filename="../ui/main_window.cpp" line="407"/>
         <source>Cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="252"/>
-        <source>Diagnostics</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="253"/>
+        <location filename="../ui/main_window.cpp" line="289"/>
         <source>Chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="254"/>
-        <source>Loop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="255"/>
+        <location filename="../ui/main_window.cpp" line="290"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="257"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>&amp;Open kernel...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="258"/>
+        <location filename="../ui/main_window.cpp" line="294"/>
         <source>&amp;Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="259"/>
+        <location filename="../ui/main_window.cpp" line="295"/>
         <source>&amp;Evaluate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="260"/>
+        <location filename="../ui/main_window.cpp" line="296"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="261"/>
-        <source>Run &amp;loop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="262"/>
-        <source>The optimisation loop on this task with the offline policy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="263"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
         <source>Load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="264"/>
+        <location filename="../ui/main_window.cpp" line="300"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="301"/>
         <source> Shipped kernels: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="266"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source> Warm-ups: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="267"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
         <source> Timed runs: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="268"/>
+        <location filename="../ui/main_window.cpp" line="304"/>
         <source> Timeout (s): </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="269"/>
+        <location filename="../ui/main_window.cpp" line="305"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="270"/>
+        <location filename="../ui/main_window.cpp" line="306"/>
         <source>&amp;Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="272"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="400"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="322"/>
+        <location filename="../ui/main_window.cpp" line="418"/>
         <source>Reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="430"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="336"/>
+        <location filename="../ui/main_window.cpp" line="435"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="485"/>
         <source>Open kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="362"/>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="362"/>
+        <location filename="../ui/main_window.cpp" line="54"/>
+        <source>Unsaved changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>C++ sources (*.cpp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="367"/>
+        <location filename="../ui/main_window.cpp" line="69"/>
+        <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="71"/>
+        <source>Evaluation cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="118"/>
+        <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="180"/>
+        <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="183"/>
+        <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="188"/>
+        <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="285"/>
+        <source>Run controller</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="287"/>
+        <source>Compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="288"/>
+        <source>Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="291"/>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="297"/>
+        <source>&amp;Cancel evaluation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="298"/>
+        <source>Stop the running evaluation (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="307"/>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="327"/>
+        <source>The kernel has unsaved changes. Save them before quitting?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="351"/>
+        <source>untitled.cpp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="353"/>
+        <source>%1[*]%2 — Kope Workbench</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="379"/>
+        <source>the editor has changed since this evaluation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="427"/>
+        <source>The kernel has unsaved changes. Save them before opening %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="444"/>
+        <source>The kernel has unsaved changes. Save them before loading %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="461"/>
+        <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="478"/>
+        <source>Evaluation %1 has no report: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="480"/>
+        <source>Restored evaluation %1 (kernel version %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="372"/>
+        <location filename="../ui/main_window.cpp" line="504"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="398"/>
-        <location filename="../ui/main_window.cpp" line="414"/>
+        <location filename="../ui/main_window.cpp" line="532"/>
         <source>Select a task first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="403"/>
+        <location filename="../ui/main_window.cpp" line="537"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
+        <location filename="../ui/main_window.cpp" line="546"/>
         <source>Evaluating %1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="440"/>
-        <source>95% interval: %1 to %2</source>
+        <location filename="../ui/main_window.cpp" line="566"/>
+        <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="462"/>
+        <location filename="../ui/main_window.cpp" line="591"/>
         <source>Did not compile: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="465"/>
+        <location filename="../ui/main_window.cpp" line="599"/>
         <source>Result: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="466"/>
+        <location filename="../ui/main_window.cpp" line="600"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="467"/>
+        <location filename="../ui/main_window.cpp" line="601"/>
         <source>, score %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="468"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>Warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="471"/>
-        <source>Recorded as evaluation %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="484"/>
-        <source>yes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="513"/>
+        <location filename="../ui/main_window.cpp" line="616"/>
         <source>Error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="519"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>Working...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="519"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>Idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ProfilePane</name>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="75"/>
+        <source>Device profiler counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="81"/>
+        <source>Timed samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="82"/>
+        <source>No timed case: evaluate a kernel to see its samples.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>milliseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>nanoseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="96"/>
+        <source>memory-bound floor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="97"/>
+        <source>Timed samples of case %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <source>baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <source>kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
+        <source>sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>microseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="101"/>
+        <source>Baseline median %1, kernel median %2 over %3 samples.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="105"/>
+        <source>Speedup %1, 95% interval %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="107"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="109"/>
+        <source>Memory-bound floor %1; position against it (HAP) %2: 50% is the baseline&apos;s speed, 100% the floor.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="113"/>
+        <source>No memory-bound floor was measured for this case.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ResultsHeader</name>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="61"/>
+        <source>Task %1 · kernel %2 · evaluating: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="64"/>
+        <source>No task selected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="64"/>
+        <source>Task %1 · no evaluation of this kernel yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="67"/>
+        <source>Task %1 · kernel %2 (%3) · evaluation %4 · %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="72"/>
+        <source>STALE: %1 — </source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunController</name>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="118"/>
+        <source>stopping: the running evaluation is cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="160"/>
+        <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="176"/>
+        <source>run %1 stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="176"/>
+        <source>run %1 done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="186"/>
+        <source>the run failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="210"/>
+        <source>The next attempt starts from evaluation %1 as the incumbent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="218"/>
+        <source>Choose at least one task to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="263"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="279"/>
+        <source>%1 case %2 of %3 (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="300"/>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="301"/>
+        <source>Policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="302"/>
+        <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="303"/>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="304"/>
+        <source>Attempts per task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="305"/>
+        <source>Start run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="306"/>
+        <source>Pause after attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="307"/>
+        <source>Stop now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="308"/>
+        <source>A hint for the next prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="309"/>
+        <source>Send hint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="310"/>
+        <source>Hold each candidate for approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="311"/>
+        <source>Approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="312"/>
+        <source>Reject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="313"/>
+        <source>Pin the incumbent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="314"/>
+        <source>No run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="209"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="210"/>
+        <source>Command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="211"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="212"/>
+        <source>Started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="213"/>
+        <source>Finished</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::SpeedupChart</name>
     <message>
-        <location filename="../ui/speedup_chart.cpp" line="38"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="38"/>
         <source>Speedup over the baseline, per case</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/speedup_chart.cpp" line="45"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="45"/>
         <source>speedup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/speedup_chart.cpp" line="64"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="64"/>
         <source>baseline time / kernel time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/speedup_chart.cpp" line="81"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="81"/>
         <source>Speedup over the baseline, per case (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::SteeringModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="280"/>
+        <source>At</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="281"/>
+        <source>Act</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="282"/>
+        <source>Detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::TaskModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="300"/>
+        <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

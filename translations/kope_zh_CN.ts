@@ -2,329 +2,1121 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>kope::ui::MainWindow</name>
+    <name>Status</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="96"/>
-        <source>Loaded kernel version %1 from the workspace</source>
-        <translation>已从工作区载入内核版本 %1</translation>
+        <location filename="../ui/models/status.cpp" line="18"/>
+        <source>passed</source>
+        <translation>通过</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="245"/>
-        <source>Kope Workbench</source>
-        <translation>Kope 工作台</translation>
+        <location filename="../ui/models/status.cpp" line="19"/>
+        <source>wrong</source>
+        <translation>错误结果</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="246"/>
-        <source>Tasks</source>
-        <translation>任务</translation>
+        <location filename="../ui/models/status.cpp" line="20"/>
+        <source>crash</source>
+        <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <source>Case</source>
-        <translation>用例</translation>
+        <location filename="../ui/models/status.cpp" line="21"/>
+        <source>timeout</source>
+        <translation>超时</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <source>Status</source>
-        <translation>状态</translation>
+        <location filename="../ui/models/status.cpp" line="22"/>
+        <source>runtime error</source>
+        <translation>运行时错误</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <source>Max rel. error</source>
-        <translation>最大相对误差</translation>
+        <location filename="../ui/models/status.cpp" line="23"/>
+        <source>load error</source>
+        <translation>加载错误</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <source>Baseline</source>
-        <translation>基线</translation>
+        <location filename="../ui/models/status.cpp" line="24"/>
+        <source>inputs modified</source>
+        <translation>输入被修改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <source>Kernel</source>
-        <translation>内核</translation>
+        <location filename="../ui/models/status.cpp" line="25"/>
+        <source>compile error</source>
+        <translation>编译错误</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="248"/>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <source>Speedup</source>
-        <translation>加速比</translation>
+        <location filename="../ui/models/status.cpp" line="26"/>
+        <source>no cases</source>
+        <translation>无用例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="248"/>
-        <source>Message</source>
-        <translation>信息</translation>
+        <location filename="../ui/models/status.cpp" line="27"/>
+        <source>running</source>
+        <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <location filename="../ui/main_window.cpp" line="256"/>
+        <location filename="../ui/models/status.cpp" line="28"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="29"/>
+        <source>error</source>
+        <translation>出错</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="30"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="31"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="32"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="33"/>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="34"/>
+        <source>needs review</source>
+        <translation>待复核</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="35"/>
+        <source>proposing</source>
+        <translation>提议中</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="36"/>
+        <source>held for approval</source>
+        <translation>等待批准</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="37"/>
+        <source>compiling</source>
+        <translation>编译中</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="38"/>
+        <source>testing</source>
+        <translation>测试中</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="39"/>
+        <source>timing</source>
+        <translation>计时中</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="40"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="41"/>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::AttemptModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="123"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="249"/>
+        <location filename="../ui/models/models.cpp" line="124"/>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="125"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="126"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="127"/>
         <source>Promoted</source>
         <translation>已晋升</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="249"/>
+        <location filename="../ui/models/models.cpp" line="128"/>
         <source>Idea</source>
         <translation>思路</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="250"/>
+        <location filename="../ui/models/models.cpp" line="157"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::CaseModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="35"/>
+        <source>Case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="36"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="37"/>
+        <source>Max rel. error</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="38"/>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="39"/>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="40"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="41"/>
+        <source>95% interval</source>
+        <translation>95% 区间</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="42"/>
+        <source>Memory floor</source>
+        <translation>内存带宽下限</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="43"/>
+        <source>HAP</source>
+        <translation>HAP</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="44"/>
+        <source>Message</source>
+        <translation>信息</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::CasesPane</name>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="89"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="90"/>
+        <source>Mean rel. error</source>
+        <translation>平均相对误差</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="91"/>
+        <source>Max rel. error</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="92"/>
+        <source>Limit</source>
+        <translation>限值</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="93"/>
+        <source>Worst at</source>
+        <translation>最差位置</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="94"/>
+        <source>Expected</source>
+        <translation>期望值</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="95"/>
+        <source>Got</source>
+        <translation>实际值</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="99"/>
+        <source>Correctness call</source>
+        <translation>正确性调用</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="100"/>
+        <source>Last timed call</source>
+        <translation>最后一次计时调用</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="102"/>
+        <source>Baseline median</source>
+        <translation>基线中位数</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="102"/>
+        <source>kernel median</source>
+        <translation>内核中位数</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
+        <source>speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/cases_pane.cpp" line="106"/>
+        <source>Runner log</source>
+        <translation>运行器日志</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::CompareModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="237"/>
+        <source>Case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="238"/>
+        <source>A status</source>
+        <translation>A 状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="239"/>
+        <source>B status</source>
+        <translation>B 状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="240"/>
+        <source>A median</source>
+        <translation>A 中位数</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="241"/>
+        <source>B median</source>
+        <translation>B 中位数</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="242"/>
+        <source>B over A</source>
+        <translation>B 相对 A</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="243"/>
+        <source>95% interval</source>
+        <translation>95% 区间</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ComparePane</name>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="85"/>
+        <source>Pick two versions in History (or one and the incumbent) to compare them.</source>
+        <translation>在“历史”中选择两个版本（或一个版本与当前最优）进行比较。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="86"/>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="87"/>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="88"/>
+        <location filename="../ui/views/compare_pane.cpp" line="107"/>
+        <source>B over A, per case</source>
+        <translation>各用例 B 相对 A 的加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="91"/>
+        <source>A: evaluation %1 (%2) · B: evaluation %3 (%4) · B over A: %5</source>
+        <translation>A：评测 %1（%2）· B：评测 %3（%4）· B 相对 A：%5</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="96"/>
+        <source>(different tasks)</source>
+        <translation>（不同任务）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="97"/>
+        <source>A: evaluation %1, %2</source>
+        <translation>A：评测 %1，%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="98"/>
+        <source>B: evaluation %1, %2</source>
+        <translation>B：评测 %1，%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="107"/>
+        <source>B over A</source>
+        <translation>B 相对 A</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compare_pane.cpp" line="108"/>
+        <source>A median / B median</source>
+        <translation>A 中位数 / B 中位数</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::CompilePane</name>
+    <message>
+        <location filename="../ui/views/compile_pane.cpp" line="42"/>
+        <source>Compiling %1 ...</source>
+        <translation>正在编译 %1 ...</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compile_pane.cpp" line="89"/>
+        <source>compiled (cached build, no compiler run)</source>
+        <translation>已编译（使用缓存，未运行编译器）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compile_pane.cpp" line="89"/>
+        <source>compiled in %1</source>
+        <translation>已编译，用时 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/compile_pane.cpp" line="91"/>
+        <source>did not compile (%1): %2</source>
+        <translation>编译失败（%1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::DiagnosticModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="92"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="93"/>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="94"/>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="95"/>
+        <source>Severity</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="96"/>
+        <source>Message</source>
+        <translation>信息</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::HistoryModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="167"/>
         <source>Id</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="250"/>
+        <location filename="../ui/models/models.cpp" line="168"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="169"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="170"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="171"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="251"/>
-        <location filename="../ui/main_window.cpp" line="311"/>
+        <location filename="../ui/models/models.cpp" line="172"/>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::HistoryPane</name>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="101"/>
+        <source>Restore this version</source>
+        <translation>恢复此版本</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="102"/>
+        <source>Bring this kernel version and its results back into the editor</source>
+        <translation>将此内核版本及其结果恢复到编辑器</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="103"/>
+        <source>Compare the two selected</source>
+        <translation>比较所选的两个版本</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="104"/>
+        <source>Compare with the incumbent</source>
+        <translation>与当前最优比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/history_pane.cpp" line="105"/>
+        <source>Fork a run from here</source>
+        <translation>从此版本分叉运行</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::MainWindow</name>
+    <message>
+        <location filename="../ui/main_window.cpp" line="284"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="292"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="286"/>
+        <location filename="../ui/main_window.cpp" line="407"/>
         <source>Cases</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="252"/>
-        <source>Diagnostics</source>
-        <translation>诊断</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="253"/>
+        <location filename="../ui/main_window.cpp" line="289"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="254"/>
-        <source>Loop</source>
-        <translation>循环</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="255"/>
+        <location filename="../ui/main_window.cpp" line="290"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="257"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>&amp;Open kernel...</source>
         <translation>打开内核(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="258"/>
+        <location filename="../ui/main_window.cpp" line="294"/>
         <source>&amp;Save kernel</source>
         <translation>保存内核(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="259"/>
+        <location filename="../ui/main_window.cpp" line="295"/>
         <source>&amp;Evaluate</source>
         <translation>评测(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="260"/>
+        <location filename="../ui/main_window.cpp" line="296"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation>编译，与 fp64 标准输出比对，并与基线对比计时 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="261"/>
-        <source>Run &amp;loop</source>
-        <translation>运行循环(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="262"/>
-        <source>The optimisation loop on this task with the offline policy</source>
-        <translation>以离线策略在此任务上运行优化循环</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="263"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
         <source>Load</source>
         <translation>载入</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="264"/>
+        <location filename="../ui/main_window.cpp" line="300"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="301"/>
         <source> Shipped kernels: </source>
         <translation> 内置内核： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="266"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source> Warm-ups: </source>
         <translation> 预热次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="267"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
         <source> Timed runs: </source>
         <translation> 计时次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="268"/>
+        <location filename="../ui/main_window.cpp" line="304"/>
         <source> Timeout (s): </source>
         <translation> 超时（秒）： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="269"/>
+        <location filename="../ui/main_window.cpp" line="305"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="270"/>
+        <location filename="../ui/main_window.cpp" line="306"/>
         <source>&amp;Kernel</source>
         <translation>内核(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="272"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="400"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation>尚无评测。请编写或载入一个内核，然后点击“评测”。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="322"/>
+        <location filename="../ui/main_window.cpp" line="418"/>
         <source>Reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="430"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation>无法读取内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="336"/>
+        <location filename="../ui/main_window.cpp" line="435"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="485"/>
         <source>Open kernel</source>
         <translation>打开内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation>C++ 源文件 (*.cpp *.cc *.cxx *.c);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="362"/>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>Save kernel</source>
         <translation>保存内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="362"/>
+        <location filename="../ui/main_window.cpp" line="54"/>
+        <source>Unsaved changes</source>
+        <translation>未保存的修改</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>C++ sources (*.cpp)</source>
         <translation>C++ 源文件 (*.cpp)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="367"/>
+        <location filename="../ui/main_window.cpp" line="69"/>
+        <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
+        <translation>评测已取消。它已记录在工作区中；其结果不会显示。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="71"/>
+        <source>Evaluation cancelled</source>
+        <translation>评测已取消</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="118"/>
+        <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
+        <translation>内核有未保存的修改。切换到任务 %1 之前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="180"/>
+        <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
+        <translation>内核有未保存的修改。在等待批准的候选替换它们之前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="183"/>
+        <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
+        <translation>候选 %1 正在等待批准：可在此编辑，然后在运行控制器中批准或拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="188"/>
+        <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
+        <translation>候选已按编辑器中的内容交给循环（或已被拒绝）；其尝试显示在运行控制器中。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="285"/>
+        <source>Run controller</source>
+        <translation>运行控制器</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="287"/>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="288"/>
+        <source>Profile</source>
+        <translation>性能剖析</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="291"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="297"/>
+        <source>&amp;Cancel evaluation</source>
+        <translation>取消评测(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="298"/>
+        <source>Stop the running evaluation (Esc)</source>
+        <translation>停止正在运行的评测 (Esc)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="307"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="327"/>
+        <source>The kernel has unsaved changes. Save them before quitting?</source>
+        <translation>内核有未保存的修改。退出前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="351"/>
+        <source>untitled.cpp</source>
+        <translation>untitled.cpp</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="353"/>
+        <source>%1[*]%2 — Kope Workbench</source>
+        <translation>%1[*]%2 — Kope 工作台</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="379"/>
+        <source>the editor has changed since this evaluation</source>
+        <translation>编辑器内容自此次评测后已更改</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="427"/>
+        <source>The kernel has unsaved changes. Save them before opening %1?</source>
+        <translation>内核有未保存的修改。打开 %1 之前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="444"/>
+        <source>The kernel has unsaved changes. Save them before loading %1?</source>
+        <translation>内核有未保存的修改。加载 %1 之前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="461"/>
+        <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
+        <translation>内核有未保存的修改。恢复评测 %1 之前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="478"/>
+        <source>Evaluation %1 has no report: %2</source>
+        <translation>评测 %1 没有报告：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="480"/>
+        <source>Restored evaluation %1 (kernel version %2)</source>
+        <translation>已恢复评测 %1（内核版本 %2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation>无法写入内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="372"/>
+        <location filename="../ui/main_window.cpp" line="504"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="398"/>
-        <location filename="../ui/main_window.cpp" line="414"/>
+        <location filename="../ui/main_window.cpp" line="532"/>
         <source>Select a task first.</source>
         <translation>请先选择一个任务。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="403"/>
+        <location filename="../ui/main_window.cpp" line="537"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation>内核为空：请编写一个或载入内置内核。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
+        <location filename="../ui/main_window.cpp" line="546"/>
         <source>Evaluating %1 on %2...</source>
         <translation>正在 %2 上评测 %1...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="440"/>
-        <source>95% interval: %1 to %2</source>
-        <translation>95% 置信区间：%1 至 %2</translation>
+        <location filename="../ui/main_window.cpp" line="566"/>
+        <source>%1 case %2 of %3 (%4)</source>
+        <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="462"/>
+        <location filename="../ui/main_window.cpp" line="591"/>
         <source>Did not compile: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="465"/>
+        <location filename="../ui/main_window.cpp" line="599"/>
         <source>Result: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="466"/>
+        <location filename="../ui/main_window.cpp" line="600"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation>，加速比 %1（%2 个用例的几何平均）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="467"/>
+        <location filename="../ui/main_window.cpp" line="601"/>
         <source>, score %1</source>
         <translation>，得分 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="468"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="471"/>
-        <source>Recorded as evaluation %1.</source>
-        <translation>已记录为评测 %1。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="484"/>
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="513"/>
+        <location filename="../ui/main_window.cpp" line="616"/>
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="519"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>Working...</source>
         <translation>运行中...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="519"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
 </context>
 <context>
+    <name>kope::ui::ProfilePane</name>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="75"/>
+        <source>Device profiler counters</source>
+        <translation>设备剖析器计数器</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="81"/>
+        <source>Timed samples</source>
+        <translation>计时样本</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="82"/>
+        <source>No timed case: evaluate a kernel to see its samples.</source>
+        <translation>没有计时用例：评测一个内核以查看其样本。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>milliseconds</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>nanoseconds</source>
+        <translation>纳秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="96"/>
+        <source>memory-bound floor</source>
+        <translation>内存带宽下限</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="97"/>
+        <source>Timed samples of case %1</source>
+        <translation>用例 %1 的计时样本</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <source>kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
+        <source>sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <source>microseconds</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="101"/>
+        <source>Baseline median %1, kernel median %2 over %3 samples.</source>
+        <translation>基线中位数 %1，内核中位数 %2，共 %3 个样本。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="105"/>
+        <source>Speedup %1, 95% interval %2.</source>
+        <translation>加速比 %1，95% 区间 %2。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="107"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="109"/>
+        <source>Memory-bound floor %1; position against it (HAP) %2: 50% is the baseline&apos;s speed, 100% the floor.</source>
+        <translation>内存带宽下限 %1；相对位置（HAP）%2：50% 为基线速度，100% 为下限。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="113"/>
+        <source>No memory-bound floor was measured for this case.</source>
+        <translation>此用例未测得内存带宽下限。</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ResultsHeader</name>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="61"/>
+        <source>Task %1 · kernel %2 · evaluating: %3</source>
+        <translation>任务 %1 · 内核 %2 · 评测中：%3</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="64"/>
+        <source>No task selected.</source>
+        <translation>未选择任务。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="64"/>
+        <source>Task %1 · no evaluation of this kernel yet.</source>
+        <translation>任务 %1 · 此内核尚未评测。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="67"/>
+        <source>Task %1 · kernel %2 (%3) · evaluation %4 · %5</source>
+        <translation>任务 %1 · 内核 %2（%3）· 评测 %4 · %5</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="72"/>
+        <source>STALE: %1 — </source>
+        <translation>已过时：%1 — </translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunController</name>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="118"/>
+        <source>stopping: the running evaluation is cancelled</source>
+        <translation>正在停止：正在运行的评测已取消</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="160"/>
+        <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
+        <translation>等待批准：%1（在编辑器中编辑，然后批准或拒绝）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="176"/>
+        <source>run %1 stopped</source>
+        <translation>运行 %1 已停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="176"/>
+        <source>run %1 done</source>
+        <translation>运行 %1 完成</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="186"/>
+        <source>the run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="210"/>
+        <source>The next attempt starts from evaluation %1 as the incumbent.</source>
+        <translation>下一次尝试将以评测 %1 作为当前最优开始。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="218"/>
+        <source>Choose at least one task to run.</source>
+        <translation>请至少选择一个任务来运行。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="263"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="279"/>
+        <source>%1 case %2 of %3 (%4)</source>
+        <translation>%1 第 %2/%3 个用例（%4）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="300"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="301"/>
+        <source>Policy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="302"/>
+        <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
+        <translation>offline 重放内置内核；输入 LLM 配置名以使用模型</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="303"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="304"/>
+        <source>Attempts per task</source>
+        <translation>每个任务的尝试次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="305"/>
+        <source>Start run</source>
+        <translation>开始运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="306"/>
+        <source>Pause after attempt</source>
+        <translation>本次尝试后暂停</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="307"/>
+        <source>Stop now</source>
+        <translation>立即停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="308"/>
+        <source>A hint for the next prompt</source>
+        <translation>给下一次提示的建议</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="309"/>
+        <source>Send hint</source>
+        <translation>发送建议</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="310"/>
+        <source>Hold each candidate for approval</source>
+        <translation>每个候选都等待批准</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="311"/>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="312"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="313"/>
+        <source>Pin the incumbent</source>
+        <translation>固定当前最优</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="314"/>
+        <source>No run yet.</source>
+        <translation>尚无运行。</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="209"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="210"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="211"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="212"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="213"/>
+        <source>Finished</source>
+        <translation>结束时间</translation>
+    </message>
+</context>
+<context>
     <name>kope::ui::SpeedupChart</name>
     <message>
-        <location filename="../ui/speedup_chart.cpp" line="38"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="38"/>
         <source>Speedup over the baseline, per case</source>
         <translation>各用例相对基线的加速比</translation>
     </message>
     <message>
-        <location filename="../ui/speedup_chart.cpp" line="45"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="45"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/speedup_chart.cpp" line="64"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="64"/>
         <source>baseline time / kernel time</source>
         <translation>基线耗时 / 内核耗时</translation>
     </message>
     <message>
-        <location filename="../ui/speedup_chart.cpp" line="81"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="81"/>
         <source>Speedup over the baseline, per case (%1)</source>
         <translation>各用例相对基线的加速比（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::SteeringModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="280"/>
+        <source>At</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="281"/>
+        <source>Act</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="282"/>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::TaskModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="300"/>
+        <source>Task</source>
+        <translation>任务</translation>
     </message>
 </context>
 </TS>

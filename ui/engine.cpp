@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "kope/error.h"
+#include "kope/report_io.h"
 
 namespace kope::ui {
 
@@ -43,9 +44,37 @@ void deliver(const QPointer<Engine>& self, F f) {
   }, Qt::QueuedConnection);
 }
 
+ProgressEvent event_of(const EvalProgress& p) {
+  ProgressEvent e;
+  e.phase = p.phase;
+  e.case_index = p.case_index;
+  e.case_count = p.case_count;
+  e.case_name = p.case_name;
+  if (p.result) e.result = *p.result;
+  return e;
+}
+
+std::unique_ptr<Policy> make_policy(const std::string& name) {
+  if (name == "offline") return std::make_unique<OfflinePolicy>();
+  throw Error("policy \"" + name + "\" is not available in this build (policies: offline; LLM profiles arrive "
+              "with the llm module)");
+}
+
+LoadedEvaluation load_evaluation(Workspace& ws, qint64 id) {
+  auto row = ws.evaluation(id);
+  if (!row) throw Error("no evaluation " + std::to_string(id) + " in the workspace");
+  LoadedEvaluation out;
+  out.row = *row;
+  out.source = ws.kernel_source(row->kernel_id).value_or("");
+  nlohmann::json j = nlohmann::json::parse(row->report, nullptr, false);
+  if (!j.is_discarded() && j.is_object()) out.report = report_from_json(j);
+  return out;
+}
+
 }  // namespace
 
 Engine::Engine(std::filesystem::path workspace, QObject* parent) : QObject(parent), workspace_(std::move(workspace)) {
+  qRegisterMetaType<quint64>("quint64");
   worker_ = new EngineWorker(workspace_);
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -54,6 +83,7 @@ Engine::Engine(std::filesystem::path workspace, QObject* parent) : QObject(paren
 }
 
 Engine::~Engine() {
+  if (eval_token_) eval_token_->cancel();
   thread_.quit();
   thread_.wait();
 }
@@ -87,39 +117,88 @@ quint64 Engine::evaluate(const Task& task, const std::string& source, const std:
                          const EvalOptions& options) {
   const quint64 job = next_job_++;
   latest_eval_ = job;
+  if (eval_token_) eval_token_->cancel();  // the superseded evaluation stops as soon as the judge can
+  eval_token_ = std::make_shared<CancelToken>();
   QPointer<Engine> self(this);
+  EvalOptions opt = options;
+  opt.cancel = eval_token_;
+  opt.progress = [self, job](const EvalProgress& p) {
+    const ProgressEvent e = event_of(p);
+    deliver(self, [job, e](Engine& engine) {
+      if (job == engine.latest_eval_) emit engine.evaluationProgress(job, e);
+    });
+  };
   onWorker(job, true, [=](EngineWorker& w) {
     const Recorded rec = evaluate_in_new_run(w.workspace(), w.evaluator(), "kope-workbench evaluate " + kernel_name,
-                                             task, {source, kernel_name, kernel_name, thought_of(source)}, "cpu",
-                                             options);
+                                             task, {source, kernel_name, kernel_name, thought_of(source)}, "cpu", opt);
     const qint64 eval_id = rec.evaluation_id;
     const EvalReport rep = rec.report;
     deliver(self, [job, eval_id, rep](Engine& engine) {
       engine.ended();
-      if (job == engine.latest_eval_) emit engine.evaluationFinished(job, eval_id, rep);
+      if (job == engine.latest_eval_) {
+        engine.eval_token_.reset();
+        emit engine.evaluationFinished(job, eval_id, rep);
+      }
     });
   });
   return job;
 }
 
-quint64 Engine::runLoop(const Suite& suite, const std::string& task, const LoopOptions& options) {
+void Engine::cancelEvaluation() {
+  if (!latest_eval_ || !eval_token_) return;
+  eval_token_->cancel();
+  eval_token_.reset();
+  const quint64 job = latest_eval_;
+  latest_eval_ = 0;  // its result, when it comes, is recorded but not shown
+  emit evaluationCancelled(job);
+}
+
+quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::shared_ptr<RunControl> control) {
   const quint64 job = next_job_++;
   QPointer<Engine> self(this);
-  LoopOptions opt = options;
-  opt.tasks = {task};
+  LoopOptions opt = settings.loop;
+  opt.tasks = settings.tasks;
+  opt.control = control;
+  opt.eval.cancel = control->cancel_token();
+  auto task_of = std::make_shared<std::string>();
+  opt.eval.progress = [self, job, task_of](const EvalProgress& p) {
+    const ProgressEvent e = event_of(p);
+    const QString t = QString::fromStdString(*task_of);
+    deliver(self, [job, t, e](Engine& engine) { emit engine.loopProgress(job, t, e); });
+  };
+  control->on_phase = [self, job](const std::string& task, const std::string& phase) {
+    const QString t = QString::fromStdString(task), p = QString::fromStdString(phase);
+    deliver(self, [job, t, p](Engine& engine) { emit engine.loopPhase(job, t, p); });
+  };
+  control->on_held = [self, job, task_of](const Proposal& proposal) {
+    const QString t = QString::fromStdString(*task_of);
+    deliver(self, [job, t, proposal](Engine& engine) { emit engine.loopHeld(job, t, proposal); });
+  };
+  control->on_act = [self](const SteeringAct& a) {
+    deliver(self, [a](Engine& engine) { emit engine.steeringAct(a); });
+  };
+  std::string command = "kope-workbench run --policy " + settings.policy + " --memory " + settings.memory +
+                        " --max-attempts " + std::to_string(opt.max_attempts);
+  if (!opt.tasks.empty()) {
+    command += " --tasks ";
+    for (std::size_t i = 0; i < opt.tasks.size(); ++i) command += (i ? "," : "") + opt.tasks[i];
+  }
+  const std::string policy_name = settings.policy;
   onWorker(job, true, [=](EngineWorker& w) {
-    OfflinePolicy policy;
-    const LoopRun lr = run_loop_in_new_run(w.workspace(), w.evaluator(), suite, policy, opt,
-                                           "kope-workbench run --tasks " + task, [&](const LoopEvent& e) {
+    std::unique_ptr<Policy> policy = make_policy(policy_name);
+    const LoopRun lr = run_loop_in_new_run(w.workspace(), w.evaluator(), suite, *policy, opt, command,
+                                           [&](const LoopEvent& e) {
+      *task_of = e.task;
       if (!e.attempt) return;
       const Attempt a = *e.attempt;
       const QString t = QString::fromStdString(e.task);
       deliver(self, [job, t, a](Engine& engine) { emit engine.loopAttempt(job, t, a); });
     });
     const QVector<TaskOutcome> out(lr.outcomes.begin(), lr.outcomes.end());
-    deliver(self, [job, out](Engine& engine) {
+    const qint64 run = lr.run_id;
+    deliver(self, [job, run, out](Engine& engine) {
       engine.ended();
-      emit engine.loopFinished(job, out);
+      emit engine.loopFinished(job, run, out);
     });
   });
   return job;
@@ -134,6 +213,15 @@ void Engine::refreshHistory(const std::optional<std::string>& task, int limit) {
   });
 }
 
+void Engine::refreshRuns(int limit) {
+  QPointer<Engine> self(this);
+  onWorker(0, false, [=](EngineWorker& w) {
+    auto rows = w.workspace().runs(limit);
+    const QVector<RunRow> out(rows.begin(), rows.end());
+    deliver(self, [out](Engine& engine) { emit engine.runsReady(out); });
+  });
+}
+
 void Engine::loadKernel(qint64 kernelId) {
   QPointer<Engine> self(this);
   onWorker(0, false, [=](EngineWorker& w) {
@@ -141,6 +229,47 @@ void Engine::loadKernel(qint64 kernelId) {
     if (!src) throw Error("no kernel " + std::to_string(kernelId) + " in the workspace");
     const QString text = QString::fromStdString(*src);
     deliver(self, [kernelId, text](Engine& engine) { emit engine.kernelLoaded(kernelId, text); });
+  });
+}
+
+void Engine::loadEvaluation(qint64 evaluationId) {
+  QPointer<Engine> self(this);
+  onWorker(0, false, [=](EngineWorker& w) {
+    const LoadedEvaluation e = load_evaluation(w.workspace(), evaluationId);
+    deliver(self, [e](Engine& engine) { emit engine.evaluationLoaded(e); });
+  });
+}
+
+void Engine::compare(qint64 a, qint64 b) {
+  QPointer<Engine> self(this);
+  onWorker(0, false, [=](EngineWorker& w) {
+    const LoadedEvaluation ea = load_evaluation(w.workspace(), a), eb = load_evaluation(w.workspace(), b);
+    if (!ea.report || !eb.report)
+      throw Error("evaluation " + std::to_string(!ea.report ? a : b) + " has no stored report to compare");
+    Comparison c = compare_reports(*ea.report, *eb.report);
+    c.a_evaluation = a;
+    c.b_evaluation = b;
+    const QString sa = QString::fromStdString(ea.source), sb = QString::fromStdString(eb.source);
+    deliver(self, [c, sa, sb](Engine& engine) { emit engine.comparisonReady(c, sa, sb); });
+  });
+}
+
+void Engine::compareWithIncumbent(const std::string& task, qint64 b) {
+  QPointer<Engine> self(this);
+  onWorker(0, false, [=](EngineWorker& w) {
+    auto inc = w.workspace().incumbent(task, "cpu");
+    if (!inc) throw Error("task " + task + " has no incumbent yet: the baseline is still the one to beat");
+    const qint64 a = inc->evaluation_id;
+    deliver(self, [a, b](Engine& engine) { engine.compare(a, b); });
+  });
+}
+
+void Engine::loadSteering(qint64 runId) {
+  QPointer<Engine> self(this);
+  onWorker(0, false, [=](EngineWorker& w) {
+    auto acts = steering_log(w.workspace(), runId);
+    const QVector<SteeringAct> out(acts.begin(), acts.end());
+    deliver(self, [runId, out](Engine& engine) { emit engine.steeringReady(runId, out); });
   });
 }
 

@@ -1,4 +1,5 @@
 // The engine thread: one thread owns the workspace and the evaluator; jobs return values to the UI thread.
+// Every long job can be cancelled: an evaluation through its cancel token, a loop through its RunControl.
 #pragma once
 
 #include <QObject>
@@ -8,17 +9,42 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "kope/compare.h"
 #include "kope/evaluator.h"
 #include "kope/loop.h"
+#include "kope/run_control.h"
 #include "kope/suite.h"
 #include "kope/workspace.h"
 
 namespace kope::ui {
 
 class EngineWorker;
+
+// An evaluation's progress as it reaches the UI thread (EvalProgress with the finished case copied).
+struct ProgressEvent {
+  EvalProgress::Phase phase = EvalProgress::Phase::Compiling;
+  int case_index = 0, case_count = 0;
+  std::string case_name;
+  std::optional<CaseResult> result;
+};
+
+// A recorded evaluation loaded back: its row, its report (when it has one) and its kernel's source.
+struct LoadedEvaluation {
+  EvaluationRow row;
+  std::optional<EvalReport> report;
+  std::string source;
+};
+
+struct RunSettings {
+  std::vector<std::string> tasks;
+  std::string policy = "offline";  // or an LLM profile name, once the llm module is in
+  std::string memory = "off";      // off, dump, active: the memory arm, once the memory module is in
+  LoopOptions loop;
+};
 
 class Engine : public QObject {
   Q_OBJECT
@@ -30,23 +56,44 @@ class Engine : public QObject {
   // workspace but not delivered. Returns the job id.
   quint64 evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
                    const EvalOptions& options);
-  // The optimisation loop over one task with the offline policy; attempts arrive one by one.
-  quint64 runLoop(const Suite& suite, const std::string& task, const LoopOptions& options);
+  // Cancels the pending evaluation: its token is set and its result is not delivered (evaluationCancelled).
+  void cancelEvaluation();
+  // The loop over the chosen tasks, steered through `control`; attempts arrive one by one.
+  quint64 runLoop(const Suite& suite, const RunSettings& settings, std::shared_ptr<RunControl> control);
   void refreshHistory(const std::optional<std::string>& task, int limit = 200);
+  void refreshRuns(int limit = 50);
   // Any recorded kernel version, by its workspace id.
   void loadKernel(qint64 kernelId);
+  // A recorded evaluation with its report and source.
+  void loadEvaluation(qint64 evaluationId);
+  // Two recorded evaluations compared (kope compare); the incumbent of a task by its evaluation id.
+  void compare(qint64 a, qint64 b);
+  // The task's incumbent (A) against evaluation `b` (B); jobFailed when the baseline is still the incumbent.
+  void compareWithIncumbent(const std::string& task, qint64 b);
+  void loadSteering(qint64 runId);
 
   bool busy() const { return pending_ > 0; }
+  bool evaluating() const { return latest_eval_ != 0 && eval_token_ != nullptr; }
   const std::filesystem::path& workspace() const { return workspace_; }
 
  signals:
   void busyChanged(bool busy);
+  void evaluationProgress(quint64 job, const kope::ui::ProgressEvent& event);
   void evaluationFinished(quint64 job, qint64 evaluationId, const kope::EvalReport& report);
+  void evaluationCancelled(quint64 job);
+  void loopPhase(quint64 job, const QString& task, const QString& phase);
+  void loopHeld(quint64 job, const QString& task, const kope::Proposal& proposal);
+  void loopProgress(quint64 job, const QString& task, const kope::ui::ProgressEvent& event);
   void loopAttempt(quint64 job, const QString& task, const kope::Attempt& attempt);
-  void loopFinished(quint64 job, const QVector<kope::TaskOutcome>& outcomes);
+  void loopFinished(quint64 job, qint64 runId, const QVector<kope::TaskOutcome>& outcomes);
+  void steeringAct(const kope::SteeringAct& act);
   void jobFailed(quint64 job, const QString& error);
   void historyReady(const QVector<kope::EvaluationRow>& rows);
+  void runsReady(const QVector<kope::RunRow>& rows);
   void kernelLoaded(qint64 kernelId, const QString& source);
+  void evaluationLoaded(const kope::ui::LoadedEvaluation& evaluation);
+  void comparisonReady(const kope::Comparison& comparison, const QString& sourceA, const QString& sourceB);
+  void steeringReady(qint64 runId, const QVector<kope::SteeringAct>& acts);
 
  private:
   void began();
@@ -54,13 +101,16 @@ class Engine : public QObject {
   // Queues `work` on the engine thread; an exception it throws arrives as jobFailed(job).
   void onWorker(quint64 job, bool counted, std::function<void(EngineWorker&)> work);
 
-
   std::filesystem::path workspace_;
   QThread thread_;
   EngineWorker* worker_ = nullptr;
   quint64 next_job_ = 1;
   quint64 latest_eval_ = 0;
+  std::shared_ptr<CancelToken> eval_token_;
   int pending_ = 0;
 };
 
 }  // namespace kope::ui
+
+Q_DECLARE_METATYPE(kope::ui::ProgressEvent)
+Q_DECLARE_METATYPE(kope::ui::LoadedEvaluation)

@@ -8,66 +8,39 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QLabel>
-#include <QListWidget>
+#include <QListView>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTableWidget>
 #include <QTextBrowser>
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include <cmath>
-
+#include "charts/speedup_chart.h"
+#include "editor/kernel_editor.h"
 #include "engine.h"
-#include "kernel_editor.h"
+#include "kope/format.h"
+#include "kope/sha256.h"
+#include "models/models.h"
+#include "models/status.h"
 #include "settings.h"
-#include "speedup_chart.h"
+#include "views/cases_pane.h"
+#include "views/compare_pane.h"
+#include "views/compile_pane.h"
+#include "views/history_pane.h"
+#include "views/profile_pane.h"
+#include "views/results_header.h"
+#include "views/run_controller.h"
 
 namespace kope::ui {
 
 namespace {
 
-QString fmtNs(const std::optional<double>& ns) {
-  if (!ns) return QStringLiteral("-");
-  if (*ns < 1e3) return QString::number(*ns, 'f', 0) + " ns";
-  if (*ns < 1e6) return QString::number(*ns / 1e3, 'f', 1) + " us";
-  return QString::number(*ns / 1e6, 'f', 2) + " ms";
-}
-
-QString fmtX(const std::optional<double>& v) { return v ? QString::number(*v, 'f', 2) + "x" : QStringLiteral("-"); }
-
-QTableWidgetItem* cell(const QString& text, const QColor& bg = QColor()) {
-  auto* it = new QTableWidgetItem(text);
-  it->setFlags(it->flags() & ~Qt::ItemIsEditable);
-  if (bg.isValid()) it->setBackground(bg);
-  return it;
-}
-
-QColor statusColor(const std::string& status) {
-  if (status == "passed") return QColor(0xd8, 0xf0, 0xd8);
-  if (status == "running") return QColor(0xf0, 0xf0, 0xd0);
-  return QColor(0xf8, 0xd8, 0xd8);
-}
-
-QTableWidget* makeTable(QWidget* parent) {
-  auto* t = new QTableWidget(parent);
-  t->setSelectionBehavior(QAbstractItemView::SelectRows);
-  t->setSelectionMode(QAbstractItemView::SingleSelection);
-  t->verticalHeader()->hide();
-  t->horizontalHeader()->setStretchLastSection(true);
-  return t;
-}
-
-constexpr int kLineRole = Qt::UserRole + 1;
-constexpr int kColumnRole = Qt::UserRole + 2;
-constexpr int kKernelIdRole = Qt::UserRole + 3;
+QString q(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 
@@ -77,98 +50,158 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
   base_options_.warmup = kWarmup.get();
   base_options_.reps = kReps.get();
   base_options_.case_timeout_seconds = kTimeoutSeconds.get();
+  askUnsaved = [this](const QString& question) {
+    return QMessageBox::question(this, tr("Unsaved changes"), question,
+                                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  };
+  askSavePath = [this] {
+    return QFileDialog::getSaveFileName(this, tr("Save kernel"), kLastKernelDir.get(), tr("C++ sources (*.cpp)"));
+  };
   buildUi();
   retranslate();
   connect(engine_, &Engine::busyChanged, this, &MainWindow::setBusy);
-  connect(engine_, &Engine::evaluationFinished, this,
-          [this](quint64, qint64 id, const EvalReport& rep) { showReport(id, rep); });
-  connect(engine_, &Engine::loopAttempt, this,
-          [this](quint64, const QString& task, const Attempt& a) { addLoopAttempt(task, a); });
-  connect(engine_, &Engine::loopFinished, this, [this](quint64, const QVector<TaskOutcome>&) {
-    refreshHistory();
-    emit loopDone();
+  connect(engine_, &Engine::evaluationProgress, this, [this](quint64, const ProgressEvent& e) { showProgress(e); });
+  connect(engine_, &Engine::evaluationFinished, this, [this](quint64, qint64 id, const EvalReport& rep) {
+    showReport(id, rep, evaluating_kernel_, evaluating_source_);
+  });
+  connect(engine_, &Engine::evaluationCancelled, this, [this](quint64) {
+    header_->setEmpty(q(current_task_));
+    cases_->setSummary(tr("Evaluation cancelled. It is recorded in the workspace; its results are not shown."));
+    compile_->clear();
+    statusBar()->showMessage(tr("Evaluation cancelled"), 5000);
   });
   connect(engine_, &Engine::jobFailed, this, [this](quint64, const QString& msg) { showError(msg); });
-  connect(engine_, &Engine::historyReady, this, &MainWindow::showHistory);
-  connect(engine_, &Engine::kernelLoaded, this, [this](qint64 id, const QString& text) {
-    editor_->setText(text);
-    kernel_path_.clear();
-    statusBar()->showMessage(tr("Loaded kernel version %1 from the workspace").arg(id), 5000);
+  connect(engine_, &Engine::historyReady, this, [this](const QVector<EvaluationRow>& rows) {
+    history_->model()->setRows(std::vector<EvaluationRow>(rows.begin(), rows.end()));
+    emit historyShown(static_cast<int>(rows.size()));
   });
+  connect(engine_, &Engine::runsReady, this, [this](const QVector<RunRow>& rows) {
+    history_->runs()->setRows(std::vector<RunRow>(rows.begin(), rows.end()));
+  });
+  connect(engine_, &Engine::evaluationLoaded, this, &MainWindow::showLoaded);
+  connect(engine_, &Engine::comparisonReady, this, [this](const Comparison& c, const QString& a, const QString& b) {
+    compare_->showComparison(c, a, b);
+    tabs_->setCurrentWidget(compare_);
+    emit comparisonShown();
+  });
+  resizeDocks({task_dock_, run_dock_}, {170, 390}, Qt::Horizontal);
   restoreGeometry(kWindowGeometry.get());
   restoreState(kWindowState.get());
-  if (!suite_.tasks().empty()) selectTask(QString::fromStdString(suite_.tasks().front().name));
+  if (!suite_.tasks().empty()) selectTask(q(suite_.tasks().front().name));
+  updateTitle();
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildUi() {
-  resize(1280, 820);
+  resize(1440, 900);
   setObjectName("kope-workbench");
 
-  tasks_ = new QListWidget;
-  tasks_->setObjectName("tasks");
-  for (const Task& t : suite_.tasks()) {
-    auto* item = new QListWidgetItem(QString("L%1  %2").arg(t.level).arg(QString::fromStdString(t.name)));
-    item->setData(Qt::UserRole, QString::fromStdString(t.name));
-    item->setToolTip(QString::fromStdString(t.summary));
-    tasks_->addItem(item);
-  }
-  auto* task_dock = new QDockWidget(this);
-  task_dock->setObjectName("task-dock");
-  task_dock->setWidget(tasks_);
-  task_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-  addDockWidget(Qt::LeftDockWidgetArea, task_dock);
-  connect(tasks_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
-    if (!item) return;
-    if (const Task* t = suite_.find(item->data(Qt::UserRole).toString().toStdString())) showTask(*t);
-  });
+  task_model_ = new TaskModel(this);
+  task_model_->setCheckable(false);
+  std::vector<TaskRow> rows;
+  for (const Task& t : suite_.tasks()) rows.push_back({t.name, t.level, t.summary, false});
+  task_model_->setRows(rows);
+  task_view_ = new QListView;
+  task_view_->setObjectName("tasks");
+  task_view_->setModel(task_model_);
+  task_dock_ = new QDockWidget(this);
+  task_dock_->setObjectName("task-dock");
+  task_dock_->setWidget(task_view_);
+  task_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::LeftDockWidgetArea, task_dock_);
+  connect(task_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          [this](const QModelIndex& cur, const QModelIndex& prev) {
+            if (switching_ || !cur.isValid()) return;
+            const std::string name = task_model_->at(cur.row()).name;
+            if (name == current_task_) return;
+            if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before switching to task %1?").arg(q(name)))) {
+              switching_ = true;
+              task_view_->setCurrentIndex(prev);
+              switching_ = false;
+              return;
+            }
+            if (const Task* t = suite_.find(name)) showTask(*t);
+          });
 
   editor_ = new KernelEditor;
   editor_->setObjectName("editor");
+  connect(editor_, &QsciScintilla::modificationChanged, this, [this](bool) { updateTitle(); });
+  connect(editor_, &QsciScintilla::textChanged, this, &MainWindow::editorChanged);
 
-  cases_ = makeTable(this);
-  cases_->setColumnCount(7);
-  summary_ = new QLabel;
-  summary_->setWordWrap(true);
-  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* cases_page = new QWidget;
-  auto* cl = new QVBoxLayout(cases_page);
-  cl->setContentsMargins(4, 4, 4, 4);
-  cl->addWidget(summary_);
-  cl->addWidget(cases_);
-
-  diagnostics_ = new QListWidget;
-  diagnostics_->setObjectName("diagnostics");
-  connect(diagnostics_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-    const int line = item->data(kLineRole).toInt();
-    if (line > 0) editor_->goToDiagnostic(line, item->data(kColumnRole).toInt());
-  });
-
+  header_ = new ResultsHeader;
+  cases_ = new CasesPane;
+  compile_ = new CompilePane;
+  connect(compile_, &CompilePane::diagnosticActivated, this,
+          [this](int line, int col) { editor_->goToDiagnostic(line, col); });
+  profile_ = new ProfilePane(cases_->model());
   chart_ = new SpeedupChart;
-  loop_ = makeTable(this);
-  loop_->setColumnCount(6);
-  history_ = makeTable(this);
-  history_->setColumnCount(6);
-  connect(history_, &QTableWidget::cellActivated, this, [this](int row, int) {
-    if (auto* it = history_->item(row, 0)) engine_->loadKernel(it->data(kKernelIdRole).toLongLong());
+  history_ = new HistoryPane;
+  connect(history_, &HistoryPane::restoreRequested, this, &MainWindow::restoreEvaluation);
+  connect(history_, &HistoryPane::compareRequested, engine_, &Engine::compare);
+  connect(history_, &HistoryPane::compareWithIncumbentRequested, this,
+          [this](qint64 id) { engine_->compareWithIncumbent(current_task_, id); });
+  connect(history_, &HistoryPane::forkRequested, this, [this](qint64 id) {
+    run_->checkTask(current_task_);
+    run_->forkFrom(id);
+    run_dock_->show();
+    run_dock_->raise();
   });
+  compare_ = new ComparePane;
   task_info_ = new QTextBrowser;
 
   tabs_ = new QTabWidget;
-  tabs_->addTab(cases_page, QString());
-  tabs_->addTab(diagnostics_, QString());
+  tabs_->addTab(cases_, QString());
+  tabs_->addTab(compile_, QString());
+  tabs_->addTab(profile_, QString());
   tabs_->addTab(chart_, QString());
-  tabs_->addTab(loop_, QString());
   tabs_->addTab(history_, QString());
+  tabs_->addTab(compare_, QString());
   tabs_->addTab(task_info_, QString());
 
+  auto* results = new QWidget;
+  auto* rl = new QVBoxLayout(results);
+  rl->setContentsMargins(0, 0, 0, 0);
+  rl->setSpacing(2);
+  rl->addWidget(header_);
+  rl->addWidget(tabs_, 1);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(editor_);
-  split->addWidget(tabs_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->addWidget(results);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
   setCentralWidget(split);
+
+  run_ = new RunController(engine_, &suite_);
+  run_->evalOptions = [this] { return evalOptions(); };
+  run_->editedSource = [this] { return editor_->text(); };
+  connect(run_, &RunController::candidateHeld, this, [this](const QString& task, const Proposal& p) {
+    if (q(current_task_) != task && !selectTask(task)) return;
+    if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before the held candidate replaces them?"))) return;
+    setEditorText(q(p.source), QString());
+    candidate_name_ = q(p.name);
+    candidate_source_ = q(p.source);
+    clearResults(tr("Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.")
+                     .arg(q(p.name)));
+    updateTitle();
+  });
+  connect(run_, &RunController::candidateDecided, this, [this] {
+    cases_->setSummary(tr("The candidate went on to the loop as it stands in the editor (or was rejected); its "
+                          "attempt appears in the run controller."));
+  });
+  connect(run_, &RunController::attemptFinished, this, [this](const QString& task, const Attempt&) {
+    if (task.toStdString() == current_task_) refreshHistory();
+  });
+  connect(run_, &RunController::runFinished, this, [this](qint64) {
+    refreshHistory();
+    engine_->refreshRuns();
+  });
+  run_dock_ = new QDockWidget(this);
+  run_dock_->setObjectName("run-dock");
+  run_dock_->setWidget(run_);
+  run_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                         QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::RightDockWidgetArea, run_dock_);
 
   open_ = new QAction(this);
   open_->setShortcut(QKeySequence::Open);
@@ -179,16 +212,19 @@ void MainWindow::buildUi() {
   evaluate_ = new QAction(this);
   evaluate_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
   connect(evaluate_, &QAction::triggered, this, &MainWindow::evaluate);
-  run_loop_ = new QAction(this);
-  connect(run_loop_, &QAction::triggered, this, &MainWindow::runLoop);
+  cancel_ = new QAction(this);
+  cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
+  cancel_->setEnabled(false);
+  connect(cancel_, &QAction::triggered, this, &MainWindow::cancelEvaluation);
   load_candidate_ = new QAction(this);
   connect(load_candidate_, &QAction::triggered, this, [this] { loadCandidate(candidates_->currentText()); });
   quit_ = new QAction(this);
   quit_->setShortcut(QKeySequence::Quit);
   connect(quit_, &QAction::triggered, this, &QWidget::close);
+  addAction(quit_);
 
   candidates_ = new QComboBox;
-  candidates_->setMinimumContentsLength(28);
+  candidates_->setMinimumContentsLength(26);
   warmup_ = new QSpinBox;
   warmup_->setRange(0, 1000);
   warmup_->setValue(base_options_.warmup);
@@ -209,7 +245,7 @@ void MainWindow::buildUi() {
   bar->addAction(save_);
   bar->addSeparator();
   bar->addAction(evaluate_);
-  bar->addAction(run_loop_);
+  bar->addAction(cancel_);
   bar->addSeparator();
   bar->addWidget(candidates_label_);
   bar->addWidget(candidates_);
@@ -232,34 +268,35 @@ void MainWindow::buildUi() {
   auto* kernel_menu = menuBar()->addMenu(QString());
   kernel_menu->setObjectName("kernel-menu");
   kernel_menu->addAction(evaluate_);
-  kernel_menu->addAction(run_loop_);
+  kernel_menu->addAction(cancel_);
   kernel_menu->addAction(load_candidate_);
+  auto* view_menu = menuBar()->addMenu(QString());
+  view_menu->setObjectName("view-menu");
+  view_menu->addAction(task_dock_->toggleViewAction());
+  view_menu->addAction(run_dock_->toggleViewAction());
 
   busy_label_ = new QLabel;
-  workspace_label_ = new QLabel(QString::fromStdString(engine_->workspace().string()));
+  workspace_label_ = new QLabel(q(engine_->workspace().string()));
   statusBar()->addWidget(busy_label_);
   statusBar()->addPermanentWidget(workspace_label_);
 }
 
 void MainWindow::retranslate() {
-  setWindowTitle(tr("Kope Workbench"));
-  if (auto* dock = findChild<QDockWidget*>("task-dock")) dock->setWindowTitle(tr("Tasks"));
-  cases_->setHorizontalHeaderLabels({tr("Case"), tr("Status"), tr("Max rel. error"), tr("Baseline"), tr("Kernel"),
-                                     tr("Speedup"), tr("Message")});
-  loop_->setHorizontalHeaderLabels({tr("Task"), tr("Kernel"), tr("Status"), tr("Speedup"), tr("Promoted"), tr("Idea")});
-  history_->setHorizontalHeaderLabels({tr("Id"), tr("Task"), tr("Status"), tr("Speedup"), tr("Started"), tr("Kernel")});
-  tabs_->setTabText(0, tr("Cases"));
-  tabs_->setTabText(1, tr("Diagnostics"));
-  tabs_->setTabText(2, tr("Chart"));
-  tabs_->setTabText(3, tr("Loop"));
-  tabs_->setTabText(4, tr("History"));
-  tabs_->setTabText(5, tr("Task"));
+  task_dock_->setWindowTitle(tr("Tasks"));
+  run_dock_->setWindowTitle(tr("Run controller"));
+  tabs_->setTabText(tabs_->indexOf(cases_), tr("Cases"));
+  tabs_->setTabText(tabs_->indexOf(compile_), tr("Compile"));
+  tabs_->setTabText(tabs_->indexOf(profile_), tr("Profile"));
+  tabs_->setTabText(tabs_->indexOf(chart_), tr("Chart"));
+  tabs_->setTabText(tabs_->indexOf(history_), tr("History"));
+  tabs_->setTabText(tabs_->indexOf(compare_), tr("Compare"));
+  tabs_->setTabText(tabs_->indexOf(task_info_), tr("Task"));
   open_->setText(tr("&Open kernel..."));
   save_->setText(tr("&Save kernel"));
   evaluate_->setText(tr("&Evaluate"));
   evaluate_->setToolTip(tr("Compile, check against the fp64 golden and time against the baseline (Ctrl+R)"));
-  run_loop_->setText(tr("Run &loop"));
-  run_loop_->setToolTip(tr("The optimisation loop on this task with the offline policy"));
+  cancel_->setText(tr("&Cancel evaluation"));
+  cancel_->setToolTip(tr("Stop the running evaluation (Esc)"));
   load_candidate_->setText(tr("Load"));
   quit_->setText(tr("&Quit"));
   candidates_label_->setText(tr(" Shipped kernels: "));
@@ -268,16 +305,32 @@ void MainWindow::retranslate() {
   timeout_label_->setText(tr(" Timeout (s): "));
   if (auto* m = menuBar()->findChild<QMenu*>("file-menu")) m->setTitle(tr("&File"));
   if (auto* m = menuBar()->findChild<QMenu*>("kernel-menu")) m->setTitle(tr("&Kernel"));
+  if (auto* m = menuBar()->findChild<QMenu*>("view-menu")) m->setTitle(tr("&View"));
+  task_model_->retranslate();
+  header_->retranslate();
+  cases_->retranslate();
+  compile_->retranslate();
+  profile_->retranslate();
+  history_->retranslate();
+  compare_->retranslate();
+  run_->retranslate();
   setBusy(engine_->busy());
-  if (summary_->text().isEmpty()) summary_->setText(tr("No evaluation yet. Write or load a kernel and press Evaluate."));
+  if (cases_->summary()->text().isEmpty()) cases_->setSummary(tr("No evaluation yet. Write or load a kernel and press Evaluate."));
+  updateTitle();
 }
 
 void MainWindow::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::LanguageChange) retranslate();
+  if (event->type() == QEvent::LanguageChange && tabs_) retranslate();
   QMainWindow::changeEvent(event);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before quitting?"))) {
+    event->ignore();
+    return;
+  }
+  if (run_->running() && run_->control()) run_->control()->stop();
+  engine_->cancelEvaluation();
   kWindowGeometry.set(saveGeometry());
   kWindowState.set(saveState());
   kWarmup.set(warmup_->value());
@@ -286,52 +339,99 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   QMainWindow::closeEvent(event);
 }
 
-bool MainWindow::selectTask(const QString& name) {
-  for (int i = 0; i < tasks_->count(); ++i)
-    if (tasks_->item(i)->data(Qt::UserRole).toString() == name) {
-      tasks_->setCurrentRow(i);
-      return true;
-    }
-  return false;
+bool MainWindow::confirmUnsaved(const QString& what) {
+  if (!editor_->isModified()) return true;
+  switch (askUnsaved(what)) {
+    case QMessageBox::Save: return saveKernel();
+    case QMessageBox::Discard: return true;
+    default: return false;
+  }
 }
 
-const Task* MainWindow::currentTask() const {
-  auto* item = tasks_->currentItem();
-  return item ? suite_.find(item->data(Qt::UserRole).toString().toStdString()) : nullptr;
+void MainWindow::updateTitle() {
+  const QString file = kernel_path_.isEmpty() ? tr("untitled.cpp") : QFileInfo(kernel_path_).fileName();
+  const QString task = current_task_.empty() ? QString() : QStringLiteral(" (%1)").arg(q(current_task_));
+  setWindowTitle(tr("%1[*]%2 — Kope Workbench").arg(file, task));
+  setWindowModified(editor_->isModified());
 }
+
+void MainWindow::setEditorText(const QString& text, const QString& path) {
+  candidate_name_.clear();
+  editor_->clearDiagnosticMarks();
+  editor_->setText(text);
+  editor_->setModified(false);
+  kernel_path_ = path;
+  updateTitle();
+}
+
+void MainWindow::clearResults(const QString& summary) {
+  results_source_.reset();
+  cases_->clear();
+  cases_->setSummary(summary);
+  compile_->clear();
+  chart_->clear();
+  editor_->clearDiagnosticMarks();
+  header_->setEmpty(q(current_task_));
+}
+
+void MainWindow::editorChanged() {
+  if (!results_source_ || header_->evaluationId() == 0) return;
+  if (editor_->text().toStdString() != *results_source_)
+    header_->setStale(tr("the editor has changed since this evaluation"));
+  else if (header_->isStale())
+    header_->setCurrent(header_->task(), kernelName(), q(sha256_hex(*results_source_).substr(0, 12)),
+                        header_->evaluationId(), QString());
+}
+
+bool MainWindow::selectTask(const QString& name) {
+  const int row = task_model_->rowOf(name.toStdString());
+  if (row < 0) return false;
+  if (name.toStdString() == current_task_) return true;
+  task_view_->setCurrentIndex(task_model_->index(row, 0));
+  return current_task_ == name.toStdString();
+}
+
+const Task* MainWindow::currentTask() const { return current_task_.empty() ? nullptr : suite_.find(current_task_); }
 
 void MainWindow::showTask(const Task& task) {
+  // Another task: the results and the kernel of the previous one are not this task's.
+  if (engine_->evaluating()) engine_->cancelEvaluation();
+  current_task_ = task.name;
+  setEditorText(QString(), QString());
+  clearResults(tr("No evaluation yet. Write or load a kernel and press Evaluate."));
   candidates_->clear();
   for (const auto& c : embedded_candidates(task.name)) {
-    candidates_->addItem(QString::fromStdString(c.name));
-    candidates_->setItemData(candidates_->count() - 1, QString::fromStdString(c.thought), Qt::ToolTipRole);
+    candidates_->addItem(q(c.name));
+    candidates_->setItemData(candidates_->count() - 1, q(c.thought), Qt::ToolTipRole);
   }
   QString html = QString("<h3>%1</h3><p>%2</p><p><b>%3</b></p><ul>")
-                     .arg(QString::fromStdString(task.name).toHtmlEscaped(),
-                          QString::fromStdString(task.summary).toHtmlEscaped(), tr("Cases"));
+                     .arg(q(task.name).toHtmlEscaped(), q(task.summary).toHtmlEscaped(), tr("Cases"));
   for (const Case& c : task.cases) {
     ConcreteCase cc = resolve_case(task, c);
     QStringList parts;
     for (const auto& t : cc.inputs) {
       QStringList dims;
       for (auto d : t.shape) dims << QString::number(d);
-      parts << QString("%1 %2[%3]").arg(QString::fromStdString(t.name), QString::fromStdString(std::string(dtype_name(t.dtype))), dims.join(", "));
+      parts << QString("%1 %2[%3]").arg(q(t.name), q(std::string(dtype_name(t.dtype))), dims.join(", "));
     }
-    html += QString("<li><code>%1</code>: %2</li>").arg(QString::fromStdString(c.name).toHtmlEscaped(), parts.join("; ").toHtmlEscaped());
+    html += QString("<li><code>%1</code>: %2</li>").arg(q(c.name).toHtmlEscaped(), parts.join("; ").toHtmlEscaped());
   }
-  html += QString("</ul><p><b>%1</b></p><pre>%2</pre>").arg(tr("Reference"), QString::fromStdString(task.reference).toHtmlEscaped());
+  html += QString("</ul><p><b>%1</b></p><pre>%2</pre>").arg(tr("Reference"), q(task.reference).toHtmlEscaped());
   task_info_->setHtml(html);
+  run_->setCurrentTask(task.name);
   refreshHistory();
+  engine_->refreshRuns();
+  updateTitle();
 }
 
 bool MainWindow::loadKernelFile(const QString& path) {
+  if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before opening %1?").arg(path))) return false;
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
     showError(tr("Cannot read the kernel file %1: %2").arg(path, f.errorString()));
     return false;
   }
-  editor_->setText(QString::fromUtf8(f.readAll()));
-  kernel_path_ = path;
+  setEditorText(QString::fromUtf8(f.readAll()), path);
   kLastKernelDir.set(QFileInfo(path).absolutePath());
   statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
   return true;
@@ -341,13 +441,46 @@ bool MainWindow::loadCandidate(const QString& name) {
   const Task* task = currentTask();
   if (!task) return false;
   for (const auto& c : embedded_candidates(task->name))
-    if (QString::fromStdString(c.name) == name) {
-      editor_->setText(QString::fromStdString(c.source));
-      kernel_path_.clear();
+    if (q(c.name) == name) {
+      if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before loading %1?").arg(name))) return false;
+      setEditorText(q(c.source), QString());
+      candidate_name_ = name;
+      candidate_source_ = q(c.source);
       candidates_->setCurrentText(name);
       return true;
     }
   return false;
+}
+
+void MainWindow::restoreEvaluation(qint64 evaluationId) {
+  if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before restoring evaluation %1?").arg(evaluationId)))
+    return;
+  engine_->loadEvaluation(evaluationId);
+}
+
+void MainWindow::showLoaded(const LoadedEvaluation& e) {
+  // The engineer may have typed since asking; ask again rather than drop it.
+  if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before restoring evaluation %1?").arg(e.row.id))) return;
+  if (e.row.task != current_task_) {
+    switching_ = true;
+    const int row = task_model_->rowOf(e.row.task);
+    if (row >= 0) task_view_->setCurrentIndex(task_model_->index(row, 0));
+    switching_ = false;
+    if (const Task* t = suite_.find(e.row.task)) showTask(*t);
+  }
+  setEditorText(q(e.source), QString());
+  if (e.report) {
+    showReport(e.row.id, *e.report, q(e.row.kernel_origin), e.source);
+  } else {
+    cases_->clear();
+    compile_->clear();
+    results_source_ = e.source;
+    header_->setCurrent(q(e.row.task), q(e.row.kernel_origin), q(e.row.kernel_sha256.substr(0, 12)), e.row.id,
+                        q(e.row.status));
+    cases_->setSummary(tr("Evaluation %1 has no report: %2").arg(e.row.id).arg(q(e.row.report)));
+  }
+  statusBar()->showMessage(tr("Restored evaluation %1 (kernel version %2)").arg(e.row.id).arg(e.row.kernel_id), 5000);
+  emit evaluationRestored(e.row.id);
 }
 
 void MainWindow::openKernel() {
@@ -359,7 +492,7 @@ void MainWindow::openKernel() {
 bool MainWindow::saveKernel() {
   QString path = kernel_path_;
   if (path.isEmpty()) {
-    path = QFileDialog::getSaveFileName(this, tr("Save kernel"), kLastKernelDir.get(), tr("C++ sources (*.cpp)"));
+    path = askSavePath();
     if (path.isEmpty()) return false;
   }
   QSaveFile f(path);
@@ -368,13 +501,17 @@ bool MainWindow::saveKernel() {
     return false;
   }
   kernel_path_ = path;
+  editor_->setModified(false);
   kLastKernelDir.set(QFileInfo(path).absolutePath());
   statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  updateTitle();
   return true;
 }
 
 QString MainWindow::kernelName() const {
-  return kernel_path_.isEmpty() ? QStringLiteral("untitled.cpp") : kernel_path_;
+  if (!kernel_path_.isEmpty()) return kernel_path_;
+  const bool unedited = !candidate_name_.isEmpty() && editor_->text() == candidate_source_;
+  return unedited ? candidate_name_ : QStringLiteral("untitled.cpp");
 }
 
 void MainWindow::setEvalOptions(const EvalOptions& options) {
@@ -404,121 +541,89 @@ void MainWindow::evaluate() {
     return;
   }
   editor_->clearDiagnosticMarks();
-  summary_->setText(tr("Evaluating %1 on %2...").arg(kernelName(), QString::fromStdString(task->name)));
-  engine_->evaluate(*task, source.toStdString(), kernelName().toStdString(), evalOptions());
+  evaluating_kernel_ = kernelName();
+  evaluating_source_ = source.toStdString();
+  results_source_.reset();
+  cases_->clear();
+  chart_->clear();
+  cases_->setSummary(tr("Evaluating %1 on %2...").arg(evaluating_kernel_, q(task->name)));
+  compile_->showCompiling(evaluating_kernel_);
+  header_->setRunning(q(task->name), evaluating_kernel_, phaseText("compiling"));
+  cancel_->setEnabled(true);
+  engine_->evaluate(*task, evaluating_source_, evaluating_kernel_.toStdString(), evalOptions());
 }
 
-void MainWindow::runLoop() {
-  const Task* task = currentTask();
-  if (!task) {
-    showError(tr("Select a task first."));
-    return;
-  }
-  LoopOptions lo;
-  lo.eval = evalOptions();
-  loop_->setRowCount(0);
-  tabs_->setCurrentWidget(loop_);
-  engine_->runLoop(suite_, task->name, lo);
+void MainWindow::cancelEvaluation() {
+  cancel_->setEnabled(false);
+  engine_->cancelEvaluation();
 }
 
-void MainWindow::showReport(qint64 evaluationId, const EvalReport& rep) {
-  cases_->setRowCount(0);
-  diagnostics_->clear();
-  for (const CaseResult& c : rep.cases) {
-    const int row = cases_->rowCount();
-    cases_->insertRow(row);
-    double max_rel = 0;
-    for (const auto& o : c.outputs) max_rel = std::max(max_rel, o.max_rel);
-    const std::string st(case_status_name(c.status));
-    cases_->setItem(row, 0, cell(QString::fromStdString(c.name)));
-    cases_->setItem(row, 1, cell(QString::fromStdString(st), statusColor(st)));
-    cases_->setItem(row, 2, cell(c.outputs.empty() ? "-" : QString::number(max_rel, 'g', 3)));
-    cases_->setItem(row, 3, cell(fmtNs(c.baseline_median_ns)));
-    cases_->setItem(row, 4, cell(fmtNs(c.kernel_median_ns)));
-    auto* speed = cell(fmtX(c.speedup));
-    if (c.speedup_interval)
-      speed->setToolTip(tr("95% interval: %1 to %2").arg(fmtX(c.speedup_interval->first), fmtX(c.speedup_interval->second)));
-    cases_->setItem(row, 5, speed);
-    cases_->setItem(row, 6, cell(QString::fromStdString(c.message)));
+void MainWindow::showProgress(const ProgressEvent& e) {
+  switch (e.phase) {
+    case EvalProgress::Phase::Compiling:
+      header_->setRunning(q(current_task_), evaluating_kernel_, phaseText("compiling"));
+      break;
+    case EvalProgress::Phase::Testing:
+    case EvalProgress::Phase::Timing:
+      header_->setRunning(q(current_task_), evaluating_kernel_,
+                          tr("%1 case %2 of %3 (%4)")
+                              .arg(phaseText(e.phase == EvalProgress::Phase::Testing ? "testing" : "timing"))
+                              .arg(e.case_index + 1)
+                              .arg(e.case_count)
+                              .arg(q(e.case_name)));
+      break;
+    case EvalProgress::Phase::CaseDone:
+      if (e.result) cases_->appendCase(*e.result);
+      break;
+    default:
+      break;
   }
-  cases_->resizeColumnsToContents();
-  const std::string name = kernelName().toStdString();
-  for (const Diagnostic& d : rep.compile.diagnostics) {
-    auto* item = new QListWidgetItem(QString("%1:%2:%3: %4: %5")
-                                         .arg(QString::fromStdString(d.file)).arg(d.line).arg(d.column)
-                                         .arg(QString::fromStdString(d.severity), QString::fromStdString(d.message)));
-    if (d.file == name) {
-      item->setData(kLineRole, d.line);
-      item->setData(kColumnRole, d.column);
-      if (d.severity == "error" || d.severity == "fatal error") editor_->goToDiagnostic(d.line, d.column);
-    }
-    diagnostics_->addItem(item);
-  }
-  if (!rep.compiled && rep.compile.diagnostics.empty())
-    diagnostics_->addItem(QString::fromStdString(rep.compile.error));
+}
+
+void MainWindow::showReport(qint64 evaluationId, const EvalReport& rep, const QString& kernel,
+                            const std::string& source) {
+  cancel_->setEnabled(false);
+  results_source_ = source;
+  header_->setCurrent(q(rep.task), kernel, q(rep.kernel_sha256.substr(0, 12)), evaluationId, q(rep.status()));
+  cases_->setReport(rep);
+  compile_->showResult(rep.compile, rep.compiled, q(rep.compile.error), q(source), kernel);
+  editor_->showDiagnostics(rep.compile.diagnostics, kernel.toStdString());
   chart_->showReport(rep);
   QString text;
   if (!rep.compiled) {
-    text = tr("Did not compile: %1").arg(QString::fromStdString(rep.compile.error));
-    tabs_->setCurrentWidget(diagnostics_);
+    text = tr("Did not compile: %1").arg(q(rep.compile.error));
+    tabs_->setCurrentWidget(compile_);
+    for (const auto& d : rep.compile.diagnostics)
+      if (d.file == kernel.toStdString() && (d.severity == "error" || d.severity == "fatal error")) {
+        editor_->goToDiagnostic(d.line, d.column);
+        break;
+      }
   } else {
-    text = tr("Result: %1").arg(QString::fromStdString(rep.status()));
-    if (auto s = rep.speedup()) text += tr(", speedup %1 (geometric mean over %2 cases)").arg(fmtX(s)).arg(rep.cases.size());
+    text = tr("Result: %1").arg(statusText(rep.status()));
+    if (auto s = rep.speedup()) text += tr(", speedup %1 (geometric mean over %2 cases)").arg(q(format::speedup(s))).arg(rep.cases.size());
     text += tr(", score %1").arg(rep.score(), 0, 'f', 1);
-    for (const auto& w : rep.warnings) text += "\n" + tr("Warning: %1").arg(QString::fromStdString(w));
-    tabs_->setCurrentIndex(0);
+    for (const auto& w : rep.warnings) text += "\n" + tr("Warning: %1").arg(q(w));
+    if (tabs_->currentWidget() == compile_ || tabs_->currentWidget() == task_info_) tabs_->setCurrentWidget(cases_);
   }
-  text += "\n" + tr("Recorded as evaluation %1.").arg(evaluationId);
-  summary_->setText(text);
+  cases_->setSummary(text);
   refreshHistory();
   emit reportShown(evaluationId);
 }
 
-void MainWindow::addLoopAttempt(const QString& task, const Attempt& a) {
-  const int row = loop_->rowCount();
-  loop_->insertRow(row);
-  loop_->setItem(row, 0, cell(task));
-  loop_->setItem(row, 1, cell(QString::fromStdString(a.name)));
-  loop_->setItem(row, 2, cell(QString::fromStdString(a.status), statusColor(a.status)));
-  loop_->setItem(row, 3, cell(fmtX(a.speedup)));
-  loop_->setItem(row, 4, cell(a.promoted ? tr("yes") : QString()));
-  loop_->setItem(row, 5, cell(QString::fromStdString(a.thought)));
-  loop_->resizeColumnsToContents();
-}
-
 void MainWindow::refreshHistory() {
-  const Task* task = currentTask();
-  engine_->refreshHistory(task ? std::optional<std::string>(task->name) : std::nullopt);
-}
-
-void MainWindow::showHistory(const QVector<EvaluationRow>& rows) {
-  history_->setRowCount(0);
-  for (const EvaluationRow& r : rows) {
-    const int row = history_->rowCount();
-    history_->insertRow(row);
-    auto* id = cell(QString::number(r.id));
-    id->setData(kKernelIdRole, QVariant::fromValue<qlonglong>(r.kernel_id));
-    history_->setItem(row, 0, id);
-    history_->setItem(row, 1, cell(QString::fromStdString(r.task)));
-    history_->setItem(row, 2, cell(QString::fromStdString(r.status), statusColor(r.status)));
-    history_->setItem(row, 3, cell(fmtX(r.speedup)));
-    history_->setItem(row, 4, cell(QString::fromStdString(r.started_at)));
-    history_->setItem(row, 5, cell(QString::fromStdString(r.kernel_origin)));
-  }
-  history_->resizeColumnsToContents();
-  emit historyShown(history_->rowCount());
+  engine_->refreshHistory(current_task_.empty() ? std::nullopt : std::optional<std::string>(current_task_));
 }
 
 void MainWindow::showError(const QString& message) {
-  summary_->setText(tr("Error: %1").arg(message));
+  if (header_->isRunning()) header_->setEmpty(q(current_task_));
+  cases_->setSummary(tr("Error: %1").arg(message));
   statusBar()->showMessage(message, 10000);
   emit errorShown(message);
 }
 
 void MainWindow::setBusy(bool busy) {
   busy_label_->setText(busy ? tr("Working...") : tr("Idle"));
-  evaluate_->setEnabled(true);  // a new evaluation supersedes the pending one
-  run_loop_->setEnabled(!busy);
+  if (!busy) cancel_->setEnabled(false);
 }
 
 }  // namespace kope::ui

@@ -1,10 +1,13 @@
-// The workbench window: tasks, the kernel editor, evaluation results, the loop and the workspace history.
+// The workbench window: tasks, the kernel editor, the results header and panes (cases, compile, profile,
+// history, compare, task), and the run controller dock. Results always name their task, kernel version and
+// evaluation; unsaved edits are never dropped without asking.
 #pragma once
 
 #include <QMainWindow>
-#include <QPointer>
+#include <QMessageBox>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "kope/evaluator.h"
@@ -13,18 +16,28 @@
 
 class QAction;
 class QComboBox;
+class QDockWidget;
 class QLabel;
-class QListWidget;
+class QListView;
 class QSpinBox;
 class QTabWidget;
-class QTableWidget;
 class QTextBrowser;
 
 namespace kope::ui {
 
+class CasesPane;
+class ComparePane;
+class CompilePane;
 class Engine;
+class HistoryPane;
 class KernelEditor;
+class ProfilePane;
+class ResultsHeader;
+class RunController;
 class SpeedupChart;
+class TaskModel;
+struct LoadedEvaluation;
+struct ProgressEvent;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -32,37 +45,52 @@ class MainWindow : public QMainWindow {
   MainWindow(Suite suite, std::filesystem::path workspace, QWidget* parent = nullptr);
   ~MainWindow() override;
 
+  // Switching asks first when the editor holds unsaved edits; false when there is no such task or the
+  // engineer cancelled.
   bool selectTask(const QString& name);
   const Task* currentTask() const;
   bool loadKernelFile(const QString& path);
   bool loadCandidate(const QString& name);  // a shipped kernel, e.g. "gelu/02_erfc_vectorised.cpp"
+  void restoreEvaluation(qint64 evaluationId);
   void setEvalOptions(const EvalOptions& options);
   EvalOptions evalOptions() const;
 
+  // Asked before unsaved edits would be lost; the default is a Save/Discard/Cancel message box. Tests replace it.
+  std::function<QMessageBox::StandardButton(const QString& question)> askUnsaved;
+  // Asked for a file name to save to when the kernel has none; the default is a file dialog.
+  std::function<QString()> askSavePath;
+
   KernelEditor* editor() const { return editor_; }
-  QTableWidget* caseTable() const { return cases_; }
-  QTableWidget* historyTable() const { return history_; }
-  QTableWidget* loopTable() const { return loop_; }
-  QListWidget* diagnosticsList() const { return diagnostics_; }
-  QListWidget* taskList() const { return tasks_; }
-  QComboBox* candidateBox() const { return candidates_; }
+  ResultsHeader* resultsHeader() const { return header_; }
+  CasesPane* casesPane() const { return cases_; }
+  CompilePane* compilePane() const { return compile_; }
+  ProfilePane* profilePane() const { return profile_; }
+  HistoryPane* historyPane() const { return history_; }
+  ComparePane* comparePane() const { return compare_; }
+  RunController* runController() const { return run_; }
   SpeedupChart* chart() const { return chart_; }
+  TaskModel* taskModel() const { return task_model_; }
+  QListView* taskView() const { return task_view_; }
+  QComboBox* candidateBox() const { return candidates_; }
   QTabWidget* tabs() const { return tabs_; }
-  QLabel* summaryLabel() const { return summary_; }
+  QDockWidget* runDock() const { return run_dock_; }
   QAction* evaluateAction() const { return evaluate_; }
-  QAction* runLoopAction() const { return run_loop_; }
+  QAction* cancelAction() const { return cancel_; }
+  QAction* quitAction() const { return quit_; }
   Engine* engine() const { return engine_; }
+  QString kernelPath() const { return kernel_path_; }
 
  public slots:
   void evaluate();
-  void runLoop();
+  void cancelEvaluation();
   void openKernel();
   bool saveKernel();
 
  signals:
   void reportShown(qint64 evaluationId);
-  void loopDone();
+  void evaluationRestored(qint64 evaluationId);
   void historyShown(int rows);
+  void comparisonShown();
   void errorShown(const QString& message);
 
  protected:
@@ -73,29 +101,49 @@ class MainWindow : public QMainWindow {
   void buildUi();
   void retranslate();
   void showTask(const Task& task);
-  void showReport(qint64 evaluationId, const EvalReport& report);
-  void showHistory(const QVector<EvaluationRow>& rows);
-  void addLoopAttempt(const QString& task, const Attempt& attempt);
+  void showReport(qint64 evaluationId, const EvalReport& report, const QString& kernel, const std::string& source);
+  void showProgress(const ProgressEvent& e);
+  void showLoaded(const LoadedEvaluation& e);
   void showError(const QString& message);
   void setBusy(bool busy);
   void refreshHistory();
+  void updateTitle();
+  void editorChanged();
+  void setEditorText(const QString& text, const QString& path);
+  // Nothing on show describes the editor's kernel: every results pane empties, the header says so.
+  void clearResults(const QString& summary);
+  // True when there are no unsaved edits, or the engineer saved or discarded them.
+  bool confirmUnsaved(const QString& what);
   QString kernelName() const;
 
   Suite suite_;
   Engine* engine_ = nullptr;
   EvalOptions base_options_;
   QString kernel_path_;
+  QString candidate_name_;  // a shipped or proposed kernel in the editor, when it has no file
+  QString candidate_source_;  // its text: once edited, the kernel is "untitled.cpp", not the candidate
+  std::string current_task_;
+  // What the shown results describe: the source they were computed from.
+  std::optional<std::string> results_source_;
+  QString evaluating_kernel_;
+  std::string evaluating_source_;
+  bool switching_ = false;
 
-  QListWidget* tasks_ = nullptr;
+  TaskModel* task_model_ = nullptr;
+  QListView* task_view_ = nullptr;
   QComboBox* candidates_ = nullptr;
   KernelEditor* editor_ = nullptr;
+  ResultsHeader* header_ = nullptr;
   QTabWidget* tabs_ = nullptr;
-  QTableWidget* cases_ = nullptr;
-  QLabel* summary_ = nullptr;
-  QListWidget* diagnostics_ = nullptr;
+  CasesPane* cases_ = nullptr;
+  CompilePane* compile_ = nullptr;
+  ProfilePane* profile_ = nullptr;
   SpeedupChart* chart_ = nullptr;
-  QTableWidget* loop_ = nullptr;
-  QTableWidget* history_ = nullptr;
+  HistoryPane* history_ = nullptr;
+  ComparePane* compare_ = nullptr;
+  RunController* run_ = nullptr;
+  QDockWidget* task_dock_ = nullptr;
+  QDockWidget* run_dock_ = nullptr;
   QTextBrowser* task_info_ = nullptr;
   QSpinBox* warmup_ = nullptr;
   QSpinBox* reps_ = nullptr;
@@ -105,7 +153,7 @@ class MainWindow : public QMainWindow {
   QAction* open_ = nullptr;
   QAction* save_ = nullptr;
   QAction* evaluate_ = nullptr;
-  QAction* run_loop_ = nullptr;
+  QAction* cancel_ = nullptr;
   QAction* load_candidate_ = nullptr;
   QAction* quit_ = nullptr;
   QLabel* warmup_label_ = nullptr;

@@ -1,11 +1,16 @@
 // The `kope` command line, as a function so tests can drive it in-process.
 #pragma once
 
+#include <filesystem>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace kope {
+
+// `kope compare A B [--json]` (cli_compare.cpp); positional = {"compare", A, B}.
+int cmd_compare(const std::vector<std::string>& positional, bool json, const std::filesystem::path& workspace,
+                std::ostream& out);
 
 // Exit codes: 0 done (and every evaluated kernel correct); 1 a kernel failed (did not compile, was wrong,
 // crashed, timed out); 2 bad usage or bad input (a task file, a kernel path); 3 an internal failure; 4 the

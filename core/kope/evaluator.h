@@ -2,14 +2,18 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "kope/cancel.h"
 #include "kope/check.h"
 #include "kope/compiler.h"
+#include "kope/progress.h"
 #include "kope/task.h"
 
 namespace kope {
@@ -41,6 +45,8 @@ struct EvalOptions {
   std::vector<std::string> cases;     // empty: all
   std::vector<std::string> cxxflags;  // replace the default -O2 for the candidate
   bool interleave = true;             // baseline and candidate alternate call by call
+  std::shared_ptr<CancelToken> cancel;                // stop now: the evaluation ends as cancelled
+  std::function<void(const EvalProgress&)> progress;  // phases as they happen, on the evaluating thread
 };
 
 enum class CaseStatus { Passed, Wrong, Crash, Timeout, RuntimeError, LoadError, InputsModified, Background };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "kope/evaluator.h"
 #include "kope/policy.h"
 #include "kope/stats.h"
+#include "kope/run_control.h"
 #include "kope/suite.h"
 #include "kope/workspace.h"
 
@@ -24,6 +26,7 @@ struct LoopOptions {
   double min_gain = 1.02;
   std::string device = "cpu";
   EvalOptions eval;
+  std::shared_ptr<RunControl> control;  // pause/stop/steer between attempts; null: unsteered
 };
 
 struct Attempt {

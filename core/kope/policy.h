@@ -16,6 +16,7 @@ struct PolicyState {
   double incumbent_speedup = 1.0;
   std::vector<std::string> tried;   // sha256 of every source already evaluated for this task in this loop
   std::string latest_feedback;      // the last evaluation's errors or summary
+  std::vector<std::string> hints;   // the engineer's hints for the next prompt (RunControl), consumed once
 };
 
 struct Proposal {

@@ -103,6 +103,8 @@ class Workspace {
   // Evaluations under review in `state` (pending, approved, rejected; nullopt: any), newest first.
   std::vector<EvaluationRow> reviews(const std::optional<std::string>& state, int limit) const;
   std::vector<ReviewLogRow> review_log(int64_t evaluation) const;
+  // The open connection, for tables kept by other units (the steering log) on this thread.
+  sqlite3* connection() const { return db_; }
 
  private:
   Workspace() = default;

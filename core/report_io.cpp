@@ -1,0 +1,143 @@
+#include "kope/report_io.h"
+
+#include <cmath>
+#include <limits>
+
+#include "kope/error.h"
+
+namespace kope {
+
+using nlohmann::json;
+
+std::optional<CaseStatus> case_status_from_name(std::string_view name) {
+  for (CaseStatus s : {CaseStatus::Passed, CaseStatus::Wrong, CaseStatus::Crash, CaseStatus::Timeout,
+                       CaseStatus::RuntimeError, CaseStatus::LoadError, CaseStatus::InputsModified})
+    if (case_status_name(s) == name) return s;
+  return std::nullopt;
+}
+
+namespace {
+
+// A number as check_json writes it: finite numbers as numbers, the others as "nan", "inf", "-inf".
+double num(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  }
+  throw Error("report: expected a number, got " + v.dump());
+}
+
+template <typename T>
+void get(const json& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  try {
+    out = it->get<T>();
+  } catch (const json::exception& e) {
+    throw Error(std::string("report: field \"") + key + "\": " + e.what());
+  }
+}
+
+std::optional<double> opt(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return num(*it);
+}
+
+OutputCheck check_from_json(const json& j) {
+  OutputCheck c;
+  get(j, "name", c.name);
+  get(j, "ok", c.ok);
+  if (auto v = opt(j, "mean_rel_err")) c.mean_rel = *v;
+  if (auto v = opt(j, "max_rel_err")) c.max_rel = *v;
+  if (auto v = opt(j, "threshold")) c.threshold = *v;
+  get(j, "worst_index", c.worst_index);
+  if (auto v = opt(j, "expected")) c.expected = *v;
+  if (auto v = opt(j, "got")) c.got = *v;
+  get(j, "mismatches", c.mismatches);
+  return c;
+}
+
+CaseResult case_from_json(const json& j) {
+  CaseResult c;
+  get(j, "name", c.name);
+  std::string status;
+  get(j, "status", status);
+  // A status this build does not know (a newer one) still reads as a failure.
+  c.status = status.empty() ? CaseStatus::Passed : case_status_from_name(status).value_or(CaseStatus::RuntimeError);
+  get(j, "message", c.message);
+  c.baseline_median_ns = opt(j, "baseline_median_ns");
+  c.kernel_median_ns = opt(j, "kernel_median_ns");
+  c.speedup = opt(j, "speedup");
+  if (auto it = j.find("speedup_ci95"); it != j.end() && it->is_array() && it->size() == 2)
+    c.speedup_interval = std::make_pair(num((*it)[0]), num((*it)[1]));
+  c.hw_bound_ns = opt(j, "hw_bound_ns");
+  c.hap = opt(j, "hap");
+  get(j, "network_isolated", c.network_isolated);
+  get(j, "network_failure", c.network_failure);
+  get(j, "baseline_ns", c.baseline_ns);
+  get(j, "kernel_ns", c.kernel_ns);
+  if (auto it = j.find("outputs"); it != j.end() && it->is_array())
+    for (const auto& o : *it) c.outputs.push_back(check_from_json(o));
+  if (auto it = j.find("last_run_outputs"); it != j.end() && it->is_array())
+    for (const auto& o : *it) c.last_outputs.push_back(check_from_json(o));
+  get(j, "log", c.log);
+  return c;
+}
+
+}  // namespace
+
+EvalReport report_from_json(const json& j) {
+  if (!j.is_object()) throw Error("report: expected a JSON object");
+  EvalReport r;
+  get(j, "task", r.task);
+  get(j, "task_digest", r.task_digest);
+  if (auto it = j.find("kernel"); it != j.end() && it->is_object()) {
+    get(*it, "name", r.kernel_name);
+    get(*it, "sha256", r.kernel_sha256);
+  }
+  get(j, "device", r.device);
+  get(j, "compiled", r.compiled);
+  if (auto it = j.find("compile"); it != j.end() && it->is_object()) {
+    const json& c = *it;
+    get(c, "ok", r.compile.ok);
+    get(c, "cached", r.compile.cached);
+    get(c, "seconds", r.compile.seconds);
+    get(c, "command", r.compile.command);
+    get(c, "log", r.compile.log);
+    if (auto d = c.find("diagnostics"); d != c.end() && d->is_array())
+      for (const auto& x : *d) {
+        Diagnostic diag;
+        get(x, "file", diag.file);
+        get(x, "line", diag.line);
+        get(x, "column", diag.column);
+        get(x, "severity", diag.severity);
+        get(x, "message", diag.message);
+        r.compile.diagnostics.push_back(diag);
+      }
+  }
+  if (auto it = j.find("cases"); it != j.end() && it->is_array())
+    for (const auto& c : *it) r.cases.push_back(case_from_json(c));
+  get(j, "errors", r.errors);
+  get(j, "warnings", r.warnings);
+  // The compile error is not stored on its own: it is the first error of a report that did not compile.
+  if (!r.compiled && !r.errors.empty()) r.compile.error = r.errors.front();
+  if (auto it = j.find("settings"); it != j.end() && it->is_object()) {
+    const json& s = *it;
+    get(s, "warmup", r.options.warmup);
+    get(s, "reps", r.options.reps);
+    get(s, "pool", r.options.pool);
+    get(s, "case_timeout_s", r.options.case_timeout_seconds);
+    uint64_t mb = r.options.memory_bytes >> 20;
+    get(s, "memory_mb", mb);
+    r.options.memory_bytes = mb << 20;
+    get(s, "cxxflags", r.options.cxxflags);
+    get(s, "interleave", r.options.interleave);
+  }
+  return r;
+}
+
+}  // namespace kope

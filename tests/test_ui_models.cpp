@@ -1,0 +1,154 @@
+// Every model of the window under QAbstractItemModelTester, filled, appended to, changed and reset; the tests
+// read roles (raw values, statuses, ids), never painted text.
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QCoreApplication>
+
+#include <memory>
+
+#include "models/models.h"
+#include "models/status.h"
+
+using namespace kope;
+using namespace kope::ui;
+
+namespace {
+
+template <typename M>
+std::unique_ptr<QAbstractItemModelTester> tester(M& model) {
+  return std::make_unique<QAbstractItemModelTester>(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+}
+
+CaseResult passedCase(const std::string& name, double base, double kern) {
+  CaseResult c;
+  c.name = name;
+  c.status = CaseStatus::Passed;
+  c.baseline_ns = {base, base * 1.01, base * 0.99};
+  c.kernel_ns = {kern, kern * 1.02, kern * 0.98};
+  c.baseline_median_ns = base;
+  c.kernel_median_ns = kern;
+  c.speedup = base / kern;
+  c.speedup_interval = std::make_pair(base / kern * 0.9, base / kern * 1.1);
+  c.hw_bound_ns = kern / 4;
+  c.hap = 0.7;
+  OutputCheck o;
+  o.name = "y";
+  o.max_rel = 1e-6;
+  o.ok = true;
+  c.outputs.push_back(o);
+  return c;
+}
+
+}  // namespace
+
+TEST(Models, CaseModelServesRawValuesAndGrowsRowByRow) {
+  CaseModel m;
+  auto t = tester(m);
+  EXPECT_EQ(m.columnCount(), CaseModel::ColumnCount);
+  m.append(passedCase("n1", 100, 50));
+  CaseResult wrong = passedCase("n2", 100, 80);
+  wrong.status = CaseStatus::Wrong;
+  wrong.message = "output y: worst at index 3: expected 1, got 2\nsecond line";
+  m.append(wrong);
+  ASSERT_EQ(m.rowCount(), 2);
+  EXPECT_EQ(m.index(0, CaseModel::Status).data(StatusRole).toString(), "passed");
+  EXPECT_DOUBLE_EQ(m.index(0, CaseModel::Speedup).data(RawRole).toDouble(), 2.0);
+  EXPECT_EQ(m.index(0, CaseModel::Interval).data(RawRole).toList().size(), 2);
+  EXPECT_DOUBLE_EQ(m.index(0, CaseModel::Hap).data(RawRole).toDouble(), 0.7);
+  EXPECT_EQ(m.index(1, CaseModel::Status).data(StatusRole).toString(), "wrong");
+  EXPECT_EQ(m.index(1, CaseModel::Message).data(FullTextRole).toString().toStdString(), wrong.message);
+  EXPECT_TRUE(m.index(1, CaseModel::Status).data(Qt::BackgroundRole).value<QColor>().isValid());
+  m.replace(1, passedCase("n2", 100, 25));
+  EXPECT_DOUBLE_EQ(m.index(1, CaseModel::Speedup).data(RawRole).toDouble(), 4.0);
+  m.setRows({passedCase("a", 1, 1)});
+  EXPECT_EQ(m.rowCount(), 1);
+  m.clear();
+  EXPECT_EQ(m.rowCount(), 0);
+}
+
+TEST(Models, DiagnosticModelCarriesLinesAndSeverities) {
+  DiagnosticModel m;
+  auto t = tester(m);
+  m.setRows({{"k.cpp", 4, 10, "error", "'no_such' was not declared"}, {"k.cpp", 2, 7, "warning", "unused variable"}});
+  EXPECT_EQ(m.index(0, 0).data(LineRole).toInt(), 4);
+  EXPECT_EQ(m.index(0, 0).data(ColumnRole).toInt(), 10);
+  EXPECT_EQ(m.index(1, DiagnosticModel::Severity).data(StatusRole).toString(), "warning");
+  EXPECT_EQ(m.index(0, DiagnosticModel::Message).data(RawRole).toString(), "'no_such' was not declared");
+}
+
+TEST(Models, AttemptHistoryRunCompareSteeringModels) {
+  AttemptModel a;
+  auto ta = tester(a);
+  Attempt at;
+  at.evaluation_id = 7;
+  at.name = "offline:gelu/01.cpp";
+  at.status = "passed";
+  at.speedup = 1.5;
+  at.promoted = true;
+  a.append({"gelu", at});
+  EXPECT_EQ(a.index(0, 0).data(IdRole).toLongLong(), 7);
+  EXPECT_TRUE(a.index(0, AttemptModel::Promoted).data(RawRole).toBool());
+
+  HistoryModel h;
+  auto th = tester(h);
+  EvaluationRow r;
+  r.id = 3;
+  r.kernel_id = 9;
+  r.status = "wrong";
+  h.setRows({r});
+  EXPECT_EQ(h.index(0, HistoryModel::Kernel).data(KernelIdRole).toLongLong(), 9);
+  EXPECT_EQ(h.index(0, HistoryModel::Status).data(StatusRole).toString(), "wrong");
+  EXPECT_FALSE(h.index(0, HistoryModel::Speedup).data(RawRole).isValid());
+
+  RunModel runs;
+  auto tr = tester(runs);
+  runs.setRows({{5, "kope run", "cpu", "stopped", "t0", "t1"}});
+  EXPECT_EQ(runs.index(0, RunModel::Status).data(RawRole).toString(), "stopped");
+
+  CompareModel c;
+  auto tc = tester(c);
+  CaseComparison cc;
+  cc.name = "n1";
+  cc.in_a = cc.in_b = true;
+  cc.a_status = "passed";
+  cc.b_status = "wrong";
+  cc.a_median_ns = 200;
+  cc.b_median_ns = 100;
+  cc.speedup = 2.0;
+  c.setRows({cc});
+  EXPECT_DOUBLE_EQ(c.index(0, CompareModel::Speedup).data(RawRole).toDouble(), 2.0);
+  EXPECT_EQ(c.index(0, CompareModel::BStatus).data(RawRole).toString(), "wrong");
+
+  SteeringModel s;
+  auto ts = tester(s);
+  s.append({"2026-01-01T00:00:00Z", "hint", "use fma"});
+  EXPECT_EQ(s.index(0, 0).data(StatusRole).toString(), "hint");
+}
+
+TEST(Models, TaskModelChecksTasksForARun) {
+  TaskModel m;
+  auto t = tester(m);
+  m.setRows({{"gelu", 1, "GELU", false}, {"exp", 1, "exp", false}});
+  EXPECT_TRUE(m.flags(m.index(0, 0)) & Qt::ItemIsUserCheckable);
+  EXPECT_TRUE(m.setData(m.index(1, 0), Qt::Checked, Qt::CheckStateRole));
+  EXPECT_EQ(m.checkedTasks(), std::vector<std::string>{"exp"});
+  EXPECT_EQ(m.rowOf("gelu"), 0);
+  EXPECT_EQ(m.rowOf("nosuch"), -1);
+  m.setCheckable(false);
+  EXPECT_FALSE(m.index(0, 0).data(Qt::CheckStateRole).isValid());
+  EXPECT_FALSE(m.setData(m.index(0, 0), Qt::Checked, Qt::CheckStateRole));
+}
+
+TEST(Models, StatusWordsAndColours) {
+  EXPECT_EQ(statusText("runtime_error"), "runtime error");
+  EXPECT_EQ(statusText("something_new"), "something_new");
+  EXPECT_NE(statusColor("passed"), statusColor("wrong"));
+  EXPECT_FALSE(statusColor("").isValid());
+}
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,322 @@
+#include "run_controller.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "engine.h"
+#include "models/status.h"
+#include "view_util.h"
+
+namespace kope::ui {
+
+RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent)
+    : QWidget(parent), engine_(engine), suite_(suite) {
+  setObjectName("run-controller");
+  tasks_ = new TaskModel(this);
+  std::vector<TaskRow> rows;
+  for (const Task& t : suite_->tasks()) rows.push_back({t.name, t.level, t.summary, false});
+  tasks_->setRows(rows);
+  attempts_ = new AttemptModel(this);
+  steering_ = new SteeringModel(this);
+
+  task_view_ = new QListView;
+  task_view_->setModel(tasks_);
+  task_view_->setMaximumHeight(110);
+  policy_ = new QComboBox;
+  policy_->setEditable(true);  // an LLM profile name, once the llm module is in
+  policy_->addItem("offline");
+  memory_ = new QComboBox;
+  memory_->addItems({"off", "dump", "active"});
+  max_attempts_ = new QSpinBox;
+  max_attempts_->setRange(1, 1000);
+  max_attempts_->setValue(8);
+  tasks_label_ = new QLabel;
+  policy_label_ = new QLabel;
+  memory_label_ = new QLabel;
+  attempts_label_ = new QLabel;
+  form_ = new QFormLayout;
+  form_->addRow(tasks_label_, task_view_);
+  form_->addRow(policy_label_, policy_);
+  form_->addRow(memory_label_, memory_);
+  form_->addRow(attempts_label_, max_attempts_);
+
+  start_ = new QPushButton;
+  pause_ = new QPushButton;
+  pause_->setCheckable(true);
+  stop_ = new QPushButton;
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(start_);
+  buttons->addWidget(pause_);
+  buttons->addWidget(stop_);
+
+  phase_ = new QLabel;
+  phase_->setObjectName("run-phase");
+  phase_->setWordWrap(true);
+  progress_ = new QProgressBar;
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  progress_->setTextVisible(true);
+
+  hint_ = new QLineEdit;
+  send_hint_ = new QPushButton;
+  auto* hint_row = new QHBoxLayout;
+  hint_row->addWidget(hint_, 1);
+  hint_row->addWidget(send_hint_);
+  hold_ = new QCheckBox;
+  approve_ = new QPushButton;
+  reject_ = new QPushButton;
+  auto* approval = new QHBoxLayout;
+  approval->addWidget(hold_, 1);
+  approval->addWidget(approve_);
+  approval->addWidget(reject_);
+  pin_ = new QCheckBox;
+  fork_label_ = new QLabel;
+  fork_label_->setWordWrap(true);
+
+  attempt_view_ = makeTableView(this);
+  attempt_view_->setModel(attempts_);
+  steering_view_ = makeTableView(this);
+  steering_view_->setModel(steering_);
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(attempt_view_);
+  split->addWidget(steering_view_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+
+  auto* l = new QVBoxLayout(this);
+  l->setContentsMargins(4, 4, 4, 4);
+  l->addLayout(form_);
+  l->addLayout(buttons);
+  l->addWidget(phase_);
+  l->addWidget(progress_);
+  l->addLayout(hint_row);
+  l->addLayout(approval);
+  l->addWidget(pin_);
+  l->addWidget(fork_label_);
+  l->addWidget(split, 1);
+
+  connect(start_, &QPushButton::clicked, this, &RunController::start);
+  connect(pause_, &QPushButton::toggled, this, [this](bool on) {
+    if (!control_) return;
+    on ? control_->pause() : control_->resume();
+    updateButtons();
+  });
+  connect(stop_, &QPushButton::clicked, this, [this] {
+    if (control_) control_->stop();
+    showPhase(QString(), tr("stopping: the running evaluation is cancelled"));
+    updateButtons();
+  });
+  auto send = [this] {
+    if (!control_ || hint_->text().trimmed().isEmpty()) return;
+    control_->add_hint(hint_->text().trimmed().toStdString());
+    hint_->clear();
+  };
+  connect(send_hint_, &QPushButton::clicked, this, send);
+  connect(hint_, &QLineEdit::returnPressed, this, send);
+  connect(hold_, &QCheckBox::toggled, this, [this](bool on) {
+    if (control_) control_->set_hold(on);
+    if (!on && held_) {  // a held candidate goes on as proposed
+      held_.reset();
+      updateButtons();
+      emit candidateDecided();
+    }
+  });
+  connect(pin_, &QCheckBox::toggled, this, [this](bool on) {
+    if (control_) control_->pin(on);
+  });
+  connect(approve_, &QPushButton::clicked, this, [this] {
+    if (!control_ || !held_) return;
+    Proposal p = *held_;
+    if (editedSource) p.source = editedSource().toStdString();
+    held_.reset();
+    control_->decide(p);
+    emit candidateDecided();
+    updateButtons();
+  });
+  connect(reject_, &QPushButton::clicked, this, [this] {
+    if (!control_ || !held_) return;
+    held_.reset();
+    control_->decide(std::nullopt);
+    emit candidateDecided();
+    updateButtons();
+  });
+
+  connect(engine_, &Engine::loopPhase, this, [this](quint64 job, const QString& task, const QString& phase) {
+    if (job == job_) showPhase(task, phaseText(phase.toStdString()));
+  });
+  connect(engine_, &Engine::loopProgress, this, [this](quint64 job, const QString& task, const ProgressEvent& e) {
+    if (job == job_) showProgress(task, e);
+  });
+  connect(engine_, &Engine::loopHeld, this, [this](quint64 job, const QString& task, const Proposal& p) {
+    if (job != job_) return;
+    held_ = p;
+    showPhase(task, tr("held for approval: %1 (edit it in the editor, then Approve or Reject)").arg(QString::fromStdString(p.name)));
+    updateButtons();
+    emit candidateHeld(task, p);
+  });
+  connect(engine_, &Engine::loopAttempt, this, [this](quint64 job, const QString& task, const Attempt& a) {
+    if (job != job_) return;
+    attempts_->append({task.toStdString(), a});
+    attempt_view_->resizeColumnsToContents();
+    emit attemptFinished(task, a);
+  });
+  connect(engine_, &Engine::steeringAct, this, [this](const SteeringAct& a) { steering_->append(a); });
+  connect(engine_, &Engine::loopFinished, this, [this](quint64 job, qint64 run, const QVector<TaskOutcome>&) {
+    if (job != job_) return;
+    last_run_ = run;
+    const bool stopped = control_ && control_->stopped();
+    setRunning(false);
+    showPhase(QString(), stopped ? tr("run %1 stopped").arg(run) : tr("run %1 done").arg(run));
+    engine_->loadSteering(run);
+    emit runFinished(run);
+  });
+  connect(engine_, &Engine::steeringReady, this, [this](qint64 run, const QVector<SteeringAct>& acts) {
+    if (run == last_run_) steering_->setRows(std::vector<SteeringAct>(acts.begin(), acts.end()));
+  });
+  connect(engine_, &Engine::jobFailed, this, [this](quint64 job, const QString& msg) {
+    if (job != job_ || !running_) return;
+    setRunning(false);
+    showPhase(QString(), tr("the run failed: %1").arg(msg));
+    emit runFinished(0);
+  });
+  retranslate();
+  setRunning(false);
+}
+
+void RunController::checkTask(const std::string& task) {
+  const int row = tasks_->rowOf(task);
+  if (row >= 0) tasks_->setData(tasks_->index(row, 0), Qt::Checked, Qt::CheckStateRole);
+}
+
+void RunController::setCurrentTask(const std::string& task) {
+  if (running_) return;
+  for (int r = 0; r < tasks_->rowCount(); ++r)
+    tasks_->setData(tasks_->index(r, 0), tasks_->at(r).name == task ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole);
+}
+
+void RunController::forkFrom(qint64 evaluationId) {
+  if (control_ && running_) {
+    control_->fork_from(evaluationId);
+  } else {
+    pending_fork_ = evaluationId;
+  }
+  fork_label_->setText(tr("The next attempt starts from evaluation %1 as the incumbent.").arg(evaluationId));
+}
+
+void RunController::start() {
+  if (running_) return;
+  RunSettings s;
+  s.tasks = tasks_->checkedTasks();
+  if (s.tasks.empty()) {
+    showPhase(QString(), tr("Choose at least one task to run."));
+    return;
+  }
+  s.policy = policy_->currentText().trimmed().toStdString();
+  s.memory = memory_->currentText().toStdString();
+  s.loop.max_attempts = max_attempts_->value();
+  if (evalOptions) s.loop.eval = evalOptions();
+  control_ = std::make_shared<RunControl>();
+  control_->set_hold(hold_->isChecked());
+  control_->pin(pin_->isChecked());
+  if (pending_fork_) control_->fork_from(*pending_fork_);
+  pending_fork_.reset();
+  attempts_->clear();
+  steering_->setRows(control_->pending_acts());
+  job_ = engine_->runLoop(*suite_, s, control_);
+  setRunning(true);
+  showPhase(QString::fromStdString(s.tasks.front()), phaseText("starting"));
+  emit runStarted();
+}
+
+void RunController::setRunning(bool running) {
+  running_ = running;
+  if (!running) {
+    held_.reset();
+    pause_->setChecked(false);
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+  }
+  updateButtons();
+}
+
+void RunController::updateButtons() {
+  start_->setEnabled(!running_);
+  pause_->setEnabled(running_ && !(control_ && control_->stopped()));
+  stop_->setEnabled(running_ && !(control_ && control_->stopped()));
+  send_hint_->setEnabled(running_);
+  approve_->setEnabled(running_ && held_.has_value());
+  reject_->setEnabled(running_ && held_.has_value());
+  policy_->setEnabled(!running_);
+  memory_->setEnabled(!running_);
+  max_attempts_->setEnabled(!running_);
+  task_view_->setEnabled(!running_);
+}
+
+void RunController::showPhase(const QString& task, const QString& phase) {
+  phase_->setText(task.isEmpty() ? phase : tr("%1: %2").arg(task, phase));
+  if (phase == phaseText("proposing")) {
+    progress_->setRange(0, 0);  // busy until the evaluation reports its cases
+  }
+}
+
+void RunController::showProgress(const QString& task, const ProgressEvent& e) {
+  switch (e.phase) {
+    case EvalProgress::Phase::Compiling:
+      showPhase(task, phaseText("compiling"));
+      progress_->setRange(0, 0);
+      break;
+    case EvalProgress::Phase::Compiled:
+      break;
+    case EvalProgress::Phase::Testing:
+    case EvalProgress::Phase::Timing:
+      showPhase(task, tr("%1 case %2 of %3 (%4)")
+                          .arg(phaseText(e.phase == EvalProgress::Phase::Testing ? "testing" : "timing"))
+                          .arg(e.case_index + 1)
+                          .arg(e.case_count)
+                          .arg(QString::fromStdString(e.case_name)));
+      progress_->setRange(0, e.case_count);
+      progress_->setValue(e.case_index);
+      break;
+    case EvalProgress::Phase::CaseDone:
+      progress_->setRange(0, e.case_count);
+      progress_->setValue(e.case_index + 1);
+      break;
+    case EvalProgress::Phase::Done:
+      break;
+  }
+}
+
+void RunController::retranslate() {
+  tasks_->retranslate();
+  attempts_->retranslate();
+  steering_->retranslate();
+  tasks_label_->setText(tr("Tasks"));
+  policy_label_->setText(tr("Policy"));
+  policy_->setToolTip(tr("offline replays the shipped kernels; type an LLM profile name to use a model"));
+  memory_label_->setText(tr("Memory"));
+  attempts_label_->setText(tr("Attempts per task"));
+  start_->setText(tr("Start run"));
+  pause_->setText(tr("Pause after attempt"));
+  stop_->setText(tr("Stop now"));
+  hint_->setPlaceholderText(tr("A hint for the next prompt"));
+  send_hint_->setText(tr("Send hint"));
+  hold_->setText(tr("Hold each candidate for approval"));
+  approve_->setText(tr("Approve"));
+  reject_->setText(tr("Reject"));
+  pin_->setText(tr("Pin the incumbent"));
+  if (!running_ && phase_->text().isEmpty()) phase_->setText(tr("No run yet."));
+}
+
+}  // namespace kope::ui

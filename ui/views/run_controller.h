@@ -1,0 +1,120 @@
+// The run controller: choose tasks, a policy (offline or an LLM profile), the memory arm and budgets; start a
+// run and watch each attempt's phase live; pause after the attempt, resume, stop now; steer with a hint, hold
+// each candidate for approval (editable in the editor), fork from a recorded version, pin the incumbent. Every
+// act lands in the run's steering log.
+#pragma once
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+#include "kope/run_control.h"
+#include "kope/suite.h"
+#include "models/models.h"
+
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace kope::ui {
+
+class Engine;
+struct ProgressEvent;
+
+class RunController : public QWidget {
+  Q_OBJECT
+ public:
+  RunController(Engine* engine, const Suite* suite, QWidget* parent = nullptr);
+
+  TaskModel* tasks() const { return tasks_; }
+  AttemptModel* attempts() const { return attempts_; }
+  SteeringModel* steering() const { return steering_; }
+  QTableView* attemptView() const { return attempt_view_; }
+  QLabel* phaseLabel() const { return phase_; }
+  QComboBox* policyBox() const { return policy_; }
+  QComboBox* memoryBox() const { return memory_; }
+  QSpinBox* maxAttempts() const { return max_attempts_; }
+  QPushButton* startButton() const { return start_; }
+  QPushButton* pauseButton() const { return pause_; }
+  QPushButton* stopButton() const { return stop_; }
+  QPushButton* approveButton() const { return approve_; }
+  QPushButton* rejectButton() const { return reject_; }
+  QCheckBox* holdBox() const { return hold_; }
+  QCheckBox* pinBox() const { return pin_; }
+  QLineEdit* hintEdit() const { return hint_; }
+  QPushButton* hintButton() const { return send_hint_; }
+  std::shared_ptr<RunControl> control() const { return control_; }
+  bool running() const { return running_; }
+  qint64 lastRunId() const { return last_run_; }
+
+  // Evaluation settings for the run's attempts come from the window.
+  std::function<EvalOptions()> evalOptions;
+  // The held candidate's source as edited in the editor.
+  std::function<QString()> editedSource;
+
+  void start();
+  void forkFrom(qint64 evaluationId);
+  void checkTask(const std::string& task);
+  // The window's task becomes the only one chosen, unless a run is going.
+  void setCurrentTask(const std::string& task);
+  void retranslate();
+
+ signals:
+  void candidateHeld(const QString& task, const kope::Proposal& proposal);
+  void candidateDecided();
+  void runStarted();
+  void runFinished(qint64 runId);
+  void attemptFinished(const QString& task, const kope::Attempt& attempt);
+
+ private:
+  void setRunning(bool running);
+  void showPhase(const QString& task, const QString& phase);
+  void showProgress(const QString& task, const ProgressEvent& e);
+  void updateButtons();
+
+  Engine* engine_ = nullptr;
+  const Suite* suite_ = nullptr;
+  std::shared_ptr<RunControl> control_;
+  quint64 job_ = 0;
+  qint64 last_run_ = 0;
+  bool running_ = false;
+  std::optional<Proposal> held_;
+  std::optional<qint64> pending_fork_;
+
+  TaskModel* tasks_ = nullptr;
+  AttemptModel* attempts_ = nullptr;
+  SteeringModel* steering_ = nullptr;
+  QListView* task_view_ = nullptr;
+  QComboBox* policy_ = nullptr;
+  QComboBox* memory_ = nullptr;
+  QSpinBox* max_attempts_ = nullptr;
+  QPushButton* start_ = nullptr;
+  QPushButton* pause_ = nullptr;
+  QPushButton* stop_ = nullptr;
+  QLabel* phase_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLineEdit* hint_ = nullptr;
+  QPushButton* send_hint_ = nullptr;
+  QCheckBox* hold_ = nullptr;
+  QPushButton* approve_ = nullptr;
+  QPushButton* reject_ = nullptr;
+  QCheckBox* pin_ = nullptr;
+  QTableView* attempt_view_ = nullptr;
+  QTableView* steering_view_ = nullptr;
+  QFormLayout* form_ = nullptr;
+  QLabel* tasks_label_ = nullptr;
+  QLabel* policy_label_ = nullptr;
+  QLabel* memory_label_ = nullptr;
+  QLabel* attempts_label_ = nullptr;
+  QLabel* fork_label_ = nullptr;
+};
+
+}  // namespace kope::ui
