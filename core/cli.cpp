@@ -25,6 +25,11 @@ using nlohmann::json;
 std::string version_string() { return "kope " KOPE_VERSION; }
 
 namespace {
+CliExtension g_extension = nullptr;
+}
+void set_cli_extension(CliExtension ext) { g_extension = ext; }
+
+namespace {
 
 const char* kUsage = R"(usage: kope <command> [options]
 
@@ -37,6 +42,8 @@ commands:
                                       only a correct and faster kernel becomes the incumbent
   history [--task TASK] [--limit N]   recorded evaluations, newest first
   show EVALUATION_ID                  the full stored report of one evaluation
+  run --policy llm --profile NAME     the LLM agent (see `kope run --policy llm --help`)
+  transcript ATTEMPT [--json]         an LLM attempt's prompt sections, reply, usage and cost
   version
 
 common options:
@@ -418,6 +425,8 @@ int cmd_show(const Args& a, std::ostream& out) {
 
 int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   try {
+    if (g_extension)
+      if (std::optional<int> rc = g_extension(raw, out, err)) return *rc;
     Args a = parse_args(raw);
     if (a.positional.empty() || a.has("--help") || a.has("-h") || a.positional[0] == "help") {
       (a.positional.empty() && !a.has("--help") && !a.has("-h") ? err : out) << kUsage;

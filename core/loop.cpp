@@ -4,6 +4,7 @@
 
 #include "kope/error.h"
 #include "kope/sha256.h"
+#include "kope/stop_rules.h"
 
 namespace kope {
 
@@ -61,12 +62,18 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
     for (const std::string& name : options.tasks) tasks.push_back(&suite.require(name));
   }
   std::vector<TaskOutcome> outcomes;
+  StopState stop;
+  bool halt = false;
   for (const Task* task : tasks) {
+    if (halt) break;
+    stop.since_improvement = 0;
     TaskOutcome out;
     out.task = task->name;
     if (progress) progress({task->name, nullptr});
     PolicyState state;
     state.task = task;
+    state.run_id = run_id;
+    state.device = options.device;
     std::optional<int64_t> incumbent_eval;
     if (auto inc = ws.incumbent(task->name, options.device)) {
       state.incumbent_speedup = inc->speedup;
@@ -76,16 +83,42 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
     }
     out.incumbent_speedup = state.incumbent_speedup;
     for (int k = 0; k < options.max_attempts; ++k) {
+      if (StopDecision d = stop_reason(options, stop, state.incumbent_speedup); !d.reason.empty()) {
+        out.stopped = d.reason;
+        halt = d.whole_run;
+        break;
+      }
       std::optional<Proposal> p = policy.propose(state);
       if (!p) break;
+      stop.tokens += p->tokens;
+      if (p->cancelled || !p->no_candidate.empty()) {  // the policy produced no kernel: an attempt without one
+        Attempt a;
+        a.name = p->name;
+        a.status = p->cancelled ? "cancelled" : "no_candidate";
+        a.message = p->cancelled ? "cancelled" : p->no_candidate;
+        a.transcript_id = p->transcript_id;
+        state.latest_feedback = p->cancelled ? "" : "Your previous reply produced no candidate: " + p->no_candidate;
+        ++stop.since_improvement;
+        policy.recorded(*p, 0, a.status);
+        out.attempts.push_back(a);
+        if (progress) progress({task->name, &out.attempts.back()});
+        if (p->cancelled) {
+          out.stopped = "cancelled";
+          halt = true;
+          break;
+        }
+        continue;
+      }
       state.tried.push_back(sha256_hex(p->source));
       Attempt a;
       a.name = p->name;
       a.thought = p->thought;
+      a.transcript_id = p->transcript_id;
       const Recorded rec = evaluate_recorded(ws, ev, run_id, *task, {p->source, p->name, p->name, p->thought},
                                              options.device, incumbent_eval, options.eval);
       a.evaluation_id = rec.evaluation_id;
       if (!rec.error.empty()) {
+        policy.recorded(*p, a.evaluation_id, "error");
         out.error = rec.error;
         a.status = "error";
         a.message = rec.error;
@@ -95,12 +128,15 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
       }
       const EvalReport& rep = rec.report;
       const int64_t kernel = rec.kernel_id;
+      policy.recorded(*p, a.evaluation_id, rep.status());
+      ++stop.since_improvement;
       a.status = rep.status();
       a.speedup = rep.speedup();
       a.message = feedback_of(rep);
       state.latest_feedback = a.message;
       if (rep.correct() && a.speedup && *a.speedup > state.incumbent_speedup * options.min_gain) {
         a.promoted = true;
+        stop.since_improvement = 0;
         ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup});
         state.incumbent_speedup = *a.speedup;
         state.incumbent_source = p->source;
@@ -138,9 +174,11 @@ json to_json(const std::vector<TaskOutcome>& outcomes) {
     for (const auto& a : o.attempts)
       attempts.push_back({{"evaluation_id", a.evaluation_id}, {"name", a.name}, {"thought", a.thought},
                           {"status", a.status}, {"speedup", a.speedup ? json(*a.speedup) : json(nullptr)},
-                          {"promoted", a.promoted}, {"message", a.message}});
+                          {"promoted", a.promoted}, {"message", a.message},
+                          {"transcript_id", a.transcript_id ? json(a.transcript_id) : json(nullptr)}});
     arr.push_back({{"task", o.task}, {"incumbent", o.incumbent_name}, {"incumbent_speedup", o.incumbent_speedup},
-                   {"attempts", attempts}, {"error", o.error.empty() ? json(nullptr) : json(o.error)}});
+                   {"attempts", attempts}, {"error", o.error.empty() ? json(nullptr) : json(o.error)},
+                   {"stopped", o.stopped.empty() ? json(nullptr) : json(o.stopped)}});
   }
   return arr;
 }

@@ -1,6 +1,7 @@
 // The `kope` command line, as a function so tests can drive it in-process.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -10,6 +11,10 @@ namespace kope {
 // Exit codes: 0 done (and every evaluated kernel correct); 1 a kernel failed (did not compile, was wrong,
 // crashed, timed out); 2 bad usage or bad input (a task file, a kernel path); 3 an internal failure.
 enum CliExit : int { kExitOk = 0, kExitKernelFailed = 1, kExitBadInput = 2, kExitInternal = 3 };
+
+// Commands handled outside kope_core (the agent's `run --policy llm`, `transcript`): nullopt when not theirs.
+using CliExtension = std::optional<int> (*)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+void set_cli_extension(CliExtension ext);
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

@@ -1,6 +1,7 @@
 // The optimisation loop: propose, execute, record every attempt, promote only a correct and faster kernel.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,6 +24,12 @@ struct LoopOptions {
   double min_gain = 1.02;
   std::string device = "cpu";
   EvalOptions eval;
+  // Stop rules beyond max_attempts (0: off). Tokens and wall time count over the whole run, the others per task.
+  int64_t max_tokens_total = 0;
+  double max_wall_seconds = 0;
+  double target_speedup = 0;       // stop a task once its incumbent reaches this speedup
+  int patience = 0;                // stop a task after this many attempts in a row without a promotion
+  const std::atomic<bool>* cancel = nullptr;  // set (by Ctrl+C, say): stop before the next attempt
 };
 
 struct Attempt {
@@ -33,6 +40,7 @@ struct Attempt {
   std::optional<double> speedup;
   bool promoted = false;
   std::string message;
+  int64_t transcript_id = 0;  // the policy's record (an LLM transcript), 0 for none
 };
 
 struct TaskOutcome {
@@ -41,6 +49,7 @@ struct TaskOutcome {
   double incumbent_speedup = 1.0;  // 1.0: the baseline is still the incumbent
   std::string incumbent_name = "baseline";
   std::string error;               // a task that could not be evaluated at all (a bad reference, say)
+  std::string stopped;             // which stop rule ended the task early ("" : attempts ran out or the policy did)
 };
 
 struct LoopEvent {

@@ -1,6 +1,7 @@
 // Policy(C): what proposes the next candidate kernel. The offline policy replays the shipped kernels.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,12 +17,19 @@ struct PolicyState {
   double incumbent_speedup = 1.0;
   std::vector<std::string> tried;   // sha256 of every source already evaluated for this task in this loop
   std::string latest_feedback;      // the last evaluation's errors or summary
+  int64_t run_id = 0;               // the run the loop records into
+  std::string device = "cpu";
 };
 
 struct Proposal {
   std::string name;     // where it came from, e.g. "offline:gelu/01_float_erff.cpp"
   std::string thought;  // the optimisation idea
   std::string source;
+  // A policy that asked and got no usable kernel says why here (source empty): recorded as no_candidate.
+  std::string no_candidate;
+  bool cancelled = false;     // the person stopped the run while the policy was working
+  int64_t tokens = 0;         // model tokens (prompt + completion) spent producing this proposal
+  int64_t transcript_id = 0;  // the policy's own record of how it came to this proposal, 0 for none
 };
 
 class Policy {
@@ -30,6 +38,8 @@ class Policy {
   virtual std::string name() const = 0;
   // nullopt: nothing more to try for this task.
   virtual std::optional<Proposal> propose(const PolicyState& state) = 0;
+  // The loop has recorded the proposal: its evaluation (0 when none ran) and status.
+  virtual void recorded(const Proposal&, int64_t /*evaluation_id*/, const std::string& /*status*/) {}
 };
 
 // Needs no network and no model: proposes the kernels shipped for the task, in order, each once.
