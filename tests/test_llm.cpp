@@ -98,8 +98,13 @@ TEST(LlmClient, AnthropicStreamWithThinkingPingAndUsage) {
   std::vector<std::size_t> cuts;
   for (std::size_t i = 7; i < body.size(); i += 23) cuts.push_back(i);  // every 23 bytes, wherever that falls
   ScriptedServer srv({test::sse_response(test::cut_at(body, cuts), 1)});
-  Client c(profile(Provider::Anthropic, srv.url()), kKey);
+  Profile pr = profile(Provider::Anthropic, srv.url());
+  pr.price_in_per_mtok = 3;
+  pr.price_out_per_mtok = 15;
+  Client c(pr, kKey);
   ChatReply r = c.chat(hello());
+  ASSERT_TRUE(r.cost.has_value());
+  EXPECT_NEAR(*r.cost, (13 * 3 + 9 * 15) / 1e6, 1e-12);
   EXPECT_EQ(r.answer, "answer");
   EXPECT_EQ(r.reasoning, "hmm");
   EXPECT_EQ(r.usage.prompt_tokens, 13);

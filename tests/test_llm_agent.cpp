@@ -17,6 +17,7 @@
 #include "kope/agent/prompts.h"
 #include "kope/agent/store.h"
 #include "kope/loop.h"
+#include "kope/stop_rules.h"
 #include "kope/workspace.h"
 #include "scripted_llm_server.h"
 #include "test_support.h"
@@ -361,4 +362,76 @@ TEST(AgentCli, CtrlCDuringARequestEndsTheRunWithinASecond) {
   auto t = store.transcript(1);
   ASSERT_TRUE(t.has_value());
   EXPECT_EQ((*t)["status"], "cancelled");
+}
+
+TEST(StopRules, EachRuleAndWhetherItEndsTheRun) {
+  LoopOptions o;
+  StopState s;
+  EXPECT_TRUE(stop_reason(o, s, 1.0).reason.empty());
+  o.target_speedup = 1.5;
+  EXPECT_TRUE(stop_reason(o, s, 1.49).reason.empty());
+  auto t = stop_reason(o, s, 1.5);
+  EXPECT_NE(t.reason.find("target"), std::string::npos);
+  EXPECT_FALSE(t.whole_run);
+  o.patience = 3;
+  s.since_improvement = 3;
+  EXPECT_NE(stop_reason(o, s, 1.0).reason.find("without improvement"), std::string::npos);
+  o.max_tokens_total = 100;
+  s.tokens = 100;
+  auto k = stop_reason(o, s, 1.0);
+  EXPECT_NE(k.reason.find("token"), std::string::npos);
+  EXPECT_TRUE(k.whole_run);
+  o.max_tokens_total = 0;
+  o.patience = 0;
+  o.max_wall_seconds = 0.01;
+  s.started -= std::chrono::seconds(1);
+  auto w = stop_reason(o, s, 1.0);
+  EXPECT_NE(w.reason.find("wall"), std::string::npos);
+  EXPECT_TRUE(w.whole_run);
+  std::atomic<bool> cancel{true};
+  o.cancel = &cancel;
+  EXPECT_EQ(stop_reason(o, s, 1.0).reason, "cancelled");
+}
+
+TEST(AgentLoopStops, PatienceAndTokenBudgetEndTheLoop) {
+  // Replies without a kernel: each is an attempt without improvement that costs 18 tokens.
+  test::TempDir dir;
+  test::write_text(dir / "suite" / "a_affine.json", test::affine_task_json());
+  test::write_text(dir / "suite" / "b_scale3.json", scale_task_json());
+  Suite suite = Suite::from_dir(dir / "suite");
+  auto run = [&](LoopOptions lo, const std::string& name, std::size_t& requests) {
+    test::ScriptedServer srv;
+    for (int i = 0; i < 10; ++i) srv.add(test::sse_response({test::openai_stream({"no code, sorry"})}));
+    Workspace ws = Workspace::open(dir / name);
+    AgentStore store = AgentStore::open(ws.dir());
+    Evaluator ev(EvalPaths::under(ws.dir()));
+    llm::Profile p;
+    p.name = "scripted";
+    p.base_url = srv.url() + "/v1";
+    p.model = "m";
+    p.max_output_tokens = 500;
+    LlmPolicy policy(llm::Client(p, ""), PromptTemplates::load("cpu", std::nullopt), store, nullptr, {});
+    lo.eval = test::quick_options();
+    auto out = run_loop_in_new_run(ws, ev, suite, policy, lo, "test").outcomes;
+    requests = srv.requests().size();
+    return out;
+  };
+  LoopOptions lo;
+  lo.max_attempts = 10;
+  lo.patience = 2;
+  std::size_t n = 0;
+  auto a = run(lo, "patience", n);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].attempts.size(), 2u);
+  EXPECT_NE(a[0].stopped.find("without improvement"), std::string::npos);
+  EXPECT_EQ(a[1].attempts.size(), 2u) << "patience is per task";
+  EXPECT_EQ(n, 4u);
+  LoopOptions lt;
+  lt.max_attempts = 10;
+  lt.max_tokens_total = 30;  // two replies of 18 tokens
+  auto b = run(lt, "tokens", n);
+  ASSERT_EQ(b.size(), 1u) << "the token budget ends the whole run";
+  EXPECT_EQ(b[0].attempts.size(), 2u);
+  EXPECT_NE(b[0].stopped.find("token budget"), std::string::npos);
+  EXPECT_EQ(n, 2u);
 }

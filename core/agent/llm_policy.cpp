@@ -118,6 +118,9 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
     q.task = state.task;
     q.device = state.device;
     q.ranked = options_.context.arm == MemoryArm::Active;
+    q.incumbent_speedup = state.incumbent_speedup;
+    q.incumbent_source = state.incumbent_source;
+    q.latest_feedback = state.latest_feedback;
     in.items = source_->retrieve(q);
   }
   for (const auto& [name, text] : templates_.docs) {

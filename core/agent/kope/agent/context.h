@@ -40,6 +40,10 @@ struct ExperienceQuery {
   const Task* task = nullptr;
   std::string device;
   bool ranked = true;  // false: every item in insertion order (the dump arm)
+  // The rest of the state s, for sources that narrow by it.
+  double incumbent_speedup = 1.0;
+  std::string incumbent_source;
+  std::string latest_feedback;
 };
 
 // Retrieve(s, M): what the agent calls each iteration. Implementations: the workspace's recorded evaluations
