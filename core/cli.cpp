@@ -340,7 +340,7 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   require_device(a);
   std::string policy_name = a.get("--policy").value_or("offline");
   if (policy_name != "offline")
-    throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline)");
+    throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline, llm)");
   OfflinePolicy policy;
   Suite suite = load_suite(a);
   LoopOptions lo;

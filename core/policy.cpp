@@ -9,11 +9,7 @@ namespace kope {
 std::optional<Proposal> OfflinePolicy::propose(const PolicyState& state) {
   for (const CandidateSource& c : embedded_candidates(state.task->name)) {
     if (std::find(state.tried.begin(), state.tried.end(), sha256_hex(c.source)) != state.tried.end()) continue;
-    Proposal p;
-    p.name = "offline:" + c.name;
-    p.thought = c.thought;
-    p.source = c.source;
-    return p;
+    return Proposal{"offline:" + c.name, c.thought, c.source};
   }
   return std::nullopt;
 }

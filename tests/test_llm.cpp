@@ -319,3 +319,16 @@ TEST(LlmConfig, ProfilesFlagsAndErrorsNamingFileAndPointer) {
     EXPECT_NE(std::string(e.what()).find("$KOPE_TEST_UNSET_VARIABLE"), std::string::npos);
   }
 }
+
+TEST(LlmClient, ServerIgnoringStreamAnswersWithOneDocument) {
+  ScriptedServer srv({test::error_response(200, R"({"choices":[{"index":0,"message":{"role":"assistant","content":"whole","reasoning_content":"r"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2}})"),
+                      test::error_response(200, R"({"type":"message","content":[{"type":"thinking","thinking":"t"},{"type":"text","text":"doc"}],"stop_reason":"end_turn","usage":{"input_tokens":4,"output_tokens":3}})")});
+  ChatReply r = Client(profile(Provider::OpenAI, srv.url()), kKey).chat(hello());
+  EXPECT_EQ(r.answer, "whole");
+  EXPECT_EQ(r.reasoning, "r");
+  EXPECT_EQ(r.usage.prompt_tokens, 5);
+  ChatReply a = Client(profile(Provider::Anthropic, srv.url()), kKey).chat(hello());
+  EXPECT_EQ(a.answer, "doc");
+  EXPECT_EQ(a.reasoning, "t");
+  EXPECT_EQ(a.usage.completion_tokens, 3);
+}

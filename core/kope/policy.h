@@ -26,7 +26,7 @@ struct Proposal {
   std::string thought;  // the optimisation idea
   std::string source;
   // A policy that asked and got no usable kernel says why here (source empty): recorded as no_candidate.
-  std::string no_candidate;
+  std::string no_candidate = {};
   bool cancelled = false;     // the person stopped the run while the policy was working
   int64_t tokens = 0;         // model tokens (prompt + completion) spent producing this proposal
   int64_t transcript_id = 0;  // the policy's own record of how it came to this proposal, 0 for none

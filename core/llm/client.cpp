@@ -25,6 +25,7 @@ struct Transfer {
 
   void on_event(const SseEvent& e) {
     const std::size_t a = dec.answer.size(), r = dec.reasoning.size();
+    ++events;
     dec.on_event(e);
     if (on_delta && (dec.answer.size() != a || dec.reasoning.size() != r))
       on_delta(std::string_view(dec.answer).substr(a), std::string_view(dec.reasoning).substr(r));
@@ -37,6 +38,8 @@ struct Transfer {
   CURL* handle = nullptr;
   long status = 0;
   std::string error_body;
+  std::string raw;  // the start of a 200 body, in case it is one JSON document rather than a stream
+  int events = 0;
   std::optional<double> retry_after;
   bool aborted = false;
 };
@@ -46,6 +49,7 @@ size_t on_write(char* p, size_t size, size_t n, void* ud) {
   const size_t len = size * n;
   if (t->status == 0) curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &t->status);
   if (t->status == 200) {
+    if (t->events == 0 && t->raw.size() < (std::size_t{8} << 20)) t->raw.append(p, len);
     t->parser.feed(std::string_view(p, len));
   } else if (t->error_body.size() < 65536) {
     t->error_body.append(p, std::min(len, 65536 - t->error_body.size()));
@@ -223,7 +227,10 @@ ChatReply Client::chat(const ChatRequest& req, const std::atomic<bool>* cancel, 
 
     Verdict v;
     std::optional<double> wait;
-    if (t.status == 200) t.parser.finish();
+    if (t.status == 200) {
+      t.parser.finish();
+      if (t.events == 0 && o.code == CURLE_OK) decode_whole_body(profile_.provider, t.raw, *dec);
+    }
     const bool complete = dec->done || (!dec->finish_reason.empty() && dec->any_content);
     if (t.status == 200 && dec->error) {
       const ApiError& e = *dec->error;

@@ -148,6 +148,47 @@ std::unique_ptr<StreamDecoder> make_decoder(Provider p) {
   return std::make_unique<OpenAiDecoder>();
 }
 
+bool decode_whole_body(Provider p, std::string_view body, StreamDecoder& dec) {
+  json j = json::parse(body, nullptr, false);
+  if (!j.is_object()) return false;
+  if (j.contains("error") && !j["error"].is_null()) {
+    dec.error = error_from_json(j);
+    return true;
+  }
+  if (p == Provider::OpenAI) {
+    if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty()) return false;
+    const json& c = j["choices"][0];
+    const json& m = c.value("message", json::object());
+    if (m.contains("content") && m["content"].is_string()) dec.answer = m["content"].get<std::string>();
+    for (const char* k : {"reasoning_content", "reasoning"})
+      if (m.contains(k) && m[k].is_string()) dec.reasoning += m[k].get<std::string>();
+    if (c.contains("finish_reason") && c["finish_reason"].is_string()) dec.finish_reason = c["finish_reason"];
+    if (j.contains("usage") && j["usage"].is_object()) {
+      dec.usage.prompt_tokens = int_field(j["usage"], "prompt_tokens");
+      dec.usage.completion_tokens = int_field(j["usage"], "completion_tokens");
+      dec.usage.from_server = true;
+    }
+  } else {
+    if (!j.contains("content") || !j["content"].is_array()) return false;
+    for (const auto& b : j["content"]) {
+      const std::string t = b.value("type", "");
+      if (t == "text") dec.answer += b.value("text", "");
+      else if (t == "thinking") dec.reasoning += b.value("thinking", "");
+    }
+    if (j.contains("stop_reason") && j["stop_reason"].is_string()) dec.finish_reason = j["stop_reason"];
+    if (j.contains("usage") && j["usage"].is_object()) {
+      const json& u = j["usage"];
+      dec.usage.prompt_tokens = int_field(u, "input_tokens") + int_field(u, "cache_creation_input_tokens") +
+                                int_field(u, "cache_read_input_tokens");
+      dec.usage.completion_tokens = int_field(u, "output_tokens");
+      dec.usage.from_server = true;
+    }
+  }
+  dec.any_content = !dec.answer.empty() || !dec.reasoning.empty();
+  dec.done = true;
+  return true;
+}
+
 ApiError parse_api_error(std::string_view body) {
   json j = json::parse(body, nullptr, false);
   if (j.is_object()) {

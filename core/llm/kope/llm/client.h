@@ -102,6 +102,10 @@ class StreamDecoder {
 };
 std::unique_ptr<StreamDecoder> make_decoder(Provider p);
 
+// A 200 reply that is one JSON document instead of a stream (a server that ignores "stream": true): fills the
+// decoder as if it had streamed. False when the body is not such a document.
+bool decode_whole_body(Provider p, std::string_view body, StreamDecoder& dec);
+
 // The JSON request body (never holds the key).
 nlohmann::json request_body(const Profile& p, const ChatRequest& r, bool include_usage);
 
