@@ -87,6 +87,7 @@ std::vector<ContextItem> WorkspaceExperience::retrieve(const ExperienceQuery& q)
     const bool correct = r.correct.value_or(false);
     if (!same && !correct) continue;  // other tasks' failures say little about this one
     const std::string source = ws_.kernel_source(r.kernel_id).value_or("");
+    if (same && !q.incumbent_source.empty() && source == q.incumbent_source) continue;  // already hot
     const std::string thought = thought_of(source);
     ContextItem c;
     c.source_id = r.id;
