@@ -435,3 +435,40 @@ TEST(AgentLoopStops, PatienceAndTokenBudgetEndTheLoop) {
   EXPECT_NE(b[0].stopped.find("token budget"), std::string::npos);
   EXPECT_EQ(n, 2u);
 }
+
+TEST(AgentTranscript, AnthropicReasoningKeptApartAndRequestRecordedWithoutKey) {
+  test::TempDir dir;
+  test::write_text(dir / "suite" / "a_affine.json", test::affine_task_json());
+  Suite suite = Suite::from_dir(dir / "suite");
+  test::ScriptedServer srv({test::sse_response({test::anthropic_stream({"Just an idea, no code."}, "deep thoughts", 321, 12)})});
+  Workspace ws = Workspace::open(dir / "ws");
+  AgentStore store = AgentStore::open(ws.dir());
+  EXPECT_EQ(store.schema_version(), kAgentSchemaVersion);
+  Evaluator ev(EvalPaths::under(ws.dir()));
+  llm::Profile p;
+  p.name = "claude-test";
+  p.provider = llm::Provider::Anthropic;
+  p.base_url = srv.url();
+  p.model = "claude-x";
+  p.price_in_per_mtok = 3;
+  p.price_out_per_mtok = 15;
+  LlmPolicy policy(llm::Client(p, kKey), PromptTemplates::load("cpu", std::nullopt), store, nullptr, {});
+  LoopOptions lo;
+  lo.max_attempts = 1;
+  auto out = run_loop_in_new_run(ws, ev, suite, policy, lo, "test").outcomes;
+  ASSERT_EQ(out[0].attempts.size(), 1u);
+  EXPECT_EQ(out[0].attempts[0].status, "no_candidate");
+  auto t = store.transcript(out[0].attempts[0].transcript_id);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ((*t)["reply"]["answer"], "Just an idea, no code.");
+  EXPECT_EQ((*t)["reply"]["reasoning"], "deep thoughts");
+  EXPECT_EQ((*t)["usage"]["prompt_tokens"], 321);
+  EXPECT_EQ((*t)["usage"]["completion_tokens"], 12);
+  EXPECT_NEAR((*t)["cost"].get<double>(), (321 * 3 + 12 * 15) / 1e6, 1e-12);
+  EXPECT_EQ((*t)["request"]["model"], "claude-x");
+  EXPECT_TRUE((*t)["request"].contains("system"));
+  EXPECT_EQ(t->dump().find(kKey), std::string::npos);
+  // Opening again migrates nothing and keeps the records (the migration is idempotent).
+  AgentStore again = AgentStore::open(ws.dir());
+  EXPECT_TRUE(again.transcript(out[0].attempts[0].transcript_id).has_value());
+}
