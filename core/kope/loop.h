@@ -23,6 +23,9 @@ struct LoopOptions {
   double min_gain = 1.02;
   std::string device = "cpu";
   EvalOptions eval;
+  // false: a candidate the memory says already failed on this task and device is skipped (and reported).
+  bool recheck = false;
+  memory::RetrieveOptions retrieve;
 };
 
 struct Attempt {
@@ -35,9 +38,18 @@ struct Attempt {
   std::string message;
 };
 
+// A candidate the loop did not evaluate because the memory says it already failed here.
+struct Skipped {
+  std::string name;
+  std::string sha256;
+  int64_t case_id = 0;
+  std::string reason;  // "failed here before (case 12: wrong: ...)"
+};
+
 struct TaskOutcome {
   std::string task;
   std::vector<Attempt> attempts;
+  std::vector<Skipped> skipped;
   double incumbent_speedup = 1.0;  // 1.0: the baseline is still the incumbent
   std::string incumbent_name = "baseline";
   std::string error;               // a task that could not be evaluated at all (a bad reference, say)
@@ -45,7 +57,8 @@ struct TaskOutcome {
 
 struct LoopEvent {
   std::string task;
-  const Attempt* attempt = nullptr;  // null: the task is starting
+  const Attempt* attempt = nullptr;  // null: the task is starting (or a skip, below)
+  const Skipped* skipped = nullptr;  // a candidate skipped on the memory's word
 };
 
 struct KernelSource {
