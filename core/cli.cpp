@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kope/cli_args.h"
 #include "kope/error.h"
 #include "kope/evaluator.h"
 #include "kope/fsutil.h"
@@ -44,6 +45,8 @@ commands:
   show EVALUATION_ID                  the full stored report of one evaluation
   run --policy llm --profile NAME     the LLM agent (see `kope run --policy llm --help`)
   transcript ATTEMPT [--json]         an LLM attempt's prompt sections, reply, usage and cost
+  memory cases|show|graph|retrieve|prune|unprune|pin|mark|journal|export|import
+                                      the Experience Graph Memory (kope memory --help)
   version
 
 common options:
@@ -60,32 +63,24 @@ eval and run options:
   --memory-mb N           address-space limit of the runner (default 4096)
   --cxxflags "FLAGS"      the candidate's compiler flags instead of -O2 (a kernel may add its own with a
                           `// kope:cxxflags ...` line)
+  --kernels DIR           run: the offline policy proposes DIR/<task>/*.cpp instead of the shipped kernels
+  --recheck               run: evaluate candidates the memory says already failed here (skipped otherwise)
 
 exit status: 0 done and correct, 1 a kernel failed, 2 bad usage or input, 3 internal error
 )";
 
-struct Args {
-  std::vector<std::string> positional;
-  std::map<std::string, std::string> options;
-  std::set<std::string> flags;
-
-  bool has(const std::string& f) const { return flags.count(f) > 0; }
-  std::optional<std::string> get(const std::string& k) const {
-    auto it = options.find(k);
-    return it == options.end() ? std::nullopt : std::optional<std::string>(it->second);
-  }
-};
-
-class UsageError : public Error {
- public:
-  using Error::Error;
-};
+}  // namespace
 
 Args parse_args(const std::vector<std::string>& argv) {
   static const std::set<std::string> valued = {"--task", "--kernel", "--device", "--suite", "--workspace",
                                                "--cases", "--warmup", "--reps", "--timeout", "--memory-mb",
-                                               "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy"};
-  static const std::set<std::string> boolean = {"--json", "--help", "-h"};
+                                               "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy",
+                                               // kope memory
+                                               "--reason", "--by", "--label", "--format", "--out", "--export",
+                                               "--feedback", "--target", "--tags", "--incumbent", "--weights",
+                                               "--kernels"};
+  static const std::set<std::string> boolean = {"--json", "--help", "-h", "--recheck", "--subtree", "--no-fts",
+                                                "--unpin", "--rebuild", "--all"};
   Args a;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string s = argv[i];
@@ -141,7 +136,7 @@ double seconds_option(const Args& a, const std::string& key, double fallback) {
   throw UsageError(key + " expects a number of seconds above 0, got \"" + *v + "\"");
 }
 
-std::vector<std::string> split_list(const std::string& s, char sep = ',') {
+std::vector<std::string> split_list(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::stringstream ss(s);
   std::string item;
@@ -149,6 +144,8 @@ std::vector<std::string> split_list(const std::string& s, char sep = ',') {
     if (!item.empty()) out.push_back(item);
   return out;
 }
+
+namespace {
 
 void require_device(const Args& a) {
   std::string d = a.get("--device").value_or("cpu");
@@ -341,16 +338,21 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   std::string policy_name = a.get("--policy").value_or("offline");
   if (policy_name != "offline")
     throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline, llm)");
-  OfflinePolicy policy;
+  OfflinePolicy policy = a.get("--kernels") ? OfflinePolicy(*a.get("--kernels")) : OfflinePolicy();
   Suite suite = load_suite(a);
   LoopOptions lo;
   lo.eval = eval_options(a);
   lo.max_attempts = int_option(a, "--max-attempts", lo.max_attempts, 1, 1000);
   if (auto t = a.get("--tasks")) lo.tasks = split_list(*t);
+  lo.recheck = a.has("--recheck");
   for (const auto& name : lo.tasks) suite.require(name);  // before anything is recorded
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
   const LoopRun lr = run_loop_in_new_run(ws, ev, suite, policy, lo, joined_command(raw), [&](const LoopEvent& e) {
+    if (e.skipped) {
+      err << "   skipped " << e.skipped->name << ": " << e.skipped->reason << "\n";
+      return;
+    }
     if (!e.attempt) {
       err << "== " << e.task << "\n";
       return;
@@ -442,6 +444,7 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     if (cmd == "run") return cmd_run(a, raw, out, err);
     if (cmd == "history") return cmd_history(a, out);
     if (cmd == "show") return cmd_show(a, out);
+    if (cmd == "memory") return cmd_memory(a, out, err);
     throw UsageError("unknown command \"" + cmd + "\" (see kope --help)");
   } catch (const UsageError& e) {
     err << "kope: " << e.what() << "\n";

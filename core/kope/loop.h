@@ -30,6 +30,9 @@ struct LoopOptions {
   double target_speedup = 0;       // stop a task once its incumbent reaches this speedup
   int patience = 0;                // stop a task after this many attempts in a row without a promotion
   const std::atomic<bool>* cancel = nullptr;  // set (by Ctrl+C, say): stop before the next attempt
+  // false: a candidate the memory says already failed on this task and device is skipped (and reported).
+  bool recheck = false;
+  memory::RetrieveOptions retrieve;
 };
 
 struct Attempt {
@@ -43,9 +46,18 @@ struct Attempt {
   int64_t transcript_id = 0;  // the policy's record (an LLM transcript), 0 for none
 };
 
+// A candidate the loop did not evaluate because the memory says it already failed here.
+struct Skipped {
+  std::string name;
+  std::string sha256;
+  int64_t case_id = 0;
+  std::string reason;  // "failed here before (case 12: wrong: ...)"
+};
+
 struct TaskOutcome {
   std::string task;
   std::vector<Attempt> attempts;
+  std::vector<Skipped> skipped;
   double incumbent_speedup = 1.0;  // 1.0: the baseline is still the incumbent
   std::string incumbent_name = "baseline";
   std::string error;               // a task that could not be evaluated at all (a bad reference, say)
@@ -54,7 +66,8 @@ struct TaskOutcome {
 
 struct LoopEvent {
   std::string task;
-  const Attempt* attempt = nullptr;  // null: the task is starting
+  const Attempt* attempt = nullptr;  // null: the task is starting (or a skip, below)
+  const Skipped* skipped = nullptr;  // a candidate skipped on the memory's word
 };
 
 struct KernelSource {

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "kope/memory/retrieve.h"
 #include "kope/suite.h"
 #include "kope/task.h"
 
@@ -19,6 +21,7 @@ struct PolicyState {
   std::string latest_feedback;      // the last evaluation's errors or summary
   int64_t run_id = 0;               // the run the loop records into
   std::string device = "cpu";
+  std::vector<memory::RetrievedItem> experience;  // Retrieve(s, M) for this state, ranked (core/memory)
 };
 
 struct Proposal {
@@ -42,11 +45,17 @@ class Policy {
   virtual void recorded(const Proposal&, int64_t /*evaluation_id*/, const std::string& /*status*/) {}
 };
 
-// Needs no network and no model: proposes the kernels shipped for the task, in order, each once.
+// Needs no network and no model: proposes the kernels shipped for the task, in order, each once. With a
+// folder, the kernels are DIR/<task>/*.cpp instead (file-name order), named "offline:<task>/<file>".
 class OfflinePolicy : public Policy {
  public:
+  OfflinePolicy() = default;
+  explicit OfflinePolicy(std::filesystem::path kernels_dir) : dir_(std::move(kernels_dir)) {}
   std::string name() const override { return "offline"; }
   std::optional<Proposal> propose(const PolicyState& state) override;
+
+ private:
+  std::filesystem::path dir_;
 };
 
 }  // namespace kope
