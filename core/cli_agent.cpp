@@ -13,6 +13,7 @@
 
 #include "kope/agent/context.h"
 #include "kope/agent/llm_policy.h"
+#include "kope/agent/memory_experience.h"
 #include "kope/agent/store.h"
 #include "kope/cli.h"
 #include "kope/error.h"
@@ -206,14 +207,21 @@ int cmd_run(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   Workspace ws = Workspace::open(a.get("--workspace") ? fs::path(*a.get("--workspace")) : Workspace::default_dir());
   AgentStore store = AgentStore::open(ws.dir());
   Evaluator ev(EvalPaths::under(ws.dir()));
-  WorkspaceExperience experience(ws);
-  LlmPolicy policy(llm::Client(profile, key), templates, store, &experience, po);
+  // Active: the loop's Retrieve(s, M) from the Experience Graph Memory; dump: every Case, oldest first.
+  memory::MemoryStore mem(ws.handle());
+  MemoryDumpSource dump(mem);
+  LlmPolicy policy(llm::Client(profile, key), templates, store,
+                   po.context.arm == MemoryArm::Dump ? static_cast<ExperienceSource*>(&dump) : nullptr, po);
 
   g_interrupted.store(false);
   auto previous = signal(SIGINT, on_sigint);
   LoopRun lr;
   try {
     lr = run_loop_in_new_run(ws, ev, suite, policy, lo, joined(raw), [&](const LoopEvent& e) {
+      if (e.skipped) {
+        err << "   skipped " << e.skipped->name << ": " << e.skipped->reason << "\n";
+        return;
+      }
       if (!e.attempt) {
         err << "== " << e.task << "\n";
         return;

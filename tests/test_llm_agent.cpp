@@ -14,6 +14,8 @@
 
 #include "kope/agent/context.h"
 #include "kope/agent/llm_policy.h"
+#include "kope/agent/memory_experience.h"
+#include "kope/memory/memory.h"
 #include "kope/agent/prompts.h"
 #include "kope/agent/store.h"
 #include "kope/loop.h"
@@ -182,9 +184,11 @@ class AgentLoop : public ::testing::Test {
     std::vector<TaskOutcome> outcomes;
     std::vector<test::RecordedRequest> requests;
     std::filesystem::path ws_dir;
+    std::vector<int64_t> case_of;  // per attempt in order: its Case id in the memory (0: no evaluation)
   };
 
-  Result run(MemoryArm arm, const std::string& ws_name) {
+  // use_memory: the loop's Retrieve from the Experience Graph Memory; else the workspace's evaluations.
+  Result run(MemoryArm arm, const std::string& ws_name, bool use_memory = true) {
     test::ScriptedServer srv({
         test::sse_response({test::openai_stream({"I would vectorise the loop with fma."})}),
         test::sse_response(test::cut_at(test::openai_stream({kernel_reply("fused multiply-add loop", "__builtin_fmaf(2.0f, x[i], 1.0f)")}), {40, 97})),
@@ -208,13 +212,18 @@ class AgentLoop : public ::testing::Test {
     p.backoff_base_s = 0.01;
     LlmPolicyOptions po;
     po.context.arm = arm;
-    LlmPolicy policy(llm::Client(p, kKey), PromptTemplates::load("cpu", std::nullopt), store, &experience, po);
+    LlmPolicy policy(llm::Client(p, kKey), PromptTemplates::load("cpu", std::nullopt), store,
+                     use_memory ? nullptr : &experience, po);
     LoopOptions lo;
     lo.max_attempts = 2;
     lo.eval = test::quick_options();
     LoopRun lr = run_loop_in_new_run(ws, ev, suite, policy, lo, "test");
     r.outcomes = lr.outcomes;
     r.requests = srv.requests();
+    memory::MemoryStore mem(ws.handle());
+    for (const auto& o : r.outcomes)
+      for (const auto& a : o.attempts)
+        r.case_of.push_back(a.evaluation_id ? mem.case_of_evaluation(a.evaluation_id).value_or(-1) : 0);
     return r;
   }
 };
@@ -227,7 +236,55 @@ std::string user_prompt(const test::RecordedRequest& r) {
 }  // namespace
 
 TEST_F(AgentLoop, SecondTaskCarriesACaseFromTheFirstAndNoCandidateIsExplained) {
+  // Experience from the Experience Graph Memory, retrieved by the loop.
   Result r = run(MemoryArm::Active, "active");
+  ASSERT_EQ(r.outcomes.size(), 2u);
+  ASSERT_EQ(r.requests.size(), 4u);
+  const TaskOutcome& first = r.outcomes[0];
+  ASSERT_EQ(first.attempts.size(), 2u);
+  EXPECT_EQ(first.attempts[0].status, "no_candidate");
+  EXPECT_EQ(first.attempts[0].evaluation_id, 0);
+  EXPECT_EQ(first.attempts[1].status, "passed") << first.attempts[1].message;
+  EXPECT_EQ(first.attempts[1].thought, "fused multiply-add loop");
+  // The next prompt says why the previous reply produced nothing.
+  EXPECT_NE(user_prompt(r.requests[1]).find("produced no candidate"), std::string::npos);
+  EXPECT_EQ(user_prompt(r.requests[0]).find("Case #"), std::string::npos) << "nothing to remember yet";
+  // The second task's first prompt carries the first task's Case (cross-task experience).
+  ASSERT_GT(r.case_of[1], 0);
+  const std::string case_ref = "Case #" + std::to_string(r.case_of[1]) + " (task affine";
+  const std::string p2 = user_prompt(r.requests[2]);
+  EXPECT_NE(p2.find(case_ref), std::string::npos) << p2;
+  EXPECT_NE(p2.find("fused multiply-add loop"), std::string::npos);
+  EXPECT_EQ(r.outcomes[1].attempts[0].status, "passed") << r.outcomes[1].attempts[0].message;
+
+  // Transcripts: sections with tier, source and tokens; the Case in the second task's prompt is recorded.
+  AgentStore store = AgentStore::open(r.ws_dir);
+  auto t = store.transcript(r.outcomes[1].attempts[0].transcript_id);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ((*t)["evaluation_id"], r.outcomes[1].attempts[0].evaluation_id);
+  bool has_case = false;
+  for (const auto& s : (*t)["sections"]) {
+    EXPECT_GT(s["tokens"].get<int64_t>(), 0) << s.dump();
+    if ((s["source_kind"] == "case" || s["source_kind"] == "failure") && s["source_id"] == r.case_of[1]) has_case = true;
+  }
+  EXPECT_TRUE(has_case) << t->dump(2);
+  EXPECT_EQ((*t)["usage"]["prompt_tokens"], 11);
+  EXPECT_EQ((*t)["usage"]["source"], "server");
+  auto nc = store.transcript(first.attempts[0].transcript_id);
+  EXPECT_EQ((*nc)["status"], "no_candidate");
+  // Calibration learned from the server's figures (11 reported against a much larger estimate).
+  EXPECT_LT(store.calibration("scripted|openai|scripted-model"), 1.0);
+
+  // The key is nowhere in the workspace.
+  for (const auto& e : std::filesystem::recursive_directory_iterator(r.ws_dir))
+    if (e.is_regular_file()) {
+      EXPECT_EQ(slurp(e.path()).find(kKey), std::string::npos) << e.path();
+    }
+}
+
+TEST_F(AgentLoop, WorkspaceExperienceSourceCarriesTheFirstTasksKernel) {
+  // The ExperienceSource fed by the workspace's recorded evaluations (no graph).
+  Result r = run(MemoryArm::Active, "active-ws", false);
   ASSERT_EQ(r.outcomes.size(), 2u);
   ASSERT_EQ(r.requests.size(), 4u);
   const TaskOutcome& first = r.outcomes[0];

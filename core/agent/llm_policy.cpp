@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kope/agent/memory_experience.h"
 #include "kope/llm/config.h"
 
 namespace kope::agent {
@@ -113,7 +114,9 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
   in.system = render(templates_.system, {{"device", templates_.device}});
   in.user_template = templates_.user;
   in.hot = hot_sections(state, templates_, 1.02);
-  if (source_ && options_.context.arm != MemoryArm::Off) {
+  if (!source_ && options_.context.arm != MemoryArm::Off) {
+    in.items = context_items(state.experience, state.task->name);  // the loop's Retrieve(s, M)
+  } else if (source_ && options_.context.arm != MemoryArm::Off) {
     ExperienceQuery q;
     q.task = state.task;
     q.device = state.device;
@@ -202,8 +205,9 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
 }
 
 void LlmPolicy::recorded(const Proposal& p, int64_t evaluation_id, const std::string& status) {
-  if (p.transcript_id == 0 || evaluation_id == 0) return;
-  store_.link_evaluation(p.transcript_id, evaluation_id, status);
+  if (p.transcript_id == 0) return;
+  if (evaluation_id != 0) store_.link_evaluation(p.transcript_id, evaluation_id, status);
+  else if (status == "skipped") store_.set_status(p.transcript_id, "skipped", "the memory says this kernel already failed here");
 }
 
 }  // namespace kope::agent

@@ -27,7 +27,8 @@ std::vector<Section> hot_sections(const PolicyState& s, const PromptTemplates& t
 
 class LlmPolicy : public Policy {
  public:
-  // `source` may be null (no experience at all, as with --memory off).
+  // `source` null: the experience is the loop's Retrieve(s, M) (PolicyState::experience, from the Experience
+  // Graph Memory); else what `source` retrieves (the dump arm's every Case, or the workspace's evaluations).
   LlmPolicy(llm::Client client, PromptTemplates templates, AgentStore& store, ExperienceSource* source,
             LlmPolicyOptions options);
 
