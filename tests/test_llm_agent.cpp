@@ -529,3 +529,38 @@ TEST(AgentTranscript, AnthropicReasoningKeptApartAndRequestRecordedWithoutKey) {
   AgentStore again = AgentStore::open(ws.dir());
   EXPECT_TRUE(again.transcript(out[0].attempts[0].transcript_id).has_value());
 }
+
+TEST(AgentMemory, AKernelTheMemorySaysFailedIsSkippedAndTheNextPromptSaysWhy) {
+  test::TempDir dir;
+  test::write_text(dir / "suite" / "a_affine.json", test::affine_task_json());
+  Suite suite = Suite::from_dir(dir / "suite");
+  const std::string wrong = kernel_reply("off by one", "2.0f * x[i]");
+  test::ScriptedServer srv({test::sse_response({test::openai_stream({wrong})}),
+                            test::sse_response({test::openai_stream({wrong})}),
+                            test::sse_response({test::openai_stream({kernel_reply("right", "2.0f * x[i] + 1.0f")})})});
+  Workspace ws = Workspace::open(dir / "ws");
+  AgentStore store = AgentStore::open(ws.dir());
+  Evaluator ev(EvalPaths::under(ws.dir()));
+  llm::Profile p;
+  p.name = "scripted";
+  p.base_url = srv.url() + "/v1";
+  p.model = "m";
+  p.max_output_tokens = 1000;
+  LlmPolicy policy(llm::Client(p, ""), PromptTemplates::load("cpu", std::nullopt), store, nullptr, {});
+  LoopOptions lo;
+  lo.max_attempts = 1;
+  lo.eval = test::quick_options();
+  auto first = run_loop_in_new_run(ws, ev, suite, policy, lo, "first").outcomes;
+  ASSERT_EQ(first[0].attempts.size(), 1u);
+  EXPECT_EQ(first[0].attempts[0].status, "wrong");
+  auto second = run_loop_in_new_run(ws, ev, suite, policy, lo, "second").outcomes;
+  ASSERT_EQ(second[0].skipped.size(), 1u);
+  ASSERT_EQ(second[0].attempts.size(), 1u);
+  EXPECT_EQ(second[0].attempts[0].status, "passed");
+  auto reqs = srv.requests();
+  ASSERT_EQ(reqs.size(), 3u);
+  EXPECT_NE(user_prompt(reqs[2]).find("was not run"), std::string::npos) << user_prompt(reqs[2]);
+  auto ids = store.attempts_of_run(2);
+  ASSERT_EQ(ids.size(), 2u);
+  EXPECT_EQ((*store.transcript(ids[0]))["status"], "skipped");
+}
