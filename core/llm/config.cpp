@@ -67,7 +67,7 @@ Profile parse_profile(const fs::path& file, const std::string& ptr, const std::s
   auto number = [&](const char* k, double lo, double hi) -> std::optional<double> {
     if (!j.contains(k)) return std::nullopt;
     if (!j[k].is_number() || j[k].get<double>() < lo || j[k].get<double>() > hi)
-      bad(file, ptr + "/" + k, "expected a number from " + std::to_string(lo) + " to " + std::to_string(hi));
+      bad(file, ptr + "/" + k, "expected a number from " + json(lo).dump() + " to " + json(hi).dump());
     return j[k].get<double>();
   };
   integer("context_window", p.context_window, 256);
