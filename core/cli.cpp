@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kope/cli_args.h"
 #include "kope/error.h"
 #include "kope/evaluator.h"
 #include "kope/format.h"
@@ -30,6 +31,11 @@ using nlohmann::json;
 std::string version_string() { return "kope " KOPE_VERSION; }
 
 namespace {
+CliExtension g_extension = nullptr;
+}
+void set_cli_extension(CliExtension ext) { g_extension = ext; }
+
+namespace {
 
 const char* kUsage = R"(usage: kope <command> [options]
 
@@ -48,6 +54,10 @@ commands:
   review reject EVAL_ID --note TEXT   refuse one, saying why
   compare A B [--json]                two evaluations per case: both medians, B's speedup over A with its
                                       95% interval, correctness
+  run --policy llm --profile NAME     the LLM agent (see `kope run --policy llm --help`)
+  transcript ATTEMPT [--json]         an LLM attempt's prompt sections, reply, usage and cost
+  memory cases|show|graph|retrieve|prune|unprune|pin|mark|journal|export|import
+                                      the Experience Graph Memory (kope memory --help)
   version
 
 common options:
@@ -64,6 +74,8 @@ eval and run options:
   --memory-mb N           address-space limit of the runner (default 4096)
   --cxxflags "FLAGS"      the candidate's compiler flags instead of -O2 (a kernel may add its own with a
                           `// kope:cxxflags ...` line)
+  --kernels DIR           run: the offline policy proposes DIR/<task>/*.cpp instead of the shipped kernels
+  --recheck               run: evaluate candidates the memory says already failed here (skipped otherwise)
 
 exit status:
   0  done, and every evaluated kernel correct
@@ -74,29 +86,19 @@ exit status:
      cannot be made, a missing compiler or tool; the message names the file and the OS's reason
 )";
 
-struct Args {
-  std::vector<std::string> positional;
-  std::map<std::string, std::string> options;
-  std::set<std::string> flags;
-
-  bool has(const std::string& f) const { return flags.count(f) > 0; }
-  std::optional<std::string> get(const std::string& k) const {
-    auto it = options.find(k);
-    return it == options.end() ? std::nullopt : std::optional<std::string>(it->second);
-  }
-};
-
-class UsageError : public Error {
- public:
-  using Error::Error;
-};
+}  // namespace
 
 Args parse_args(const std::vector<std::string>& argv) {
   static const std::set<std::string> valued = {"--task", "--kernel", "--device", "--suite", "--workspace",
                                                "--cases", "--warmup", "--reps", "--timeout", "--memory-mb",
                                                "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy",
-                                               "--note"};
-  static const std::set<std::string> boolean = {"--json", "--help", "-h", "--all"};
+                                               "--note",
+                                               // kope memory
+                                               "--reason", "--by", "--label", "--format", "--out", "--export",
+                                               "--feedback", "--target", "--tags", "--incumbent", "--weights",
+                                               "--kernels"};
+  static const std::set<std::string> boolean = {"--json", "--help", "-h", "--recheck", "--subtree", "--no-fts",
+                                                "--unpin", "--rebuild", "--all"};
   Args a;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string s = argv[i];
@@ -152,7 +154,7 @@ double seconds_option(const Args& a, const std::string& key, double fallback) {
   throw UsageError(key + " expects a number of seconds above 0, got \"" + *v + "\"");
 }
 
-std::vector<std::string> split_list(const std::string& s, char sep = ',') {
+std::vector<std::string> split_list(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::stringstream ss(s);
   std::string item;
@@ -160,6 +162,8 @@ std::vector<std::string> split_list(const std::string& s, char sep = ',') {
     if (!item.empty()) out.push_back(item);
   return out;
 }
+
+namespace {
 
 void require_device(const Args& a) {
   std::string d = a.get("--device").value_or("cpu");
@@ -342,13 +346,14 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   require_device(a);
   std::string policy_name = a.get("--policy").value_or("offline");
   if (policy_name != "offline")
-    throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline)");
-  OfflinePolicy policy;
+    throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline, llm)");
+  OfflinePolicy policy = a.get("--kernels") ? OfflinePolicy(*a.get("--kernels")) : OfflinePolicy();
   Suite suite = load_suite(a);
   LoopOptions lo;
   lo.eval = eval_options(a);
   lo.max_attempts = int_option(a, "--max-attempts", lo.max_attempts, 1, 1000);
   if (auto t = a.get("--tasks")) lo.tasks = split_list(*t);
+  lo.recheck = a.has("--recheck");
   for (const auto& name : lo.tasks) suite.require(name);  // before anything is recorded
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
@@ -361,6 +366,10 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   };
   SignalSteering signals(*lo.control);
   const LoopRun lr = run_loop_in_new_run(ws, ev, suite, policy, lo, joined_command(raw), [&](const LoopEvent& e) {
+    if (e.skipped) {
+      err << "   skipped " << e.skipped->name << ": " << e.skipped->reason << "\n";
+      return;
+    }
     if (!e.attempt) {
       err << "== " << e.task << "\n";
       return;
@@ -449,6 +458,8 @@ int cmd_show(const Args& a, std::ostream& out) {
 
 int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   try {
+    if (g_extension)
+      if (std::optional<int> rc = g_extension(raw, out, err)) return *rc;
     Args a = parse_args(raw);
     if (a.positional.empty() || a.has("--help") || a.has("-h") || a.positional[0] == "help") {
       (a.positional.empty() && !a.has("--help") && !a.has("-h") ? err : out) << kUsage;
@@ -466,6 +477,7 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     if (cmd == "show") return cmd_show(a, out);
     if (cmd == "review") return run_review_cli(a.positional, a.get("--note"), a.has("--all"), a.has("--json"), workspace_dir(a), out);
     if (cmd == "compare") return cmd_compare(a.positional, a.has("--json"), workspace_dir(a), out);
+    if (cmd == "memory") return cmd_memory(a, out, err);
     throw UsageError("unknown command \"" + cmd + "\" (see kope --help)");
   } catch (const UsageError& e) {
     err << "kope: " << e.what() << "\n";

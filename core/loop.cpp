@@ -4,10 +4,13 @@
 
 #include "kope/error.h"
 #include "kope/run_control.h"
-#include "kope/sha256.h"
 #include "kope/text.h"
 
 #include <sstream>
+#include "kope/memory/memory.h"
+#include "kope/memory/text.h"
+#include "kope/sha256.h"
+#include "kope/stop_rules.h"
 
 namespace kope {
 
@@ -21,11 +24,36 @@ std::string feedback_of(const EvalReport& rep) {
   return "correct" + (s ? ", speedup " + std::to_string(*s) : std::string());
 }
 
+// The input scene the memory keeps with each Case: per case, tensors with dtype and resolved shape, attrs.
+json scene_of(const Task& task) {
+  json cases = json::array();
+  for (const Case& c : task.cases) {
+    const ConcreteCase cc = resolve_case(task, c);
+    json ins = json::array(), outs = json::array(), attrs = json::object();
+    for (const auto& x : cc.inputs) ins.push_back({{"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape}});
+    for (const auto& x : cc.outputs) outs.push_back({{"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape}});
+    for (const auto& [k, v] : cc.attrs) attrs[k] = v;
+    cases.push_back({{"case", cc.name}, {"inputs", ins}, {"outputs", outs}, {"attrs", attrs}});
+  }
+  return cases;
+}
+
+std::string skip_reason(const memory::KnownFailure& f) {
+  std::string fb = f.feedback.substr(0, f.feedback.find('\n'));
+  if (fb.size() > 120) fb = fb.substr(0, 117) + "...";
+  return "failed here before (case " + std::to_string(f.case_id) + ": " + f.status + (fb.empty() ? "" : ": " + fb) + ")";
+}
+
 }  // namespace
 
 Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task& task, const KernelSource& kernel,
                            const std::string& device, std::optional<int64_t> prev, const EvalOptions& options) {
   Recorded r;
+  try {
+    memory::MemoryStore(ws.handle()).note_scene(task.name, task.digest, scene_of(task));
+  } catch (const Error&) {
+    // a case whose shapes do not resolve: the evaluation reports it; the Case is kept without a scene
+  }
   r.kernel_id = ws.add_kernel(task.name, kernel.source, kernel.origin, kernel.thought);
   r.evaluation_id = ws.begin_evaluation(run, r.kernel_id, task, device, prev);
   // Nothing is left "running": whatever goes wrong below, the evaluation is closed as "error" first.
@@ -126,35 +154,110 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
   }
   std::vector<TaskOutcome> outcomes;
   RunControl* control = options.control.get();
+  StopState stop;
+  bool halt = false;
   for (const Task* task : tasks) {
-    if (control && control->stopped()) break;  // steering: a stop ends the run between tasks
+    if (halt || (control && control->stopped())) break;  // steering: a stop ends the run between tasks
+    stop.since_improvement = 0;
     TaskOutcome out;
     out.task = task->name;
     if (progress) progress({task->name, nullptr});
     PolicyState state;
     state.task = task;
+    state.run_id = run_id;
+    state.device = options.device;
     std::optional<int64_t> incumbent_eval;
+    std::string incumbent_thought;
     if (auto inc = ws.incumbent(task->name, options.device)) {
       state.incumbent_speedup = inc->speedup;
       state.incumbent_source = ws.kernel_source(inc->kernel_id).value_or("");
       incumbent_eval = inc->evaluation_id;
+      incumbent_thought = thought_of(state.incumbent_source);
       if (auto row = ws.evaluation(inc->evaluation_id)) out.incumbent_name = row->kernel_origin;
     }
     out.incumbent_speedup = state.incumbent_speedup;
+    memory::MemoryStore mem(ws.handle());
+    std::map<std::string, memory::KnownFailure> failed;
+    if (!options.recheck) failed = mem.known_failures(task->name, options.device);
     for (int k = 0; k < options.max_attempts; ++k) {
       // steering: pause/stop, fork, hints and the steering log, between attempts
       if (control && !steer_before_attempt(*control, ws, run_id, task->name, state, incumbent_eval, out)) break;
-      std::optional<Proposal> p = policy.propose(state);
+      if (StopDecision d = stop_reason(options, stop, state.incumbent_speedup); !d.reason.empty()) {
+        out.stopped = d.reason;
+        halt = d.whole_run;
+        break;
+      }
+      // z = Retrieve(s, M)
+      memory::RetrieveState rs;
+      rs.task = task->name;
+      rs.device = options.device;
+      if (incumbent_eval) rs.incumbent_case = mem.case_of_evaluation(*incumbent_eval);
+      rs.feedback = state.latest_feedback;
+      rs.target = "beat " + std::to_string(state.incumbent_speedup) + "x on " + options.device;
+      rs.tags = memory::idea_tags(incumbent_thought, state.incumbent_source);
+      state.experience = memory::retrieve(mem, rs, options.retrieve);
+      std::optional<Proposal> p;
+      for (int skips = 0; skips < 1000; ++skips) {
+        p = policy.propose(state);
+        if (!p) break;
+        const std::string sha = sha256_hex(p->source);
+        auto f = failed.find(sha);
+        if (f == failed.end()) break;
+        state.tried.push_back(sha);
+        out.skipped.push_back({p->name, sha, f->second.case_id, skip_reason(f->second)});
+        if (progress) progress({task->name, nullptr, &out.skipped.back()});
+        // A model's skipped reply still cost tokens and a turn; say why it was not run.
+        stop.tokens += p->tokens;
+        ++stop.since_improvement;
+        state.latest_feedback = "Your previous kernel was not run: it " + skip_reason(f->second) + ". Propose a different one.";
+        policy.recorded(*p, 0, "skipped");
+        p.reset();
+        if (StopDecision d = stop_reason(options, stop, state.incumbent_speedup); !d.reason.empty()) {
+          out.stopped = d.reason;
+          halt = d.whole_run;
+          break;
+        }
+      }
       if (!p) break;
+      stop.tokens += p->tokens;
+      if (p->cancelled || !p->no_candidate.empty()) {  // the policy produced no kernel: an attempt without one
+        Attempt a;
+        a.name = p->name;
+        a.status = p->cancelled ? "cancelled" : "no_candidate";
+        a.message = p->cancelled ? "cancelled" : p->no_candidate;
+        a.transcript_id = p->transcript_id;
+        state.latest_feedback = p->cancelled ? "" : "Your previous reply produced no candidate: " + p->no_candidate;
+        ++stop.since_improvement;
+        policy.recorded(*p, 0, a.status);
+        out.attempts.push_back(a);
+        if (progress) progress({task->name, &out.attempts.back()});
+        if (p->cancelled) {
+          out.stopped = "cancelled";
+          halt = true;
+          break;
+        }
+        continue;
+      }
       state.tried.push_back(sha256_hex(p->source));
       if (control && !control->review(task->name, *p)) continue;  // steering: held for approval, rejected
       Attempt a;
       a.name = p->name;
       a.thought = p->thought;
+      a.transcript_id = p->transcript_id;
       const Recorded rec = evaluate_recorded(ws, ev, run_id, *task, {p->source, p->name, p->name, p->thought},
                                              options.device, incumbent_eval, options.eval);
       a.evaluation_id = rec.evaluation_id;
+      {
+        // What the agent was shown for this attempt, for a person to see later.
+        std::vector<memory::ContextRow> shown;
+        for (std::size_t i = 0; i < state.experience.size(); ++i) {
+          const auto& it = state.experience[i];
+          shown.push_back({rec.evaluation_id, static_cast<int>(i), it.case_id, it.provenance, it.kind, it.score});
+        }
+        mem.record_context(rec.evaluation_id, shown);
+      }
       if (!rec.error.empty()) {
+        policy.recorded(*p, a.evaluation_id, "error");
         a.status = "error";
         a.message = rec.error;
         out.attempts.push_back(a);
@@ -171,6 +274,8 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
       }
       const EvalReport& rep = rec.report;
       const int64_t kernel = rec.kernel_id;
+      policy.recorded(*p, a.evaluation_id, rep.status());
+      ++stop.since_improvement;
       a.status = rep.status();
       a.speedup = rep.speedup();
       a.message = feedback_of(rep);
@@ -188,9 +293,11 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
       }
       if (pr.promote && !pinned) {
         a.promoted = true;
+        stop.since_improvement = 0;
         ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup});
         state.incumbent_speedup = *a.speedup;
         state.incumbent_source = p->source;
+        incumbent_thought = p->thought;
         incumbent_eval = a.evaluation_id;
         out.incumbent_speedup = *a.speedup;
         out.incumbent_name = p->name;
@@ -230,9 +337,15 @@ json to_json(const std::vector<TaskOutcome>& outcomes) {
       attempts.push_back({{"evaluation_id", a.evaluation_id}, {"name", a.name}, {"thought", a.thought},
                           {"status", a.status}, {"speedup", a.speedup ? json(*a.speedup) : json(nullptr)},
                           {"speedup_ci95", a.speedup_low ? json::array({*a.speedup_low, *a.speedup_high}) : json(nullptr)},
-                          {"promoted", a.promoted}, {"needs_review", a.needs_review}, {"message", a.message}});
+                          {"promoted", a.promoted}, {"needs_review", a.needs_review}, {"message", a.message},
+                          {"transcript_id", a.transcript_id ? json(a.transcript_id) : json(nullptr)}});
+    json skipped = json::array();
+    for (const auto& s : o.skipped)
+      skipped.push_back({{"name", s.name}, {"sha256", s.sha256}, {"case_id", s.case_id}, {"reason", s.reason}});
     arr.push_back({{"task", o.task}, {"incumbent", o.incumbent_name}, {"incumbent_speedup", o.incumbent_speedup},
-                   {"attempts", attempts}, {"error", o.error.empty() ? json(nullptr) : json(o.error)}});
+                   {"attempts", attempts}, {"skipped", skipped},
+                   {"error", o.error.empty() ? json(nullptr) : json(o.error)},
+                   {"stopped", o.stopped.empty() ? json(nullptr) : json(o.stopped)}});
   }
   return arr;
 }

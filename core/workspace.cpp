@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "kope/error.h"
+#include "kope/memory/memory.h"
 #include "kope/sha256.h"
 #include "kope/text.h"
 
@@ -260,6 +261,7 @@ Workspace Workspace::open(const fs::path& where) {
   w.exec("PRAGMA synchronous=FULL");
   w.exec("PRAGMA foreign_keys=ON");
   w.migrate();
+  memory::MemoryStore::ensure_schema(w.db_);  // the memory's own tables and migration track
   w.mark_interrupted();
   return w;
 }
@@ -398,10 +400,11 @@ int64_t Workspace::begin_evaluation(int64_t run, int64_t kernel, const Task& tas
 
 void Workspace::finish_evaluation(int64_t evaluation, const EvalReport& rep) {
   WriteTxn txn(db_);
+  const nlohmann::json report_json = rep.to_json();
   Stmt u(db_, std::string("UPDATE evaluations SET status=?, compiled=?, correct=?, speedup=?, report=?, finished_at=") +
                   kNow + " WHERE id=?");
   u.bind(1, rep.status()).bind(2, int64_t{rep.compiled}).bind(3, int64_t{rep.correct()}).bind(4, rep.speedup());
-  u.bind(5, dump_json(rep.to_json())).bind(6, evaluation);
+  u.bind(5, dump_json(report_json)).bind(6, evaluation);
   u.step();
   for (const CaseResult& c : rep.cases) {
     std::optional<double> mean, max;
@@ -416,6 +419,8 @@ void Workspace::finish_evaluation(int64_t evaluation, const EvalReport& rep) {
     i.bind(8, c.kernel_median_ns).bind(9, c.speedup).bind(10, c.message);
     i.step();
   }
+  // The attempt's Case and Journal entry, in this same transaction.
+  memory::MemoryStore(db_).record_evaluation(evaluation, &report_json);
   txn.commit();
 }
 
@@ -431,6 +436,12 @@ const char* kEvalColumns =
     "SELECT e.id, e.run_id, e.kernel_id, e.prev_evaluation_id, e.task, e.device, e.status, e.compiled, e.correct, "
     "e.speedup, k.origin, k.sha256, e.started_at, COALESCE(e.finished_at,''), COALESCE(e.report,''), "
     "COALESCE(e.review,''), COALESCE(e.review_note,''), COALESCE(e.reviewed_at,'') "
+    "FROM evaluations e JOIN kernels k ON k.id = e.kernel_id ";
+// Listings never read the report blob: only an error row's short text.
+const char* kEvalListColumns =
+    "SELECT e.id, e.run_id, e.kernel_id, e.prev_evaluation_id, e.task, e.device, e.status, e.compiled, e.correct, "
+    "e.speedup, k.origin, k.sha256, e.started_at, COALESCE(e.finished_at,''), "
+    "CASE WHEN e.status='error' THEN COALESCE(e.report,'') ELSE '' END "
     "FROM evaluations e JOIN kernels k ON k.id = e.kernel_id ";
 
 EvaluationRow eval_row(const Stmt& s) {
@@ -458,7 +469,7 @@ EvaluationRow eval_row(const Stmt& s) {
 }  // namespace
 
 std::vector<EvaluationRow> Workspace::evaluations(const std::optional<std::string>& task, int limit) const {
-  Stmt s(db_, std::string(kEvalColumns) + (task ? "WHERE e.task=? " : "") + "ORDER BY e.id DESC LIMIT ?");
+  Stmt s(db_, std::string(kEvalListColumns) + (task ? "WHERE e.task=? " : "") + "ORDER BY e.id DESC LIMIT ?");
   int i = 1;
   if (task) s.bind(i++, *task);
   s.bind(i, static_cast<int64_t>(limit));

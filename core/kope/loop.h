@@ -1,6 +1,7 @@
 // The optimisation loop: propose, execute, record every attempt, promote only a correct and faster kernel.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,6 +28,15 @@ struct LoopOptions {
   std::string device = "cpu";
   EvalOptions eval;
   std::shared_ptr<RunControl> control;  // pause/stop/steer between attempts; null: unsteered
+  // Stop rules beyond max_attempts (0: off). Tokens and wall time count over the whole run, the others per task.
+  int64_t max_tokens_total = 0;
+  double max_wall_seconds = 0;
+  double target_speedup = 0;       // stop a task once its incumbent reaches this speedup
+  int patience = 0;                // stop a task after this many attempts in a row without a promotion
+  const std::atomic<bool>* cancel = nullptr;  // set (by Ctrl+C, say): stop before the next attempt
+  // false: a candidate the memory says already failed on this task and device is skipped (and reported).
+  bool recheck = false;
+  memory::RetrieveOptions retrieve;
 };
 
 struct Attempt {
@@ -39,6 +49,15 @@ struct Attempt {
   bool promoted = false;
   bool needs_review = false;  // faster than the hardware floor allows: waits for a person (kope review)
   std::string message;
+  int64_t transcript_id = 0;  // the policy's record (an LLM transcript), 0 for none
+};
+
+// A candidate the loop did not evaluate because the memory says it already failed here.
+struct Skipped {
+  std::string name;
+  std::string sha256;
+  int64_t case_id = 0;
+  std::string reason;  // "failed here before (case 12: wrong: ...)"
 };
 
 // Whether a report's kernel should replace an incumbent of speedup `incumbent_speedup`.
@@ -57,15 +76,18 @@ Promotion decide_promotion(const EvalReport& report, double incumbent_speedup, d
 struct TaskOutcome {
   std::string task;
   std::vector<Attempt> attempts;
+  std::vector<Skipped> skipped;
   double incumbent_speedup = 1.0;  // 1.0: the baseline is still the incumbent
   std::string incumbent_name = "baseline";
   std::string error;               // a task that could not be evaluated at all (a bad reference, say)
   bool internal_error = false;     // `error` is kope's own failure, not the task's
+  std::string stopped;             // which stop rule ended the task early ("" : attempts ran out or the policy did)
 };
 
 struct LoopEvent {
   std::string task;
-  const Attempt* attempt = nullptr;  // null: the task is starting
+  const Attempt* attempt = nullptr;  // null: the task is starting (or a skip, below)
+  const Skipped* skipped = nullptr;  // a candidate skipped on the memory's word
 };
 
 struct KernelSource {

@@ -72,6 +72,8 @@ class Workspace {
 
   const std::filesystem::path& dir() const { return dir_; }
   int schema_version() const;
+  // The connection, for stores that keep their tables in the same file (the memory, core/memory/).
+  sqlite3* handle() const { return db_; }
 
   int64_t begin_run(const std::string& command, const std::string& device);
   void finish_run(int64_t run, const std::string& status);
@@ -87,6 +89,7 @@ class Workspace {
                            std::optional<int64_t> prev_evaluation);
   void finish_evaluation(int64_t evaluation, const EvalReport& report);
   void fail_evaluation(int64_t evaluation, const std::string& error);
+  // A listing: `report` holds only the error text of "error" rows, never a full report (evaluation() loads it).
   std::vector<EvaluationRow> evaluations(const std::optional<std::string>& task, int limit) const;
   std::optional<EvaluationRow> evaluation(int64_t id) const;
 

@@ -1,0 +1,213 @@
+#include "kope/agent/llm_policy.h"
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/agent/memory_experience.h"
+#include "kope/llm/config.h"
+
+namespace kope::agent {
+
+using nlohmann::json;
+
+namespace {
+
+std::string shape_text(const std::vector<int64_t>& s) {
+  std::string o = "[";
+  for (std::size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + std::to_string(s[i]);
+  return o + "]";
+}
+
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+std::string spec_text(const Task& t) {
+  std::string s = t.summary + "\n\n";
+  auto tensors = [&](const char* what, const std::vector<TensorSpec>& v) {
+    s += std::string(what) + ":\n";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      s += "- [" + std::to_string(i) + "] " + v[i].name + ": " + std::string(dtype_name(v[i].dtype)) + " shape [";
+      for (std::size_t k = 0; k < v[i].shape.size(); ++k) s += (k ? ", " : "") + v[i].shape[k];
+      s += "]";
+      if (!v[i].count.empty()) s += " x" + v[i].count + " tensors";
+      s += "\n";
+    }
+  };
+  tensors("Inputs", t.inputs);
+  tensors("Outputs", t.outputs);
+  if (!t.attrs.empty()) {
+    s += "Attributes (defaults):";
+    for (const auto& [k, v] : t.attrs) s += " " + k + "=" + num(v);
+    s += "\n";
+  }
+  s += "Cases (resolved shapes):\n";
+  for (const Case& c : t.cases) {
+    ConcreteCase cc = resolve_case(t, c);
+    s += "- " + cc.name + ":";
+    for (const auto& x : cc.inputs) s += " " + x.name + shape_text(x.shape);
+    s += " ->";
+    for (const auto& x : cc.outputs) s += " " + x.name + shape_text(x.shape);
+    for (const auto& [k, v] : cc.attrs) s += " " + k + "=" + num(v);
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<Section> hot_sections(const PolicyState& st, const PromptTemplates& t, double min_gain) {
+  const Task& task = *st.task;
+  std::vector<Section> out;
+  auto add = [&](const std::string& name, const std::string& kind, const std::string& label, std::string text) {
+    Section s;
+    s.name = name;
+    s.tier = Tier::Hot;
+    s.source_kind = kind;
+    s.label = label;
+    s.text = std::move(text);
+    out.push_back(std::move(s));
+  };
+  add("task", "task", task.name, task.name);
+  add("spec", "task", "spec of " + task.name, spec_text(task));
+  std::string ref = task.reference;
+  if (!ref.empty() && ref.back() != '\n') ref += "\n";
+  add("reference", "task", "reference of " + task.name, ref);
+  add("abi", "template", "prompts/" + t.device + "/abi.md", t.abi);
+  add("incumbent", "incumbent", "incumbent of " + task.name,
+      st.incumbent_source.empty()
+          ? "The baseline (the reference built with kope_real=float) is the incumbent (speedup 1.00x).\n"
+          : "Speedup " + num(st.incumbent_speedup) + "x over the baseline:\n```cpp\n" + st.incumbent_source +
+                (st.incumbent_source.back() == '\n' ? "" : "\n") + "```\n");
+  add("feedback", "evaluation", "latest feedback",
+      st.latest_feedback.empty() ? "(no attempt yet in this session)\n" : st.latest_feedback + "\n");
+  add("target", "task", "target",
+      "A correct kernel with speedup above " + num(st.incumbent_speedup * min_gain) +
+          "x (the incumbent's " + num(st.incumbent_speedup) + "x plus " + num((min_gain - 1) * 100) +
+          "%) becomes the new incumbent. Propose one kernel.\n");
+  return out;
+}
+
+LlmPolicy::LlmPolicy(llm::Client client, PromptTemplates templates, AgentStore& store, ExperienceSource* source,
+                     LlmPolicyOptions options)
+    : client_(std::move(client)), templates_(std::move(templates)), store_(store), source_(source),
+      options_(std::move(options)) {}
+
+std::string LlmPolicy::calibration_key() const {
+  const auto& p = client_.profile();
+  return p.name + "|" + std::string(llm::provider_name(p.provider)) + "|" + p.model;
+}
+
+std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
+  if (state.task->name != task_) {
+    task_ = state.task->name;
+    iteration_ = 0;
+  }
+  ++iteration_;
+  const llm::Profile& prof = client_.profile();
+
+  // Retrieve
+  AssembleInput in;
+  in.system = render(templates_.system, {{"device", templates_.device}});
+  in.user_template = templates_.user;
+  in.hot = hot_sections(state, templates_, 1.02);
+  if (!source_ && options_.context.arm != MemoryArm::Off) {
+    in.items = context_items(state.experience, state.task->name);  // the loop's Retrieve(s, M)
+  } else if (source_ && options_.context.arm != MemoryArm::Off) {
+    ExperienceQuery q;
+    q.task = state.task;
+    q.device = state.device;
+    q.ranked = options_.context.arm == MemoryArm::Active;
+    q.incumbent_speedup = state.incumbent_speedup;
+    q.incumbent_source = state.incumbent_source;
+    q.latest_feedback = state.latest_feedback;
+    in.items = source_->retrieve(q);
+  }
+  for (const auto& [name, text] : templates_.docs) {
+    ContextItem d;
+    d.tier = Tier::Cold;
+    d.source_kind = "doc";
+    d.label = "doc " + templates_.device + "/" + name;
+    d.text = text;
+    d.rank = 1.0;
+    in.items.push_back(d);
+  }
+  // Assemble
+  Estimator est{prof.provider, store_.calibration(calibration_key())};
+  Prompt prompt = assemble(in, prof.context_window, prof.max_output_tokens, options_.context, est);
+  last_prompt_ = prompt;
+
+  AttemptHeader h;
+  h.run_id = state.run_id;
+  h.task = state.task->name;
+  h.device = state.device;
+  h.iteration = iteration_;
+  h.profile = prof.name;
+  h.provider = std::string(llm::provider_name(prof.provider));
+  h.model = prof.model;
+  h.arm = std::string(arm_name(options_.context.arm));
+  h.profile_json = llm::to_json(prof);
+  const int64_t attempt = store_.begin_attempt(h, prompt);
+
+  Proposal out;
+  out.name = "llm:" + prof.model + ":" + state.task->name + "#" + std::to_string(iteration_);
+  out.transcript_id = attempt;
+
+  // Policy
+  llm::ChatRequest req{prompt.system, {{"user", prompt.user}}};
+  ExchangeRecord x;
+  x.request_json = llm::request_body(prof, req, false).dump();
+  x.estimated_prompt_tokens = est(prompt.system) + est(prompt.user);
+  llm::ChatReply reply;
+  try {
+    reply = client_.chat(req, options_.cancel, options_.on_delta);
+  } catch (const llm::LlmError& e) {
+    x.error = e.what();
+    store_.record_exchange(attempt, x);
+    if (e.kind() == llm::ErrorKind::Cancelled) {
+      store_.set_status(attempt, "cancelled", e.what());
+      out.cancelled = true;
+      return out;
+    }
+    store_.set_status(attempt, "error", e.what());
+    throw;
+  }
+  x.answer = reply.answer;
+  x.reasoning = reply.reasoning;
+  x.finish_reason = reply.finish_reason;
+  x.prompt_tokens = reply.usage.prompt_tokens;
+  x.completion_tokens = reply.usage.completion_tokens;
+  x.usage_from_server = reply.usage.from_server;
+  x.latency_s = reply.latency_s;
+  x.retries = reply.retries;
+  x.retry_log = reply.retry_log;
+  x.cost = reply.cost;
+  store_.record_exchange(attempt, x);
+  if (reply.usage.from_server) store_.add_calibration_sample(calibration_key(), prompt.raw_estimate, reply.usage.prompt_tokens);
+  out.tokens = reply.usage.prompt_tokens + reply.usage.completion_tokens;
+  tokens_ += out.tokens;
+
+  ExtractedKernel k = extract_kernel(reply.answer);
+  if (k.source.empty()) {
+    if (reply.finish_reason == "length" || reply.finish_reason == "max_tokens")
+      k.why_none += " (the reply stopped at the max_output_tokens limit)";
+    out.no_candidate = k.why_none;
+    store_.set_status(attempt, "no_candidate", k.why_none);
+    return out;
+  }
+  out.source = k.source;
+  out.thought = k.thought;
+  store_.set_status(attempt, "candidate");
+  return out;
+}
+
+void LlmPolicy::recorded(const Proposal& p, int64_t evaluation_id, const std::string& status) {
+  if (p.transcript_id == 0) return;
+  if (evaluation_id != 0) store_.link_evaluation(p.transcript_id, evaluation_id, status);
+  else if (status == "skipped") store_.set_status(p.transcript_id, "skipped", "the memory says this kernel already failed here");
+}
+
+}  // namespace kope::agent

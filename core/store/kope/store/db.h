@@ -1,0 +1,93 @@
+// A small SQLite core shared by the stores: statements, transactions that nest, and errors that name the store.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "kope/error.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace kope::store {
+
+// Runs one or more statements with no result rows. Throws kope::Error prefixed with `what`.
+void exec(sqlite3* db, const std::string& sql, const char* what = "database");
+
+int64_t last_insert_id(sqlite3* db);
+int changes(sqlite3* db);
+
+// A prepared statement, reusable with reset(). Borrowed connection.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& sql);
+  ~Stmt();
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  Stmt(Stmt&& o) noexcept;
+
+  Stmt& bind(int i, int64_t v);
+  Stmt& bind(int i, int v) { return bind(i, static_cast<int64_t>(v)); }
+  Stmt& bind(int i, bool v) { return bind(i, static_cast<int64_t>(v ? 1 : 0)); }
+  Stmt& bind(int i, double v);
+  Stmt& bind(int i, const std::string& v);
+  Stmt& bind(int i, const char* v) { return bind(i, std::string(v)); }
+  Stmt& bind(int i, std::nullopt_t);
+  Stmt& bind(int i, const std::optional<int64_t>& v) { return v ? bind(i, *v) : bind(i, std::nullopt); }
+  Stmt& bind(int i, const std::optional<double>& v) { return v ? bind(i, *v) : bind(i, std::nullopt); }
+  Stmt& bind(int i, const std::optional<std::string>& v) { return v ? bind(i, *v) : bind(i, std::nullopt); }
+
+  // Binds the values to parameters 1, 2, ... in order.
+  template <class... T>
+  Stmt& bind_all(const T&... v) {
+    int i = 1;
+    (bind(i++, v), ...);
+    return *this;
+  }
+
+  // true: a row is ready; false: done. Throws kope::Error with SQLite's message.
+  bool step();
+  // Runs to completion (for statements without rows).
+  void run();
+  void reset();
+
+  bool null(int c) const;
+  int64_t i64(int c) const;
+  double f64(int c) const;
+  std::string text(int c) const;
+  std::optional<int64_t> opt_i64(int c) const;
+  std::optional<double> opt_f64(int c) const;
+  std::optional<std::string> opt_text(int c) const;
+
+ private:
+  Stmt& check(int rc);
+  sqlite3* db_;
+  sqlite3_stmt* st_ = nullptr;
+};
+
+// BEGIN IMMEDIATE ... COMMIT; inside an open transaction it becomes a SAVEPOINT, so a store's writes join the
+// caller's transaction (the memory's Case is written in the same transaction as its evaluation). Rolled back
+// when the scope is left by an exception.
+class Txn {
+ public:
+  explicit Txn(sqlite3* db);
+  ~Txn();
+  Txn(const Txn&) = delete;
+  Txn& operator=(const Txn&) = delete;
+  void commit();
+
+ private:
+  sqlite3* db_;
+  bool nested_ = false;
+  bool done_ = false;
+  std::string name_;
+};
+
+// Whether the SQLite library this process uses has FTS5 (a probe, not a compile-time guess).
+bool fts5_available(sqlite3* db);
+
+// The current UTC time as SQLite's strftime('%Y-%m-%dT%H:%M:%fZ') writes it.
+std::string now_utc();
+
+}  // namespace kope::store
