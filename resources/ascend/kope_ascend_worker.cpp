@@ -53,11 +53,13 @@ void phase(const char* p) {
 }
 
 [[noreturn]] void fail(int exit_code, const char* call, int code, const char* name, const std::string& msg) {
-  std::ofstream out(g_dir + "/result.json");
   std::string m;
   for (char ch : msg) m += (ch == '"' || ch == '\\') ? std::string("\\") + ch : (ch == '\n' ? std::string("\\n") : std::string(1, ch));
-  out << "{\"timer\": \"msprof op Task Duration\", \"error\": {\"call\": \"" << call << "\", \"code\": " << code
-      << ", \"name\": \"" << name << "\", \"message\": \"" << m << "\"}}\n";
+  {  // closed before exit(), which unwinds no stack
+    std::ofstream out(g_dir + "/result.json");
+    out << "{\"timer\": \"msprof op Task Duration\", \"error\": {\"call\": \"" << call << "\", \"code\": " << code
+        << ", \"name\": \"" << name << "\", \"message\": \"" << m << "\"}}\n";
+  }
   std::fprintf(stderr, "kope-ascend-worker: %s failed during %s: %d %s\n", name, call, code, msg.c_str());
   std::exit(exit_code);
 }

@@ -232,11 +232,8 @@ class AscendDevice : public Device {
     return *tk_;
   }
 
-  std::vector<std::string> tool_env() {
-    std::vector<std::string> env = toolkit().found ? toolkit().env : std::vector<std::string>{};
-    env.insert(env.end(), config_.env.begin(), config_.env.end());
-    return env;
-  }
+  // What set_env.sh left (it was sourced on top of config_.env), else config_.env itself.
+  std::vector<std::string> tool_env() { return toolkit().found ? toolkit().env : config_.env; }
 
   const NpuSmiInfo& smi() {
     if (smi_) return *smi_;

@@ -330,7 +330,7 @@ std::string inner_error_message(const std::string& log) {
 }
 
 std::optional<int> find_acl_error_code(const std::string& log) {
-  static const std::regex re(R"((error code is|ret\s*=|aclError|error\s*=|code)\s*[:=]?\s*(\d{6}))", std::regex::icase);
+  static const std::regex re(R"((error code is|result\s*=|ret\s*=|aclError|error\s*=|code)\s*[:=]?\s*(\d{6}))", std::regex::icase);
   std::smatch m;
   if (std::regex_search(log, m, re)) return std::stoi(m[2]);
   return std::nullopt;
