@@ -104,7 +104,8 @@ class RemoteDevice : public Device {
       f.memory_clock_mhz = j.value("memory_clock_mhz", 0.0);
       f.memory_bytes = j.value("memory_bytes", uint64_t{0});
       f.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
-      for (const auto& [k, v] : j.value("extra", json::object()).items()) f.extra.emplace_back(k, v.get<std::string>());
+      const json extra = j.value("extra", json::object());  // a named copy: items() must not outlive it
+      for (const auto& [k, v] : extra.items()) f.extra.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
     } catch (const Error&) {
     }
     return f;
