@@ -51,6 +51,11 @@ struct FakeCann {
     fs::create_symlink(KOPE_FAKE_ASCEND, sbin / "npu-smi");
   }
 
+  // The CPU twin's tikicpulib package under tools/tikicpulib.
+  void install_twin() const {
+    fs::copy(fs::path(KOPE_FAKE_ASCEND_DIR) / "tikicpulib", latest / "tools/tikicpulib", fs::copy_options::recursive);
+  }
+
   DeviceConfig config(const std::vector<std::string>& more = {}) const {
     DeviceConfig c;
     c.work_dir = tmp / "work";
@@ -443,4 +448,57 @@ TEST(AscendDevice, MsOpGenProjectBuildsAndInstalls) {
   ASSERT_EQ(e.diagnostics.size(), 1u) << e.log;
   EXPECT_EQ(e.diagnostics[0].file, "gelu.cpp");
   EXPECT_EQ(e.diagnostics[0].line, 5);
+}
+
+TEST(AscendDevice, CpuTwinChecksFunctionallyWithoutABoard) {
+  FakeCann cann;
+  cann.install_twin();
+  auto dev = make_device("ascend", cann.config({"FAKE_NPU_SMI=fail"}));
+  Capabilities c = dev->capabilities();
+  EXPECT_TRUE(c.can_run);    // on the CPU twin
+  EXPECT_FALSE(c.can_time);  // but no board, so no times
+  EXPECT_NE(std::find(c.build_modes.begin(), c.build_modes.end(), "cpu-twin"), c.build_modes.end());
+  const std::string kernel = R"(#include "kernel_operator.h"
+#include "kope_ascend.h"
+#ifdef ASCENDC_CPU_DEBUG
+#include "tikicpulib.h"
+#endif
+extern "C" __global__ __aicore__ void twice_custom(GM_ADDR x, GM_ADDR y, int64_t n) {
+  const int64_t per = (n + 7) / 8, b = AscendC::GetBlockIdx();
+  for (int64_t i = b * per; i < n && i < (b + 1) * per; ++i) ((float*)y)[i] = 2.0f * ((const float*)x)[i];
+}
+extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
+#ifdef ASCENDC_CPU_DEBUG
+  ICPU_RUN_KF(twice_custom, 8, (GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data, a->inputs[0].numel);
+#else
+  twice_custom<<<8, nullptr, stream>>>((GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data, a->inputs[0].numel);
+#endif
+  return 0;
+}
+)";
+  BuildOptions o;
+  o.mode = "cpu-twin";
+  o.display_name = "twice.cpp";
+  BuildResult b = dev->build(kernel, o);
+  ASSERT_TRUE(b.ok) << b.error << "\n" << b.log;
+  MeasureRequest q;
+  q.kcase = vector_case(1001);
+  q.inputs = {float_bytes(1001)};
+  q.candidate = b.artifact;
+  q.scratch = cann.tmp / "job";
+  MeasureResult m = dev->measure(q);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.message << "\n" << m.log;
+  const float* x = reinterpret_cast<const float*>(q.inputs[0].data());
+  const float* y = reinterpret_cast<const float*>(m.first_outputs[0].data());
+  for (int i = 0; i < 1001; ++i) ASSERT_FLOAT_EQ(y[i], 2 * x[i]) << i;
+  EXPECT_TRUE(m.candidate_ns.empty());
+  EXPECT_EQ(m.timer, "none (CPU twin: functional only)");
+  // A twin kernel that faults is a crash, not a tool error.
+  std::string bad = kernel;
+  bad.replace(bad.find("((float*)y)[i] ="), 14, "((float*)nullptr)[i]");
+  BuildResult bb = dev->build(bad, o);
+  ASSERT_TRUE(bb.ok) << bb.error;
+  q.candidate = bb.artifact;
+  q.scratch = cann.tmp / "job2";
+  EXPECT_EQ(dev->measure(q).outcome, Outcome::Crash);
 }

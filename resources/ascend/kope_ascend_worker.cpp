@@ -17,7 +17,32 @@
 #include <string>
 #include <vector>
 
+#ifdef KOPE_ASCEND_TWIN
+// The CPU twin (no board): tikicpulib's GmAlloc memory stands in for device memory, and the kernel runs inside
+// its ICPU_RUN_KF call; functional results only, no times.
+#include "tikicpulib.h"
+typedef int aclError;
+typedef void* aclrtContext;
+typedef void* aclrtStream;
+enum aclrtMemcpyKind { ACL_MEMCPY_HOST_TO_DEVICE = 1, ACL_MEMCPY_DEVICE_TO_HOST = 2 };
+enum aclrtMemMallocPolicy { ACL_MEM_MALLOC_HUGE_FIRST = 0 };
+#define ACL_SUCCESS 0
+static aclError aclInit(const char*) { AscendC::SetKernelMode(KernelMode::AIV_MODE); return 0; }
+static aclError aclFinalize() { return 0; }
+static aclError aclrtSetDevice(int32_t) { return 0; }
+static aclError aclrtResetDevice(int32_t) { return 0; }
+static aclError aclrtCreateContext(aclrtContext* c, int32_t) { *c = nullptr; return 0; }
+static aclError aclrtDestroyContext(aclrtContext) { return 0; }
+static aclError aclrtCreateStream(aclrtStream* s) { *s = nullptr; return 0; }
+static aclError aclrtDestroyStream(aclrtStream) { return 0; }
+static aclError aclrtSynchronizeStream(aclrtStream) { return 0; }
+static aclError aclrtMalloc(void** p, size_t n, aclrtMemMallocPolicy) { *p = AscendC::GmAlloc(n); return *p ? 0 : 207001; }
+static aclError aclrtFree(void* p) { AscendC::GmFree(p); return 0; }
+static aclError aclrtMemcpy(void* d, size_t, const void* s, size_t n, aclrtMemcpyKind) { std::memcpy(d, s, n); return 0; }
+static const char* aclGetRecentErrMsg() { return nullptr; }
+#else
 #include "acl/acl.h"
+#endif
 #include "kope_ascend.h"
 
 namespace {

@@ -79,8 +79,8 @@ class AscendDevice : public Device {
     c.header = "kope_ascend.h";
     const Toolkit& tk = toolkit();
     c.can_build = tk.found && !tk.bisheng.empty();
-    c.can_run = !healthy_chips().empty();
-    c.can_time = c.can_run && !tk.msprof.empty();
+    c.can_run = !healthy_chips().empty() || !tk.tikicpulib_cmake.empty();  // the CPU twin runs without a board
+    c.can_time = !healthy_chips().empty() && !tk.msprof.empty();
     c.profiler = c.can_time;
     if (c.can_build) c.build_modes.push_back("direct");
     if (c.can_build && !tk.msopgen.empty()) c.build_modes.push_back("msopgen");
@@ -132,7 +132,10 @@ class AscendDevice : public Device {
       m.message = why;
       return m;
     };
-    if (healthy_chips().empty()) return tool_error("no NPU to run on: " + board_state());
+    if (fs::exists(twin_file(q.candidate))) return measure_twin(q);
+    if (healthy_chips().empty())
+      return tool_error("no NPU to run on: " + board_state() +
+                        (toolkit().tikicpulib_cmake.empty() ? "" : " (build with mode cpu-twin for a functional check on the CPU)"));
     const std::string cand_entry = trim(read_file_or_empty(entry_file(q.candidate)));
     if (cand_entry.empty())
       return tool_error(q.candidate.string() + " is not a direct-launch build (measuring msOpGen packages is not built yet)");
@@ -458,8 +461,75 @@ class AscendDevice : public Device {
     if (!b.ok) return b;
     pr = run_process({"cmake", "--build", (dir / "build").string()}, lim, dir, tool_env());
     finish_build(b, pr, "the CPU twin build");
-    if (b.ok) b.artifact = dir / "build/libkernel.so";
+    if (!b.ok) return b;
+    b.artifact = dir / "build/libkernel.so";
+    write_file_atomic(entry_file(b.artifact), kernel_entry_name(source) + "\n");
+    write_file_atomic(twin_file(b.artifact), soc + "\n");
     return b;
+  }
+
+  static fs::path twin_file(const fs::path& artifact) { return fs::path(artifact.string() + ".twin"); }
+
+  // kope's worker built for the CPU twin: the same source, KOPE_ASCEND_TWIN, linked with tikicpulib::<SoC>.
+  fs::path ensure_twin_worker(const std::string& soc, std::string* error) {
+    std::string src;
+    for (const auto& f : embedded_files())
+      if (f.path == "ascend/kope_ascend_worker.cpp") src = f.text;
+    const Toolkit& tk = toolkit();
+    const std::string key = sha256_hex(src + '\0' + soc + '\0' + tk.version + '\0' + tk.home.string()).substr(0, 24);
+    const fs::path dir = work_dir_for(config_) / ("ascend-twin-worker-" + key);
+    const fs::path exe = dir / "build/kope-ascend-twin-worker";
+    if (fs::exists(exe)) return exe;
+    fs::create_directories(dir);
+    write_file_atomic(dir / "kope_ascend_worker.cpp", src);
+    write_file_atomic(dir / "CMakeLists.txt",
+                      "cmake_minimum_required(VERSION 3.16)\nproject(kope_twin_worker CXX)\n"
+                      "set(CMAKE_CXX_STANDARD 17)\n"
+                      "list(APPEND CMAKE_PREFIX_PATH \"" + tk.tikicpulib_cmake.string() + "\")\n"
+                      "find_package(tikicpulib REQUIRED)\n"
+                      "add_executable(kope-ascend-twin-worker kope_ascend_worker.cpp)\n"
+                      "target_include_directories(kope-ascend-twin-worker PRIVATE \"" + include_dir_for(config_).string() + "\")\n"
+                      "target_compile_definitions(kope-ascend-twin-worker PRIVATE KOPE_ASCEND_TWIN ASCENDC_CPU_DEBUG)\n"
+                      "target_link_libraries(kope-ascend-twin-worker PRIVATE tikicpulib::${SOC_VERSION} ${CMAKE_DL_LIBS})\n");
+    ProcessLimits lim;
+    lim.wall_seconds = 300;
+    lim.max_captured_bytes = 256 << 10;
+    ProcessResult pr = run_process({"cmake", "-S", dir.string(), "-B", (dir / "build").string(), "-DSOC_VERSION=" + soc}, lim, dir, tool_env());
+    if (pr.ok()) pr = run_process({"cmake", "--build", (dir / "build").string()}, lim, dir, tool_env());
+    if (!pr.ok() || !fs::exists(exe)) {
+      *error = "cannot build kope's Ascend worker for the CPU twin (" + pr.describe() + "): " + trim(tail_text(pr.out + pr.err, 800));
+      return {};
+    }
+    return exe;
+  }
+
+  // No board: the CPU twin's functional run, outputs only.
+  MeasureResult measure_twin(const MeasureRequest& q) {
+    MeasureResult m;
+    m.timer = "none (CPU twin: functional only)";
+    std::string werr;
+    const fs::path worker = ensure_twin_worker(trim(read_file_or_empty(twin_file(q.candidate))), &werr);
+    if (worker.empty()) {
+      m.outcome = Outcome::ToolError;
+      m.message = werr;
+      return m;
+    }
+    const fs::path dir = q.scratch.empty() ? work_dir_for(config_) / ("ascend-twin-job-" + std::to_string(getpid())) : q.scratch;
+    MeasureRequest one = q;
+    one.warmup = 0;
+    one.reps = 1;
+    write_worker_job(dir, one, q.candidate.string(), "");
+    ProcessLimits lim;
+    lim.wall_seconds = q.timeout_seconds;
+    lim.address_space_bytes = q.host_memory_bytes;
+    lim.max_captured_bytes = 256 << 10;
+    ProcessResult pr = run_process({worker.string(), dir.string(), "candidate"}, lim, dir, tool_env());
+    m = read_worker_result(dir, pr, q);
+    m.timer = "none (CPU twin: functional only)";
+    m.candidate_ns.clear();
+    m.baseline_ns.clear();
+    m.order.clear();
+    return m;
   }
 
   fs::path ensure_worker(std::string* error) {
