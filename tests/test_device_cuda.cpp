@@ -11,6 +11,7 @@
 #include "kope/device/cuda.h"
 #include "kope/device/device.h"
 #include "kope/fsutil.h"
+#include "kope/process.h"
 #include "kope/suite.h"
 #include "test_support.h"
 
@@ -168,6 +169,27 @@ TEST(CudaBuild, SyntaxErrorGivesParsedDiagnosticsWithTheUsersLine) {
   EXPECT_NE(b.diagnostics[0].message.find("undefined_thing"), std::string::npos);
   EXPECT_NE(b.error.find("my_kernel.cu:3"), std::string::npos) << b.error;
   EXPECT_NE(std::find(b.command.begin(), b.command.end(), "-arch=sm_90"), b.command.end());
+}
+
+TEST(CudaBuild, WorkerBuildsWithNvccWhereCMakeDidNotAndProbes) {
+  if (auto why = skip_without_nvcc(); !why.empty()) GTEST_SKIP() << why;
+  test::TempDir tmp;
+  DeviceConfig c = config(tmp);
+  std::string error;
+  fs::path w = build_worker(find_nvcc(), include_dir_for(c), tmp / "work", &error);
+  ASSERT_FALSE(w.empty()) << error;
+  ProcessLimits lim;
+  lim.wall_seconds = 60;
+  ProcessResult r = run_process({w.string(), "--probe"}, lim);
+  ASSERT_TRUE(r.started);
+  if (r.exit_code == 12) {
+    EXPECT_NE(r.out.find("\"count\": 0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("cudaError"), std::string::npos) << r.out;  // why there is no GPU
+  } else {
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\"peak_bandwidth_gbps\""), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(build_worker(find_nvcc(), include_dir_for(c), tmp / "work", &error), w);  // built once
 }
 
 // ---- on a GPU ----------------------------------------------------------------------------------------------

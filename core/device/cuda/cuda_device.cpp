@@ -8,6 +8,7 @@
 
 #include "kope/device/cuda.h"
 #include "kope/device/worker_protocol.h"
+#include "kope/embedded.h"
 #include "kope/error.h"
 #include "kope/fsutil.h"
 #include "kope/process.h"
@@ -28,7 +29,7 @@ std::string trim(std::string s) {
 
 // kope-cuda-worker: $KOPE_CUDA_WORKER, else beside the running executable, else the build tree's.
 fs::path find_worker(const std::vector<std::string>& env) {
-  if (auto v = env_value(env, "KOPE_CUDA_WORKER"); v && !v->empty()) return *v;
+  if (auto v = env_value(env, "KOPE_CUDA_WORKER"); v && !v->empty() && fs::exists(*v)) return *v;
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec && fs::exists(self.parent_path() / "kope-cuda-worker")) return self.parent_path() / "kope-cuda-worker";
@@ -39,6 +40,35 @@ fs::path find_worker(const std::vector<std::string>& env) {
 }
 
 constexpr int kSanitizerExit = 86;
+
+}  // namespace
+
+fs::path cuda::build_worker(const fs::path& nvcc, const fs::path& include_dir, const fs::path& work, std::string* error) {
+  std::string src;
+  for (const auto& f : embedded_files())
+    if (f.path == "cuda/kope_cuda_worker.cpp") src = f.text;
+  if (src.empty() || nvcc.empty()) {
+    *error = nvcc.empty() ? "no nvcc to build kope-cuda-worker with" : "the worker source is not embedded";
+    return {};
+  }
+  const fs::path dir = work / ("cuda-worker-" + sha256_hex(src + '\0' + nvcc.string()).substr(0, 24));
+  const fs::path exe = dir / "kope-cuda-worker";
+  if (fs::exists(exe)) return exe;
+  fs::create_directories(dir);
+  write_file_atomic(dir / "kope_cuda_worker.cpp", src);
+  ProcessLimits lim;
+  lim.wall_seconds = 300;
+  ProcessResult r = run_process({nvcc.string(), "-O2", "-std=c++17", "-I" + include_dir.string(), (dir / "kope_cuda_worker.cpp").string(),
+                                 "-o", (dir / "worker.tmp").string(), "-ldl"}, lim, dir);
+  std::error_code ec;
+  if (!r.ok() || (fs::rename(dir / "worker.tmp", exe, ec), ec)) {
+    *error = "nvcc could not build kope-cuda-worker (" + r.describe() + "): " + tail_text(r.err + r.out, 600);
+    return {};
+  }
+  return exe;
+}
+
+namespace {
 
 class CudaDevice : public Device {
  public:
@@ -150,10 +180,11 @@ class CudaDevice : public Device {
   MeasureResult measure(const MeasureRequest& q) override {
     MeasureResult m;
     m.timer = "cudaEvent";
-    const fs::path worker = find_worker(config_.env);
+    std::string werr;
+    const fs::path worker = this->worker(&werr);
     if (worker.empty()) {
       m.outcome = Outcome::ToolError;
-      m.message = "kope-cuda-worker is not built (CMake found no CUDA compiler) and $KOPE_CUDA_WORKER is unset";
+      m.message = werr;
       return m;
     }
     if (probe().value("count", 0) == 0) {
@@ -193,13 +224,14 @@ class CudaDevice : public Device {
     ProfileResult p;
     p.tool = "ncu";
     const fs::path ncu = find_program("ncu", config_.env, {"/usr/local/cuda/bin"});
-    const fs::path worker = find_worker(config_.env);
+    std::string werr;
+    const fs::path worker = ncu.empty() ? fs::path() : this->worker(&werr);
     if (ncu.empty()) {
       p.reason = "Nsight Compute (ncu) is not installed";
       return p;
     }
     if (worker.empty() || probe().value("count", 0) == 0) {
-      p.reason = worker.empty() ? "kope-cuda-worker is not built" : "no GPU to profile on";
+      p.reason = worker.empty() ? werr : "no GPU to profile on";
       return p;
     }
     const fs::path dir = q.scratch.empty() ? work_dir_for(config_) / ("cuda-prof-" + std::to_string(getpid())) : q.scratch;
@@ -234,13 +266,20 @@ class CudaDevice : public Device {
     return *nvcc_version_;
   }
 
+  fs::path worker(std::string* error) {
+    if (fs::path w = find_worker(config_.env); !w.empty()) return w;
+    if (worker_.empty()) worker_ = build_worker(find_nvcc(config_.env), include_dir_for(config_), work_dir_for(config_), error);
+    return worker_;
+  }
+
   fs::path sanitizer() { return find_program("compute-sanitizer", config_.env, {"/usr/local/cuda/bin"}); }
 
   const json& probe() {
     if (!probe_.is_null()) return probe_;
-    const fs::path worker = find_worker(config_.env);
+    std::string werr;
+    const fs::path worker = this->worker(&werr);
     if (worker.empty()) {
-      probe_ = {{"count", 0}, {"error", "kope-cuda-worker is not built here (CMake found no CUDA), so no GPU can be probed"}};
+      probe_ = {{"count", 0}, {"error", "no kope-cuda-worker to probe the GPU with: " + werr}};
       return probe_;
     }
     ProcessLimits lim;
@@ -261,6 +300,7 @@ class CudaDevice : public Device {
   DeviceConfig config_;
   std::optional<std::string> nvcc_version_;
   json probe_;
+  fs::path worker_;
 };
 
 }  // namespace

@@ -17,6 +17,11 @@ std::unique_ptr<Device> make_cuda_device(const DeviceConfig& config);
 
 namespace cuda {
 
+// kope-cuda-worker built by nvcc from the embedded source (resources/cuda/kope_cuda_worker.cpp) into `work`, for
+// hosts where CMake did not build it (no CUDA at configure time, remote hosts). "" with `error` set on failure.
+std::filesystem::path build_worker(const std::filesystem::path& nvcc, const std::filesystem::path& include_dir,
+                                   const std::filesystem::path& work, std::string* error);
+
 // nvcc: $KOPE_NVCC, else PATH, else $CUDA_HOME/bin, /usr/local/cuda/bin.
 std::filesystem::path find_nvcc(const std::vector<std::string>& env = {});
 
