@@ -22,7 +22,8 @@ cmake --build "$build" -j"$(nproc)" --target test_device_cuda kope-cuda-worker k
 echo "== tests"
 "$build/bin/test_device_cuda" --gtest_color=no 2>&1 | tee "$build/gpu-check.log" | grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|^\[gpu\]|Skipped|skipped|Failure|error" 
 echo "== summary"
-grep -cE "^\[ +OK +\]" "$build/gpu-check.log" | sed 's/^/passed: /'
-grep -cE "^\[ +SKIPPED +\]" "$build/gpu-check.log" | sed 's/^/skipped: /'
-grep -cE "^\[ +FAILED +\]" "$build/gpu-check.log" | sed 's/^/failed (incl. summary lines): /'
-grep -qE "^\[ +FAILED +\]" "$build/gpu-check.log" && exit 1 || exit 0
+for s in OK SKIPPED FAILED; do  # one line per test: those that carry a duration
+  echo "$s: $(grep -cE "^\[ +$s +\] .*\([0-9]+ ms\)" "$build/gpu-check.log")"
+done
+grep -E "^\[ +SKIPPED +\] .*\([0-9]+ ms\)" "$build/gpu-check.log" | sed 's/^/  /'
+grep -qE "^\[ +FAILED +\] .*\([0-9]+ ms\)" "$build/gpu-check.log" && exit 1 || exit 0
