@@ -11,11 +11,12 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,m
   || echo "nvidia-smi: not found"
 command -v nvcc >/dev/null && nvcc --version | tail -2 || echo "nvcc: not found"
 for t in compute-sanitizer ncu; do command -v $t >/dev/null && echo "$t: $(command -v $t)" || echo "$t: not found"; done
+mkdir -p "$build"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" -DKOPE_BUILD_BENCH=OFF >"$build.configure.log" 2>&1 \
-  || { tail -30 "$build.configure.log"; exit 1; }
-grep -E "kope: (CUDA|no CUDA)" "$build.configure.log"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" -DKOPE_BUILD_BENCH=OFF >"$build/configure.log" 2>&1 \
+  || { tail -30 "$build/configure.log"; exit 1; }
+grep -E "kope: (CUDA|no CUDA)" "$build/configure.log"
 cmake --build "$build" -j"$(nproc)" --target test_device_cuda kope-cuda-worker kope-runner kope-remote 2>&1 | tail -3 \
   || cmake --build "$build" -j"$(nproc)" --target test_device_cuda 2>&1 | tail -30
 [ -x "$build/bin/kope-cuda-worker" ] && { echo "== probe"; "$build/bin/kope-cuda-worker" --probe; }
