@@ -1,4 +1,5 @@
 #include "kope/cli.h"
+#include "kope/cli_devices.h"
 
 #include <cmath>
 #include <cstdio>
@@ -58,6 +59,7 @@ commands:
   transcript ATTEMPT [--json]         an LLM attempt's prompt sections, reply, usage and cost
   memory cases|show|graph|retrieve|prune|unprune|pin|mark|journal|export|import
                                       the Experience Graph Memory (kope memory --help)
+  devices [--json] [--device SPEC]    the devices present and why the others are not (SPEC: KIND or KIND@HOST)
   version
 
 common options:
@@ -470,6 +472,7 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
       out << version_string() << "\n";
       return kExitOk;
     }
+    if (cmd == "devices") return cli_devices(a.get("--device").value_or(""), a.has("--json"), out, err);
     if (cmd == "suite") return cmd_suite(a, out);
     if (cmd == "eval") return cmd_eval(a, raw, out, err);
     if (cmd == "run") return cmd_run(a, raw, out, err);

@@ -274,7 +274,7 @@ Task parse_task(const json& j, const std::string& origin) {
   Parser p(origin);
   if (!j.is_object()) p.fail("", "a task must be a JSON object");
   if (deeper_than(j, kMaxDepth)) p.fail("", "nested more than " + std::to_string(kMaxDepth) + " levels deep");
-  p.check_keys(j, "", {"name", "level", "summary", "inputs", "outputs", "attrs", "reference", "baseline", "cases", "doc"});
+  p.check_keys(j, "", {"name", "level", "summary", "inputs", "outputs", "attrs", "reference", "baseline", "baselines", "cases", "doc"});
   Task t;
   t.origin = origin;
   t.name = p.string_at(p.member(j, "", "name"), "/name");
@@ -299,6 +299,13 @@ Task parse_task(const json& j, const std::string& origin) {
   if (t.reference.find("kope_kernel") == std::string::npos)
     p.fail("/reference", "the reference must define int kope_kernel(const kope_args*)");
   if (auto it = j.find("baseline"); it != j.end()) t.baseline = p.source_at(*it, "/baseline");
+  if (auto it = j.find("baselines"); it != j.end()) {  // per device: {"cuda": [source lines], "ascend": ...}
+    if (!it->is_object()) p.fail("/baselines", "expected an object of device name -> source lines");
+    for (const auto& [dev, src] : it->items()) {
+      p.check_identifier(dev, "/baselines/" + dev);
+      t.baselines[dev] = p.source_at(src, "/baselines/" + dev);
+    }
+  }
   if (t.baseline.empty() && !reference_is_fp32_baseline(t))
     p.fail("/baseline", "tensors other than fp32 need an explicit \"baseline\" source (the reference only "
                         "doubles as the baseline when every floating tensor is fp32)");

@@ -7,6 +7,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
       qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
       libqt6opengl6-dev libgl-dev
       bubblewrap libseccomp-dev
+      openssh-server openssh-client
       xvfb fonts-wqy-microhei)  # Xvfb and a CJK font for scripts/screenshots.sh (the zh_CN window)
 missing=()
 for p in "${pkgs[@]}"; do

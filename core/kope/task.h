@@ -47,6 +47,7 @@ struct Task {
   std::map<std::string, double> attrs;
   std::string reference;
   std::string baseline;  // empty: the reference built with kope_real=float
+  std::map<std::string, std::string> baselines;  // per device kind ("cuda", "ascend"): that device's baseline
   std::vector<Case> cases;
   std::string origin;  // where it was loaded from, for messages
   std::string digest;  // sha256 of the canonical JSON: changes whenever the task does

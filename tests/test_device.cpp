@@ -1,0 +1,255 @@
+// The device seam: registry and specs, the CPU device through the interface, per-device baselines and prompt
+// templates, the worker contract's files, and `kope devices`.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/cli.h"
+#include "kope/device/device.h"
+#include "kope/device/worker_protocol.h"
+#include "kope/error.h"
+#include "kope/fsutil.h"
+#include "kope/inputs.h"
+#include "kope/suite.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace kope;
+using namespace kope::device;
+using nlohmann::json;
+
+namespace {
+
+DeviceConfig cpu_config(const test::TempDir& tmp) {
+  DeviceConfig c;
+  c.work_dir = tmp / "work";
+  c.runner = find_runner();
+  return c;
+}
+
+MeasureRequest request_for(const ConcreteCase& c, const fs::path& cand, const fs::path& base, const fs::path& scratch) {
+  MeasureRequest q;
+  q.kcase = c;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    std::string bytes(static_cast<std::size_t>(c.inputs[i].numel) * dtype_size(c.inputs[i].dtype), '\0');
+    generate_tensor(c.inputs[i], c.seed, i, bytes.data());
+    q.inputs.push_back(bytes);
+  }
+  q.candidate = cand;
+  q.baseline = base;
+  q.scratch = scratch;
+  q.warmup = 1;
+  q.reps = 3;
+  q.flush_bytes = std::size_t{4} << 20;
+  q.timeout_seconds = 30;
+  return q;
+}
+
+}  // namespace
+
+TEST(DeviceRegistry, BuiltInKindsAndSpecs) {
+  auto kinds = device_kinds();
+  for (const char* k : {"cpu", "cuda", "ascend"})
+    EXPECT_NE(std::find(kinds.begin(), kinds.end(), k), kinds.end()) << k;
+  DeviceSpec s = parse_device_spec("cuda@alice@gpu-box.lan:2222");
+  EXPECT_EQ(s.kind, "cuda");
+  EXPECT_EQ(s.host, "alice@gpu-box.lan:2222");
+  EXPECT_TRUE(parse_device_spec("cpu").host.empty());
+  for (const char* bad : {"@host", "cuda@", "cuda@-oProxyCommand=x", "cuda@a b", "cuda@$(id)"})
+    EXPECT_THROW(parse_device_spec(bad), Error) << bad;
+  try {
+    make_device("tpu");
+    FAIL() << "an unknown kind must throw";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("devices: ascend, cpu, cuda"), std::string::npos) << e.what();
+  }
+  auto remote = make_device("cuda@gpu-box");
+  EXPECT_EQ(remote->name(), "cuda@gpu-box");
+  EXPECT_EQ(remote->kind(), "cuda");
+}
+
+TEST(DeviceRegistry, ACustomKindCanBeRegistered) {
+  register_device("null", [](const DeviceConfig& c) { return make_device("cpu", c); });
+  auto kinds = device_kinds();
+  EXPECT_NE(std::find(kinds.begin(), kinds.end(), "null"), kinds.end());
+  EXPECT_EQ(make_device("null")->kind(), "cpu");
+}
+
+TEST(CpuDevice, BuildMeasureAndFloorThroughTheInterface) {
+  test::TempDir tmp;
+  auto dev = make_device("cpu", cpu_config(tmp));
+  ASSERT_TRUE(dev->availability().available) << dev->availability().reason;
+  Capabilities caps = dev->capabilities();
+  EXPECT_TRUE(caps.can_build && caps.can_run && caps.can_time);
+  EXPECT_EQ(caps.header, "kope_kernel.h");
+  Fingerprint f = dev->fingerprint();
+  EXPECT_FALSE(f.model.empty());
+  EXPECT_GT(f.count, 0);
+  EXPECT_GT(f.memory_bytes, 0u);
+
+  BuildOptions o;
+  o.display_name = "affine.cpp";
+  BuildResult cand = dev->build(test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"), o);
+  ASSERT_TRUE(cand.ok) << cand.error;
+  BuildResult base = dev->build(test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = x[i] * 2.0f + 1.0f;"), o);
+  ASSERT_TRUE(base.ok) << base.error;
+  Task t = test::affine_task();
+  ConcreteCase c = resolve_case(t, t.cases[1]);
+  MeasureRequest q = request_for(c, cand.artifact, base.artifact, tmp / "job");
+  MeasureResult m = dev->measure(q);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.message << "\n" << m.log;
+  ASSERT_EQ(m.first_outputs.size(), 1u);
+  ASSERT_EQ(m.first_outputs[0].size(), 1001u * 4);
+  const float* x = reinterpret_cast<const float*>(q.inputs[0].data());
+  const float* y = reinterpret_cast<const float*>(m.first_outputs[0].data());
+  for (int i = 0; i < 1001; ++i) ASSERT_FLOAT_EQ(y[i], 2 * x[i] + 1) << i;  // the judge's bytes, the runner's output
+  EXPECT_EQ(m.last_outputs[0], m.first_outputs[0]);
+  EXPECT_EQ(m.candidate_ns.size(), 3u);
+  EXPECT_EQ(m.baseline_ns.size(), 3u);
+  EXPECT_EQ(m.order.size(), 6u);
+  EXPECT_EQ(m.timer, "steady_clock");
+  ASSERT_TRUE(dev->floor_ns(c).has_value());
+  EXPECT_GT(*dev->floor_ns(c), 0.0);
+}
+
+TEST(CpuDevice, FailuresAreOutcomes) {
+  test::TempDir tmp;
+  auto dev = make_device("cpu", cpu_config(tmp));
+  BuildOptions o;
+  o.display_name = "broken.cpp";
+  BuildResult bad = dev->build(test::affine_kernel("  y[0] = undefined_name;"), o);
+  ASSERT_FALSE(bad.ok);
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_EQ(bad.diagnostics[0].file, "broken.cpp");
+  EXPECT_EQ(bad.diagnostics[0].line, 9);
+  BuildResult failing = dev->build(test::affine_kernel("  return 7;"), o);
+  ASSERT_TRUE(failing.ok) << failing.error;
+  BuildResult crashing = dev->build(test::affine_kernel("  *(volatile int*)0 = 1;"), o);
+  ASSERT_TRUE(crashing.ok) << crashing.error;
+  Task t = test::affine_task();
+  ConcreteCase c = resolve_case(t, t.cases[0]);
+  EXPECT_EQ(dev->measure(request_for(c, failing.artifact, failing.artifact, tmp / "j1")).outcome, Outcome::KernelError);
+  EXPECT_EQ(dev->measure(request_for(c, crashing.artifact, failing.artifact, tmp / "j2")).outcome, Outcome::Crash);
+  EXPECT_EQ(dev->measure(request_for(c, tmp / "missing.so", failing.artifact, tmp / "j3")).outcome, Outcome::LoadError);
+}
+
+TEST(TaskBaselines, PerDeviceBaselinesParseAndResolve) {
+  json j = json::parse(test::affine_task_json());
+  j["baselines"] = {{"cuda", {"#include \"kope_cuda.h\"", "// mine"}}};
+  Task t = parse_task(j, "test:affine.json");
+  ASSERT_EQ(t.baselines.count("cuda"), 1u);
+  EXPECT_EQ(t.baselines["cuda"], "#include \"kope_cuda.h\"\n// mine\n");
+  EXPECT_EQ(baseline_source(t, "cuda"), t.baselines["cuda"]);
+  EXPECT_EQ(baseline_source(t, "ascend"), "");
+  j["baselines"] = {{"cuda", 3}};
+  try {
+    parse_task(j, "test:affine.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/baselines/cuda"), std::string::npos) << e.what();
+  }
+  j["baselines"] = json::array();
+  EXPECT_THROW(parse_task(j, "test:affine.json"), Error);
+  // The shipped CUDA baselines: one per L1 task, found by task name.
+  Suite suite = Suite::embedded();
+  for (const char* name : {"exp", "foreach_addcdiv_scalar", "foreach_norm", "gelu", "masked_scale", "mish", "sigmoid", "swi_glu"}) {
+    std::string src = baseline_source(resolve_task(name, suite), "cuda");
+    EXPECT_NE(src.find("kope_cuda_kernel"), std::string::npos) << name;
+  }
+}
+
+TEST(PromptTemplates, PerDeviceFolderWithOverride) {
+  test::TempDir tmp;
+  test::write_text(tmp / "cuda/system.md", "You write CUDA kernels.\n");
+  test::write_text(tmp / "cuda/fix.md", "Fix it.\n");
+  setenv("KOPE_PROMPTS_DIR", tmp.path().c_str(), 1);
+  EXPECT_EQ(prompt_template("cuda", "system.md"), "You write CUDA kernels.\n");
+  EXPECT_EQ(prompt_template("cuda", "../cuda/system.md"), "");
+  EXPECT_EQ(prompt_template("ascend", "system.md"), "");
+  auto names = prompt_template_names("cuda");
+  EXPECT_EQ(names, (std::vector<std::string>{"fix.md", "system.md"}));
+  unsetenv("KOPE_PROMPTS_DIR");
+  EXPECT_EQ(prompt_template("cuda", "fix.md"), "");
+}
+
+TEST(WorkerProtocol, JobFilesAndExitCodes) {
+  test::TempDir tmp;
+  Task t = test::affine_task();
+  ConcreteCase c = resolve_case(t, t.cases[1]);
+  c.attrs = {{"scale", 0.5}};
+  MeasureRequest q = request_for(c, "/a/cand.so", "/a/base.so", tmp / "job");
+  write_worker_job(tmp / "job", q, "/a/cand.so", "/a/base.so");
+  const std::string txt = read_file(tmp / "job/job.txt");
+  EXPECT_NE(txt.find("candidate /a/cand.so\n"), std::string::npos) << txt;
+  EXPECT_NE(txt.find("input x 0 1001 1 1001\n"), std::string::npos) << txt;
+  EXPECT_NE(txt.find("output y 0 1001 1 1001\n"), std::string::npos) << txt;
+  EXPECT_NE(txt.find("attr scale 0.5\n"), std::string::npos) << txt;
+  EXPECT_EQ(read_file(worker_input_path(tmp / "job", 0)), q.inputs[0]);
+  q.inputs.clear();
+  EXPECT_THROW(write_worker_job(tmp / "job2", q, "a", "b"), Error);
+
+  EXPECT_EQ(outcome_for_worker_exit(kWorkerIllegalAddress), Outcome::IllegalAddress);
+  EXPECT_EQ(outcome_for_worker_exit(kWorkerDeviceException), Outcome::Crash);
+  EXPECT_EQ(outcome_for_worker_exit(kWorkerDeviceTimeout), Outcome::Timeout);
+  EXPECT_EQ(outcome_for_worker_exit(99), Outcome::ToolError);
+  ProcessResult pr;
+  pr.started = true;
+  pr.exit_code = kWorkerIllegalAddress;
+  test::write_text(tmp / "job/result.json",
+                   R"({"timer": "cudaEvent", "error": {"call": "a timed run", "code": 700, "name": "cudaErrorIllegalAddress", "message": "an illegal memory access was encountered"}})");
+  MeasureResult m = read_worker_result(tmp / "job", pr, request_for(c, "a", "b", tmp / "job"));
+  EXPECT_EQ(m.outcome, Outcome::IllegalAddress);
+  EXPECT_EQ(m.failed_call, "a timed run");
+  EXPECT_NE(m.message.find("cudaErrorIllegalAddress (700): an illegal memory access"), std::string::npos) << m.message;
+}
+
+TEST(WorkerProtocol, MeasureResultRoundTrip) {
+  test::TempDir tmp;
+  Task t = test::affine_task();
+  ConcreteCase c = resolve_case(t, t.cases[0]);
+  MeasureResult m;
+  m.first_outputs = {"abcd"};
+  m.last_outputs = {"efgh"};
+  m.candidate_ns = {1.5, 2.5};
+  m.baseline_ns = {3, 4};
+  m.order = {'b', 'c', 'c', 'b'};
+  m.timer = "cudaEvent";
+  m.findings = {"Invalid __global__ read"};
+  write_measure_result(tmp.path(), m);
+  MeasureResult r = read_measure_result(tmp.path(), request_for(c, "a", "b", tmp / "x"));
+  EXPECT_EQ(r.outcome, Outcome::Ok);
+  EXPECT_EQ(r.first_outputs, m.first_outputs);
+  EXPECT_EQ(r.last_outputs, m.last_outputs);
+  EXPECT_EQ(r.candidate_ns, m.candidate_ns);
+  EXPECT_EQ(r.order, m.order);
+  EXPECT_EQ(r.findings, m.findings);
+  m.outcome = Outcome::IllegalAddress;
+  m.first_outputs.clear();
+  m.last_outputs.clear();
+  write_measure_result(tmp.path(), m);
+  EXPECT_EQ(read_measure_result(tmp.path(), request_for(c, "a", "b", tmp / "x")).outcome, Outcome::IllegalAddress);
+}
+
+TEST(CliDevices, ListsEveryKindWithItsReason) {
+  std::ostringstream out, err;
+  ASSERT_EQ(run_cli({"devices", "--json"}, out, err), kExitOk) << err.str();
+  json j = json::parse(out.str());
+  ASSERT_TRUE(j.is_array());
+  std::map<std::string, json> by;
+  for (const auto& d : j) by[d["name"].get<std::string>()] = d;
+  ASSERT_TRUE(by.count("cpu") && by.count("cuda") && by.count("ascend")) << out.str();
+  EXPECT_TRUE(by["cpu"]["available"].get<bool>());
+  EXPECT_FALSE(by["ascend"]["reason"].get<std::string>().empty());
+  EXPECT_TRUE(by["cpu"]["fingerprint"].contains("model"));
+  std::ostringstream text, err2;
+  ASSERT_EQ(run_cli({"devices"}, text, err2), kExitOk) << err2.str();
+  EXPECT_NE(text.str().find("cpu"), std::string::npos);
+  EXPECT_NE(text.str().find("ascend"), std::string::npos);
+  std::ostringstream o3, e3;
+  EXPECT_EQ(run_cli({"devices", "--device", "tpu"}, o3, e3), kExitBadInput);
+  EXPECT_NE(e3.str().find("unknown device \"tpu\""), std::string::npos) << e3.str();
+}
