@@ -100,7 +100,7 @@ RetrievedItem load_item(Stmt& s, int64_t id, const std::string& provenance) {
 }  // namespace
 
 std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveState& state, const RetrieveOptions& o) {
-  sqlite3* db = store.db();
+  store::ReadTxn snapshot(store.db());
   std::vector<RetrievedItem> out;
   std::set<int64_t> taken;
   if (state.incumbent_case) taken.insert(*state.incumbent_case);  // already in the hot context
@@ -162,29 +162,20 @@ std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveStat
     if (o.use_fts && store.fts_enabled()) {
       std::string text = state.feedback + " " + state.target;
       for (const auto& t : state.tags) text += " " + t;
-      // Words that say something: by document frequency (fts5vocab), rarest first, while the documents they
-      // match stay within a budget; a word in more than a quarter of the Journals says nothing. This bounds the
-      // bm25 work whatever the size of the memory.
-      store::exec(db, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_vocab USING fts5vocab(main, memory_fts, row)",
-                  "memory full-text vocabulary");
-      int64_t docs = 0;
-      {
-        auto n = store.stmt("SELECT COALESCE(MAX(id), 0) FROM memory_cases");  // O(1), unlike COUNT(*)
-        n->step();
-        docs = n->i64(0);
-      }
+      // Words that say something, rarest first, while the documents they match stay within a budget: bm25 is
+      // computed for every matching document, so this bounds the work whatever the size of the memory. A word's
+      // document count is probed with LIMIT budget+1 (fts5vocab would walk its whole posting list).
       std::vector<std::pair<int64_t, std::string>> by_df;
-      for (const auto& term : query_terms(text, 24)) {
-        auto v = store.stmt("SELECT doc FROM temp.memory_fts_vocab WHERE term = ?");
-        v->bind(1, term.substr(1, term.size() - 2));
-        if (v->step() && v->i64(0) > 0) by_df.push_back({v->i64(0), term});
+      for (const auto& term : query_terms(text, 8)) {
+        auto v = store.stmt("SELECT COUNT(*) FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)");
+        v->bind(1, term).bind(2, static_cast<int64_t>(o.fts_budget) + 1);
+        if (v->step() && v->i64(0) > 0 && v->i64(0) <= o.fts_budget) by_df.push_back({v->i64(0), term});
       }
       std::sort(by_df.begin(), by_df.end());
       std::string q;
       int64_t matched = 0;
       for (const auto& [df, term] : by_df) {
-        if (df * 4 > docs && docs > 200) break;
-        if (!q.empty() && matched + df > o.fts_budget) break;
+        if (matched + df > o.fts_budget) break;
         q += (q.empty() ? "" : " OR ") + term;
         matched += df;
       }
