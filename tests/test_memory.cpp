@@ -48,6 +48,13 @@ int64_t count(sqlite3* db, const std::string& sql) {
   return v;
 }
 
+memory::RetrieveOptions opts(int per_bucket, int max_text = 0) {
+  memory::RetrieveOptions o;
+  o.per_bucket = per_bucket;
+  o.max_text = max_text;
+  return o;
+}
+
 CaseInput make_case(const std::string& task, double a, std::optional<int64_t> prev, bool correct = true,
                     const std::string& thought = "vectorise the loop with simd", double c = 0.9) {
   CaseInput in;
@@ -164,7 +171,7 @@ TEST_F(MemoryTest, RetrievalRanksByBucketThenDTimesC) {
   const int64_t n1 = mem.add_case(make_case("gelu", 1.0, e1, true, "threads"));  // r = 0.5
   const int64_t w1 = mem.add_case(make_case("gelu", 0, e1, false, "approximate erf with a polynomial"));
   mem.add_case(make_case("exp", 3.0, std::nullopt));  // other operator: not in the exact pool
-  auto items = memory::retrieve(mem, {"gelu", "cpu", std::nullopt, "", "", {}}, {3, 0, 4, 48, true, true});
+  auto items = memory::retrieve(mem, {"gelu", "cpu", std::nullopt, "", "", {}}, opts(3));
   std::vector<int64_t> order;
   for (const auto& it : items) order.push_back(it.case_id);
   // e1 has d = 0.5*2 + 0.35*(d(n1)+d(w1)) = 1 + 0.35*(0.25 + 0) = 1.0875, score 0.54375 < e2's 0.675.
@@ -181,11 +188,11 @@ TEST_F(MemoryTest, RetrievalRanksByBucketThenDTimesC) {
   EXPECT_NE(items[4].journal_excerpt.find("this idea was wrong because"), std::string::npos) << items[4].journal_excerpt;
   EXPECT_NE(items[0].snippet.find("+new"), std::string::npos);
   // The incumbent is hot context already: not repeated.
-  auto without = memory::retrieve(mem, {"gelu", "cpu", e2, "", "", {}}, {3, 0, 4, 48, true, true});
+  auto without = memory::retrieve(mem, {"gelu", "cpu", e2, "", "", {}}, opts(3));
   for (const auto& it : without) EXPECT_NE(it.case_id, e2);
   // Idea tags narrow the exact pool first: "unroll" puts p1 before nothing else in its bucket, and widening keeps
   // the others.
-  auto tagged = memory::retrieve(mem, {"gelu", "cpu", std::nullopt, "", "", {"unroll"}}, {1, 0, 4, 48, true, true});
+  auto tagged = memory::retrieve(mem, {"gelu", "cpu", std::nullopt, "", "", {"unroll"}}, opts(1));
   ASSERT_FALSE(tagged.empty());
   EXPECT_EQ(tagged[0].case_id, e2);
 }

@@ -100,20 +100,21 @@ RetrievedItem load_item(Stmt& s, int64_t id, const std::string& provenance) {
 }  // namespace
 
 std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveState& state, const RetrieveOptions& o) {
-  sqlite3* db = store.db();
+  store::ReadTxn snapshot(store.db());
   std::vector<RetrievedItem> out;
   std::set<int64_t> taken;
   if (state.incumbent_case) taken.insert(*state.incumbent_case);  // already in the hot context
-  Stmt item(db, kItemColumns);
+  auto item_c = store.stmt(kItemColumns);
+  Stmt& item = *item_c;
   const std::string foreign = o.include_foreign ? "" : "AND c.origin_id IS NULL ";
 
   // Pinned: always offered (same operator first).
   {
-    Stmt s(db, "SELECT c.id FROM memory_cases c WHERE c.pinned=1 AND c.pruned=0 AND c.flag IS NULL " + foreign +
-                   "ORDER BY c.task = ? DESC, c.score DESC, c.id DESC LIMIT ?");
-    s.bind(1, state.task).bind(2, static_cast<int64_t>(o.max_pinned));
+    auto s = store.stmt("SELECT c.id FROM memory_cases c WHERE c.pinned=1 AND c.pruned=0 AND c.flag IS NULL " +
+                        foreign + "ORDER BY c.task = ? DESC, c.score DESC, c.id DESC LIMIT ?");
+    s->bind(1, state.task).bind(2, static_cast<int64_t>(o.max_pinned));
     std::vector<int64_t> ids;
-    while (s.step()) ids.push_back(s.i64(0));
+    while (s->step()) ids.push_back(s->i64(0));
     for (int64_t id : ids)
       if (taken.insert(id).second) out.push_back(load_item(item, id, "pinned"));
   }
@@ -124,9 +125,13 @@ std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveStat
   for (std::size_t i = 0; i < state.tags.size(); ++i) tag_list += (i ? ",?" : "?");
   const std::string base = "SELECT c.id FROM memory_cases c WHERE c.task=? AND c.bucket=? AND c.pruned=0 AND "
                            "c.flag IS NULL AND c.device=? " + foreign;
-  Stmt with_tags(db, base + (tag_list.empty() ? "" : "AND c.id IN (SELECT case_id FROM memory_case_tags WHERE tag IN (" +
-                                                        tag_list + ")) ") + "ORDER BY c.score DESC, c.id DESC LIMIT ?");
-  Stmt any(db, base + "ORDER BY c.score DESC, c.id DESC LIMIT ?");
+  // EXISTS, not IN: the rank index is walked in score order and stops at LIMIT, instead of materialising every
+  // Case that carries a tag.
+  auto with_tags_c = store.stmt(base + (tag_list.empty() ? "" : "AND EXISTS (SELECT 1 FROM memory_case_tags t WHERE "
+                                                                "t.case_id = c.id AND t.tag IN (" + tag_list + ")) ") +
+                                "ORDER BY c.score DESC, c.id DESC LIMIT ?");
+  auto any_c = store.stmt(base + "ORDER BY c.score DESC, c.id DESC LIMIT ?");
+  Stmt &with_tags = *with_tags_c, &any = *any_c;
   for (int bucket = 0; bucket <= kIncorrectBucket; ++bucket) {
     int got = 0;
     auto take = [&](Stmt& s, bool tagged) {
@@ -157,29 +162,43 @@ std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveStat
     if (o.use_fts && store.fts_enabled()) {
       std::string text = state.feedback + " " + state.target;
       for (const auto& t : state.tags) text += " " + t;
-      const auto terms = query_terms(text);
-      if (!terms.empty()) {
+      // Words that say something, rarest first, while the documents they match stay within a budget: bm25 is
+      // computed for every matching document, so this bounds the work whatever the size of the memory. A word's
+      // document count is probed with LIMIT budget+1 (fts5vocab would walk its whole posting list).
+      std::vector<std::pair<int64_t, std::string>> by_df;
+      for (const auto& term : query_terms(text, 8)) {
+        auto v = store.stmt("SELECT COUNT(*) FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)");
+        v->bind(1, term).bind(2, static_cast<int64_t>(o.fts_budget) + 1);
+        if (v->step() && v->i64(0) > 0 && v->i64(0) <= o.fts_budget) by_df.push_back({v->i64(0), term});
+      }
+      std::sort(by_df.begin(), by_df.end());
+      std::string q;
+      int64_t matched = 0;
+      for (const auto& [df, term] : by_df) {
+        if (matched + df > o.fts_budget) break;
+        q += (q.empty() ? "" : " OR ") + term;
+        matched += df;
+      }
+      if (!q.empty()) {
         // Other operators only: the task column holds each Case's operator.
-        std::string q = "(";
-        for (std::size_t i = 0; i < terms.size(); ++i) q += (i ? " OR " : "") + terms[i];
         std::string task = state.task;
         for (char& ch : task)
           if (ch == '"') ch = ' ';
-        q += ") NOT task : \"" + task + "\"";
-        Stmt s(db, "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts, 0.0, 2.0, 1.0) "
-                   "LIMIT ?");
-        s.bind(1, q).bind(2, static_cast<int64_t>(o.fts_pool));
-        while (s.step()) pool.push_back(s.i64(0));
+        q = "(" + q + ") NOT task : \"" + task + "\"";
+        auto s = store.stmt("SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts, 0.0, 2.0, "
+                            "1.0) LIMIT ?");
+        s->bind(1, q).bind(2, static_cast<int64_t>(o.fts_pool));
+        while (s->step()) pool.push_back(s->i64(0));
       }
     } else if (!state.tags.empty()) {
       // Without FTS5: Cases of other operators that share an idea tag.
       provenance = "tags";
-      Stmt s(db, "SELECT DISTINCT case_id FROM memory_case_tags WHERE tag IN (" + tag_list + ") ORDER BY case_id DESC "
-                 "LIMIT ?");
+      auto s = store.stmt("SELECT DISTINCT case_id FROM memory_case_tags WHERE tag IN (" + tag_list +
+                          ") ORDER BY case_id DESC LIMIT ?");
       int i = 1;
-      for (const auto& t : state.tags) s.bind(i++, t);
-      s.bind(i, static_cast<int64_t>(o.fts_pool * 4));
-      while (s.step()) pool.push_back(s.i64(0));
+      for (const auto& t : state.tags) s->bind(i++, t);
+      s->bind(i, static_cast<int64_t>(o.fts_pool * 4));
+      while (s->step()) pool.push_back(s->i64(0));
     }
     // Keep eligible ones, then order by bucket and d*c like the exact pool.
     struct Cand {
@@ -188,8 +207,9 @@ std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveStat
       double score;
     };
     std::vector<Cand> cands;
-    Stmt e(db, "SELECT c.bucket, c.score FROM memory_cases c WHERE c.id=? AND c.task<>? AND c.pruned=0 AND "
-               "c.flag IS NULL " + foreign);
+    auto e_c = store.stmt("SELECT c.bucket, c.score FROM memory_cases c WHERE c.id=? AND c.task<>? AND c.pruned=0 AND "
+                          "c.flag IS NULL " + foreign);
+    Stmt& e = *e_c;
     for (int64_t id : pool) {
       if (taken.count(id)) continue;
       e.reset();

@@ -147,7 +147,7 @@ int64_t max_evaluation_id(sqlite3* db) {
 }  // namespace
 
 const char* const kFtsCreate =
-    "CREATE VIRTUAL TABLE memory_fts USING fts5(task, digest, journal, content='', tokenize='porter unicode61')";
+    "CREATE VIRTUAL TABLE memory_fts USING fts5(task, digest, journal, content='', tokenize='unicode61')";
 
 std::string case_digest_text(const std::string& task, const std::string& tags, const std::string& layers,
                              const std::string& thought, const std::string& label, const std::string& status,
@@ -221,10 +221,20 @@ MemoryStore::MemoryStore(sqlite3* db) : db_(db) {
 }
 
 int MemoryStore::schema_version() const { return std::stoi(meta(db_, "schema_version").value_or("0")); }
-std::string MemoryStore::workspace_id() const { return meta(db_, "workspace_id").value_or(""); }
+std::string MemoryStore::workspace_id() const {
+  if (workspace_id_.empty()) workspace_id_ = meta(db_, "workspace_id").value_or("");
+  return workspace_id_;
+}
+
+MemoryStore::Cached MemoryStore::stmt(const std::string& sql) const {
+  auto& p = stmts_[sql];
+  if (!p) p = std::make_unique<Stmt>(db_, sql);
+  return Cached(*p);
+}
 bool MemoryStore::fts_enabled() const { return fts_; }
 
 GraphWeights MemoryStore::weights() const {
+  if (weights_) return *weights_;
   GraphWeights w;
   if (auto v = meta(db_, "graph_weights")) {
     auto j = nlohmann::json::parse(*v, nullptr, false);
@@ -234,11 +244,13 @@ GraphWeights MemoryStore::weights() const {
       w.gamma = j.value("gamma", w.gamma);
     }
   }
+  weights_ = w;
   return w;
 }
 
 void MemoryStore::set_weights(const GraphWeights& w) {
   store::Txn txn(db_);
+  weights_ = w;
   set_meta(db_, "graph_weights", nlohmann::json{{"w_self", w.w_self}, {"w_succ", w.w_succ}, {"gamma", w.gamma}}.dump());
   rebuild_graph();
   txn.commit();

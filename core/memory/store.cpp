@@ -50,8 +50,7 @@ std::optional<double> jnum(const json& j, const char* key) {
   return it->get<double>();
 }
 
-int64_t hardware_id(sqlite3* db, const json& fp) {
-  const std::string digest = fingerprint_digest(fp);
+int64_t hardware_id_uncached(sqlite3* db, const std::string& digest, const json& fp) {
   Stmt(db, "INSERT INTO memory_hardware(digest, fingerprint) VALUES(?,?) ON CONFLICT(digest) DO NOTHING")
       .bind(1, digest).bind(2, fp.dump()).run();
   Stmt s(db, "SELECT id FROM memory_hardware WHERE digest=?");
@@ -259,17 +258,17 @@ void MemoryStore::note_scene(const std::string& task, const std::string& task_di
 }
 
 std::optional<int64_t> MemoryStore::case_of_evaluation(int64_t evaluation_id) const {
-  Stmt s(db_, "SELECT id FROM memory_cases WHERE evaluation_id=?");
-  s.bind(1, evaluation_id);
-  if (!s.step()) return std::nullopt;
-  return s.i64(0);
+  auto s = stmt("SELECT id FROM memory_cases WHERE evaluation_id=?");
+  s->bind(1, evaluation_id);
+  if (!s->step()) return std::nullopt;
+  return s->i64(0);
 }
 
 std::optional<int64_t> MemoryStore::case_by_uid(const std::string& uid) const {
-  Stmt s(db_, "SELECT id FROM memory_cases WHERE uid=?");
-  s.bind(1, uid);
-  if (!s.step()) return std::nullopt;
-  return s.i64(0);
+  auto s = stmt("SELECT id FROM memory_cases WHERE uid=?");
+  s->bind(1, uid);
+  if (!s->step()) return std::nullopt;
+  return s->i64(0);
 }
 
 std::optional<int64_t> MemoryStore::record_evaluation(int64_t evaluation_id, const json* report) {
@@ -334,19 +333,20 @@ int64_t MemoryStore::add_case(const CaseInput& in) {
   const GraphWeights w = weights();
   int64_t id;
   {
-    Stmt s(db_, "SELECT COALESCE(MAX(id), 0) + 1 FROM memory_cases");
-    s.step();
-    id = s.i64(0);
+    auto s = stmt("SELECT COALESCE(MAX(id), 0) + 1 FROM memory_cases");
+    s->step();
+    id = s->i64(0);
   }
   const std::string uid = in.uid.empty() ? workspace_id() + ":" + std::to_string(id) : in.uid;
   std::optional<double> prev_a;
   int depth = 0;
   if (in.prev_case_id) {
-    Stmt p(db_, "SELECT a, depth FROM memory_cases WHERE id=?");
-    p.bind(1, *in.prev_case_id);
-    if (!p.step()) throw Error("memory: case " + std::to_string(*in.prev_case_id) + " (the predecessor) does not exist");
-    prev_a = p.f64(0);
-    depth = static_cast<int>(p.i64(1)) + 1;
+    auto p = stmt("SELECT a, depth FROM memory_cases WHERE id=?");
+    p->bind(1, *in.prev_case_id);
+    if (!p->step())
+      throw Error("memory: case " + std::to_string(*in.prev_case_id) + " (the predecessor) does not exist");
+    prev_a = p->f64(0);
+    depth = static_cast<int>(p->i64(1)) + 1;
   }
   const double r = step_ratio(in.a, prev_a);
   const Outcome o = outcome_of(r);
@@ -355,26 +355,27 @@ int64_t MemoryStore::add_case(const CaseInput& in) {
   const auto tags = in.tags.empty() ? idea_tags(in.thought) : in.tags;
   const auto layers = layers_of(tags);
   const std::string created = in.created_at.empty() ? store::now_utc() : in.created_at;
-  const int64_t hw = hardware_id(db_, in.hardware.is_null() ? hardware_fingerprint() : in.hardware);
+  const json& fp = in.hardware.is_null() ? hardware_fingerprint() : in.hardware;
+  const std::string digest = fingerprint_digest(fp);
+  auto hw_it = hardware_ids_.find(digest);
+  if (hw_it == hardware_ids_.end()) hw_it = hardware_ids_.emplace(digest, hardware_id_uncached(db_, digest, fp)).first;
+  const int64_t hw = hw_it->second;
   {
-    Stmt ins(db_,
-             "INSERT INTO memory_cases(id, uid, evaluation_id, origin_id, prev_case_id, task, task_digest, device, "
-             "hardware_id, kernel_id, kernel_sha256, kernel_name, thought, tags, layers, diff, status, compiled, "
-             "correct, feedback, a, c, interval_lo, interval_hi, run_id, step, created_at, depth, r, label, bucket, d, "
-             "score, pruned, flag) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    ins.bind_all(id, uid, in.evaluation_id, in.origin_id, in.prev_case_id, in.task, in.task_digest, in.device, hw,
-                 in.kernel_id, in.kernel_sha256, in.kernel_name, in.thought, join(tags), join(layers), in.diff,
-                 in.status, in.compiled, in.correct, in.feedback, in.a, in.c, in.interval_lo, in.interval_hi, in.run_id,
-                 in.step, created, depth, r, label, bucket_of(in.correct, o), d, d * in.c, in.pruned,
-                 in.flag.empty() ? std::optional<std::string>() : std::optional<std::string>(in.flag));
-    ins.run();
+    auto ins = stmt(
+        "INSERT INTO memory_cases(id, uid, evaluation_id, origin_id, prev_case_id, task, task_digest, device, "
+        "hardware_id, kernel_id, kernel_sha256, kernel_name, thought, tags, layers, diff, status, compiled, "
+        "correct, feedback, a, c, interval_lo, interval_hi, run_id, step, created_at, depth, r, label, bucket, d, "
+        "score, pruned, flag) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    ins->bind_all(id, uid, in.evaluation_id, in.origin_id, in.prev_case_id, in.task, in.task_digest, in.device, hw,
+                  in.kernel_id, in.kernel_sha256, in.kernel_name, in.thought, join(tags), join(layers), in.diff,
+                  in.status, in.compiled, in.correct, in.feedback, in.a, in.c, in.interval_lo, in.interval_hi,
+                  in.run_id, in.step, created, depth, r, label, bucket_of(in.correct, o), d, d * in.c, in.pruned,
+                  in.flag.empty() ? std::optional<std::string>() : std::optional<std::string>(in.flag));
+    ins->run();
   }
-  {
-    Stmt t(db_, "INSERT OR IGNORE INTO memory_case_tags(tag, case_id) VALUES(?,?)");
-    for (const auto& tag : tags) {
-      t.reset();
-      t.bind(1, tag).bind(2, id).run();
-    }
+  for (const auto& tag : tags) {
+    auto t = stmt("INSERT OR IGNORE INTO memory_case_tags(tag, case_id) VALUES(?,?)");
+    t->bind(1, tag).bind(2, id).run();
   }
   CaseInput jin = in;
   jin.created_at = created;
@@ -382,10 +383,10 @@ int64_t MemoryStore::add_case(const CaseInput& in) {
   const std::string md = in.journal.empty() ? journal_markdown(jin, id, r, label, prev_a) : in.journal;
   append_journal(id, in.task, in.origin_id ? "import" : "attempt", md);
   if (fts_) {
-    Stmt f(db_, "INSERT INTO memory_fts(rowid, task, digest, journal) VALUES(?,?,?,?)");
-    f.bind(1, id).bind(2, in.task);
-    f.bind(3, case_digest_text(in.task, join(tags), join(layers), in.thought, label, in.status, in.feedback));
-    f.bind(4, md).run();
+    auto f = stmt("INSERT INTO memory_fts(rowid, task, digest, journal) VALUES(?,?,?,?)");
+    f->bind(1, id).bind(2, in.task);
+    f->bind(3, case_digest_text(in.task, join(tags), join(layers), in.thought, label, in.status, in.feedback));
+    f->bind(4, md).run();
   }
   if (in.prev_case_id) update_ancestors(*in.prev_case_id, w);
   txn.commit();
@@ -393,9 +394,10 @@ int64_t MemoryStore::add_case(const CaseInput& in) {
 }
 
 void MemoryStore::update_ancestors(int64_t parent, const GraphWeights& w) {
-  Stmt kids(db_, "SELECT d FROM memory_cases WHERE prev_case_id=? ORDER BY id");
-  Stmt node(db_, "SELECT r, d, c, prev_case_id FROM memory_cases WHERE id=?");
-  Stmt upd(db_, "UPDATE memory_cases SET d=?, score=? WHERE id=?");
+  auto kids_c = stmt("SELECT d FROM memory_cases WHERE prev_case_id=? ORDER BY id");
+  auto node_c = stmt("SELECT r, d, c, prev_case_id FROM memory_cases WHERE id=?");
+  auto upd_c = stmt("UPDATE memory_cases SET d=?, score=? WHERE id=?");
+  Stmt &kids = *kids_c, &node = *node_c, &upd = *upd_c;
   std::optional<int64_t> p = parent;
   while (p) {
     node.reset();
@@ -491,8 +493,9 @@ int64_t MemoryStore::count_cases() const {
 
 int64_t MemoryStore::append_journal(std::optional<int64_t> case_id, const std::string& task, const std::string& kind,
                                     const std::string& markdown) {
-  Stmt(db_, "INSERT INTO memory_journal(case_id, task, kind, created_at, markdown) VALUES(?,?,?,?,?)")
-      .bind(1, case_id).bind(2, task).bind(3, kind).bind(4, store::now_utc()).bind(5, markdown).run();
+  auto s = stmt("INSERT INTO memory_journal(case_id, task, kind, created_at, markdown) VALUES(?,?,?,?,?)");
+  s->bind_all(case_id, task, kind, store::now_utc(), markdown);
+  s->run();
   return store::last_insert_id(db_);
 }
 

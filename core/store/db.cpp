@@ -98,6 +98,16 @@ void Txn::commit() {
   done_ = true;
 }
 
+ReadTxn::ReadTxn(sqlite3* db) : db_(db) {
+  if (sqlite3_get_autocommit(db) != 0) {
+    exec(db, "BEGIN DEFERRED");
+    open_ = true;
+  }
+}
+ReadTxn::~ReadTxn() {
+  if (open_) sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+}
+
 bool fts5_available(sqlite3* db) {
   // compile_options lists ENABLE_FTS5 when it is built in; a loadable extension would not show there, so
   // the probe creates a temporary table as the final word.

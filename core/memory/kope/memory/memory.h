@@ -7,12 +7,15 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "kope/memory/graph.h"
+#include "kope/store/db.h"
 
 struct sqlite3;
 
@@ -172,9 +175,26 @@ class MemoryStore {
   // Used by the graph update; public for tests and the bench.
   void update_ancestors(int64_t parent, const GraphWeights& w);
 
+  // A prepared statement kept for this store's lifetime, reset when the returned guard dies.
+  class Cached {
+   public:
+    explicit Cached(store::Stmt& s) : s_(s) {}
+    ~Cached() { s_.reset(); }
+    store::Stmt* operator->() { return &s_; }
+    store::Stmt& operator*() { return s_; }
+
+   private:
+    store::Stmt& s_;
+  };
+  Cached stmt(const std::string& sql) const;
+
  private:
   sqlite3* db_;
   bool fts_ = false;
+  mutable std::unordered_map<std::string, std::unique_ptr<store::Stmt>> stmts_;
+  mutable std::optional<GraphWeights> weights_;
+  mutable std::string workspace_id_;
+  mutable std::unordered_map<std::string, int64_t> hardware_ids_;
 };
 
 // The Journal entry of a Case, in Markdown: strategy, code change, validation, measurements, interpretation.

@@ -27,6 +27,7 @@ struct RetrieveOptions {
   int max_text = 4;       // full-text pool (other operators)
   int max_pinned = 4;
   int fts_pool = 48;      // bm25 candidates read before bucketing
+  int fts_budget = 400;   // at most about this many documents matched by the chosen words (rarest first)
   bool use_fts = true;    // false: exact retrieval only (as when SQLite lacks FTS5)
   bool include_foreign = true;
 };

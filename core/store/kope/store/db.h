@@ -84,6 +84,20 @@ class Txn {
   std::string name_;
 };
 
+// One snapshot for a series of reads (BEGIN DEFERRED ... COMMIT), so each statement does not take and drop
+// the file locks on its own; nothing when a transaction is already open.
+class ReadTxn {
+ public:
+  explicit ReadTxn(sqlite3* db);
+  ~ReadTxn();
+  ReadTxn(const ReadTxn&) = delete;
+  ReadTxn& operator=(const ReadTxn&) = delete;
+
+ private:
+  sqlite3* db_;
+  bool open_ = false;
+};
+
 // Whether the SQLite library this process uses has FTS5 (a probe, not a compile-time guess).
 bool fts5_available(sqlite3* db);
 
