@@ -15,6 +15,7 @@
 #include "kope/fsutil.h"
 #include "kope/loop.h"
 #include "kope/suite.h"
+#include "kope/suite_report.h"
 #include "kope/workspace.h"
 
 namespace kope {
@@ -29,12 +30,15 @@ namespace {
 const char* kUsage = R"(usage: kope <command> [options]
 
 commands:
-  suite list [--json]                 the tasks of the suite
+  suite list [--level L] [--json]     the tasks of the suite (all levels, or those of --level)
   suite show TASK [--json]            one task: tensors, attributes, cases with resolved shapes
   eval --task TASK --kernel FILE      compile, check against the fp64 golden, time against the baseline
-  run [--tasks A,B] [--max-attempts N]
+  run [--tasks A,B] [--level 1,2] [--max-attempts N]
                                       the optimisation loop: the policy proposes, kope executes and records,
-                                      only a correct and faster kernel becomes the incumbent
+                                      only a correct and faster kernel becomes the incumbent; without --tasks
+                                      it runs the tasks of --level (default 1 for the embedded suite)
+  report [--level 1,2] [--json]       per task the incumbent's speedups (all cases, memory-bound cases) and
+                                      CANN Bench score; per suite the score, pass rate and fast_1
   history [--task TASK] [--limit N]   recorded evaluations, newest first
   show EVALUATION_ID                  the full stored report of one evaluation
   version
@@ -77,7 +81,8 @@ class UsageError : public Error {
 Args parse_args(const std::vector<std::string>& argv) {
   static const std::set<std::string> valued = {"--task", "--kernel", "--device", "--suite", "--workspace",
                                                "--cases", "--warmup", "--reps", "--timeout", "--memory-mb",
-                                               "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy"};
+                                               "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy",
+                                               "--level"};
   static const std::set<std::string> boolean = {"--json", "--help", "-h"};
   Args a;
   for (std::size_t i = 0; i < argv.size(); ++i) {
@@ -153,6 +158,18 @@ Suite load_suite(const Args& a) {
   return Suite::embedded();
 }
 
+// The suite at --level; without it, `fallback` ("1": the embedded suite's main job stays on L1; "all").
+Suite load_suite_at_level(const Args& a, const std::string& fallback) {
+  Suite s = load_suite(a);
+  std::vector<int> levels;
+  try {
+    levels = parse_levels(a.get("--level").value_or(a.get("--suite") ? "all" : fallback));
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  return s.at_levels(levels);
+}
+
 EvalOptions eval_options(const Args& a) {
   EvalOptions o;
   o.warmup = int_option(a, "--warmup", o.warmup, 0, 1000);
@@ -213,8 +230,8 @@ json task_summary_json(const Task& t) {
 
 int cmd_suite(const Args& a, std::ostream& out) {
   if (a.positional.size() < 2) throw UsageError("usage: kope suite list|show TASK");
-  Suite suite = load_suite(a);
   const std::string& sub = a.positional[1];
+  Suite suite = sub == "list" ? load_suite_at_level(a, "all") : load_suite(a);
   if (sub == "list") {
     if (a.has("--json")) {
       json arr = json::array();
@@ -329,13 +346,36 @@ int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& o
   return rep.correct() ? kExitOk : kExitKernelFailed;
 }
 
+// Each task's incumbent on `device` (its stored report), summarised; a task without one counts as unsolved.
+SuiteSummary incumbent_summary(const Workspace& ws, const Suite& suite, const std::vector<std::string>& names,
+                               const std::string& device) {
+  std::vector<TaskRecord> records;
+  for (const std::string& name : names) {
+    const Task* t = suite.find(name);
+    if (!t) continue;
+    TaskRecord r;
+    r.task = t->name;
+    r.level = t->level;
+    if (auto inc = ws.incumbent(t->name, device))
+      if (auto row = ws.evaluation(inc->evaluation_id)) {
+        json j = json::parse(row->report, nullptr, false);
+        if (!j.is_discarded()) {
+          r = task_record(*t, j);
+          r.kernel = row->kernel_origin;
+        }
+      }
+    records.push_back(std::move(r));
+  }
+  return summarize_suite(records);
+}
+
 int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   require_device(a);
   std::string policy_name = a.get("--policy").value_or("offline");
   if (policy_name != "offline")
     throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline)");
   OfflinePolicy policy;
-  Suite suite = load_suite(a);
+  Suite suite = a.get("--tasks") ? load_suite(a) : load_suite_at_level(a, "1");
   LoopOptions lo;
   lo.eval = eval_options(a);
   lo.max_attempts = int_option(a, "--max-attempts", lo.max_attempts, 1, 1000);
@@ -355,18 +395,37 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   const std::vector<TaskOutcome>& outcomes = lr.outcomes;
   bool any_error = false;
   for (const auto& o : outcomes) any_error = any_error || !o.error.empty();
+  std::vector<std::string> names;
+  for (const auto& o : outcomes) names.push_back(o.task);
+  const SuiteSummary summary = incumbent_summary(ws, suite, names, "cpu");
   if (a.has("--json")) {
-    out << json{{"run_id", run}, {"workspace", ws.dir().string()}, {"policy", policy.name()}, {"tasks", to_json(outcomes)}}.dump(2) << "\n";
+    out << json{{"run_id", run}, {"workspace", ws.dir().string()}, {"policy", policy.name()}, {"tasks", to_json(outcomes)},
+                {"summary", to_json(summary)}}.dump(2) << "\n";
   } else {
-    out << std::left << std::setw(26) << "task" << std::setw(10) << "attempts" << std::setw(10) << "speedup" << "incumbent\n";
+    out << std::left << std::setw(26) << "task" << std::setw(7) << "level" << std::setw(10) << "attempts"
+        << std::setw(10) << "speedup" << "incumbent\n";
     for (const auto& o : outcomes) {
-      out << std::left << std::setw(26) << o.task << std::setw(10) << o.attempts.size() << std::setw(10)
-          << fmt_x(o.incumbent_speedup) << o.incumbent_name << "\n";
+      const Task* t = suite.find(o.task);
+      out << std::left << std::setw(26) << o.task << std::setw(7) << (t ? "L" + std::to_string(t->level) : "-")
+          << std::setw(10) << o.attempts.size() << std::setw(10) << fmt_x(o.incumbent_speedup) << o.incumbent_name << "\n";
       if (!o.error.empty()) out << "    error: " << o.error << "\n";
     }
+    out << "\n";
+    print_suite_summary(summary, out);
     out << "run " << run << " recorded in " << ws.dir().string() << "\n";
   }
   return any_error ? kExitInternal : kExitOk;
+}
+
+int cmd_report(const Args& a, std::ostream& out) {
+  Suite suite = load_suite_at_level(a, "all");
+  Workspace ws = Workspace::open(workspace_dir(a));
+  std::vector<std::string> names;
+  for (const Task& t : suite.tasks()) names.push_back(t.name);
+  const SuiteSummary s = incumbent_summary(ws, suite, names, a.get("--device").value_or("cpu"));
+  if (a.has("--json")) out << to_json(s).dump(2) << "\n";
+  else print_suite_summary(s, out);
+  return kExitOk;
 }
 
 int cmd_history(const Args& a, std::ostream& out) {
@@ -432,6 +491,7 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     if (cmd == "eval") return cmd_eval(a, raw, out, err);
     if (cmd == "run") return cmd_run(a, raw, out, err);
     if (cmd == "history") return cmd_history(a, out);
+    if (cmd == "report") return cmd_report(a, out);
     if (cmd == "show") return cmd_show(a, out);
     throw UsageError("unknown command \"" + cmd + "\" (see kope --help)");
   } catch (const UsageError& e) {

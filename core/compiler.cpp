@@ -85,10 +85,12 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   flags.insert(flags.end(), options.flags.begin(), options.flags.end());
   flags.insert(flags.end(), own_flags.begin(), own_flags.end());
   for (const auto& d : options.defines) flags.push_back("-D" + d);
+  for (const auto& d : options.include_dirs) flags.push_back("-I" + d);
 
   std::string header_text = read_file_or_empty(include_dir / "kope_kernel.h");
   std::string key_material = source + '\0' + cxx + '\0' + compiler_identity(cxx) + '\0' + header_text;
   for (const auto& f : flags) key_material += '\0' + f;
+  for (const auto& l : options.link) key_material += std::string("\0-l", 3) + l;
   const std::string key = sha256_hex(key_material);
   fs::create_directories(build_dir);
   res.shared_object = build_dir / (key + ".so");
@@ -98,6 +100,7 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   cmd.insert(cmd.end(), flags.begin(), flags.end());
   const fs::path tmp_so = build_dir / (key + ".so.tmp" + std::to_string(getpid()));
   cmd.insert(cmd.end(), {"-I" + include_dir.string(), "-o", tmp_so.string(), src.string(), "-lm"});
+  for (const auto& l : options.link) cmd.insert(cmd.end() - 1, "-l" + l);
   res.command = cmd;
   std::error_code ec;
   if (fs::exists(res.shared_object, ec)) {

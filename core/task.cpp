@@ -345,7 +345,11 @@ Task parse_task(const json& j, const std::string& origin) {
                "through kope_load/kope_store/kope_load_int");
   if (auto it = j.find("library"); it != j.end()) t.library = p.library_at(*it, "/library", t.library_why);
   for (const Case& c : t.cases) resolve_case(t, c);  // every shape must resolve now, not mid-run
-  t.digest = sha256_hex(j.dump());
+  // The library baseline is how the task is compared, not what it asks: leave it out of the digest, so goldens
+  // and records of a task stay valid when only its library source changes.
+  json semantic = j;
+  semantic.erase("library");
+  t.digest = sha256_hex(semantic.dump());
   return t;
 }
 

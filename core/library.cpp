@@ -1,0 +1,40 @@
+#include "kope/library.h"
+
+#include "kope/error.h"
+
+namespace kope {
+
+const LibraryImpl* library_for(const Task& task, const std::string& device) {
+  auto it = task.library.find(device);
+  if (it == task.library.end() || !it->second) return nullptr;
+  return &*it->second;
+}
+
+CompileOptions library_compile_options(const LibraryImpl& lib) {
+  CompileOptions o;
+  o.flags = {"-O2"};
+  o.include_dirs = lib.include_dirs;
+  o.link = lib.link;
+  o.timeout_seconds = 300.0;  // ATen's headers are heavy on a busy machine
+  return o;
+}
+
+CompileResult build_library(const Task& task, const LibraryImpl& lib, const EvalPaths& paths) {
+  return compile_kernel(lib.source, task.name + ".library.cpp", paths.build, paths.include,
+                        library_compile_options(lib));
+}
+
+EvalReport evaluate_library(Evaluator& ev, const Task& task, const std::string& device, EvalOptions options) {
+  const LibraryImpl* lib = library_for(task, device);
+  if (!lib) {
+    auto it = task.library.find(device);
+    throw Error("task '" + task.name + "' names no library implementation for device \"" + device + "\"" +
+                (it != task.library.end() && !task.library_why.empty() ? ": " + task.library_why : std::string()));
+  }
+  options.cxxflags = {"-O2", "-Wl,--no-as-needed"};  // the libraries come before the source on this command line
+  for (const auto& d : lib->include_dirs) options.cxxflags.push_back("-I" + d);
+  for (const auto& l : lib->link) options.cxxflags.push_back("-l" + l);
+  return ev.evaluate(task, lib->source, task.name + ".library.cpp", options);
+}
+
+}  // namespace kope
