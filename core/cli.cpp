@@ -13,6 +13,7 @@
 #include "kope/error.h"
 #include "kope/evaluator.h"
 #include "kope/fsutil.h"
+#include "kope/library.h"
 #include "kope/loop.h"
 #include "kope/suite.h"
 #include "kope/suite_report.h"
@@ -33,6 +34,7 @@ commands:
   suite list [--level L] [--json]     the tasks of the suite (all levels, or those of --level)
   suite show TASK [--json]            one task: tensors, attributes, cases with resolved shapes
   eval --task TASK --kernel FILE      compile, check against the fp64 golden, time against the baseline
+  eval --task TASK --library          the same for the task's library implementation (ATen on the CPU)
   run [--tasks A,B] [--level 1,2] [--max-attempts N]
                                       the optimisation loop: the policy proposes, kope executes and records,
                                       only a correct and faster kernel becomes the incumbent; without --tasks
@@ -83,7 +85,7 @@ Args parse_args(const std::vector<std::string>& argv) {
                                                "--cases", "--warmup", "--reps", "--timeout", "--memory-mb",
                                                "--cxxflags", "--tasks", "--max-attempts", "--limit", "--policy",
                                                "--level"};
-  static const std::set<std::string> boolean = {"--json", "--help", "-h"};
+  static const std::set<std::string> boolean = {"--json", "--help", "-h", "--library"};
   Args a;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string s = argv[i];
@@ -258,10 +260,18 @@ int cmd_suite(const Args& a, std::ostream& out) {
       for (const auto& x : cc.outputs) outs.push_back({{"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape}});
       json attrs = json::object();
       for (const auto& [k, v] : cc.attrs) attrs[k] = v;
-      cases.push_back({{"name", cc.name}, {"seed", cc.seed}, {"inputs", ins}, {"outputs", outs}, {"attrs", attrs}});
+      cases.push_back({{"name", cc.name}, {"seed", cc.seed}, {"inputs", ins}, {"outputs", outs}, {"attrs", attrs},
+                       {"memory_bound", case_is_memory_bound(t, c.name)}});
     }
     j["cases"] = cases;
     j["reference"] = t.reference;
+    json lib = json::object();
+    for (const auto& [dev, impl] : t.library)
+      lib[dev] = impl ? json{{"source", impl->source}, {"link", impl->link}, {"include_dirs", impl->include_dirs},
+                             {"threads", impl->threads}}
+                      : json(nullptr);
+    j["library"] = lib;
+    if (!t.library_why.empty()) j["library_why"] = t.library_why;
     if (a.has("--json")) {
       out << j.dump(2) << "\n";
       return kExitOk;
@@ -319,19 +329,33 @@ int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& o
   require_device(a);
   auto task_name = a.get("--task");
   auto kernel_path = a.get("--kernel");
-  if (!task_name || !kernel_path) throw UsageError("usage: kope eval --task TASK --kernel FILE [--device cpu] [--json]");
+  if (!task_name || (!kernel_path == !a.has("--library")))
+    throw UsageError("usage: kope eval --task TASK (--kernel FILE | --library) [--device cpu] [--json]");
   Suite suite = load_suite(a);
   Task task = resolve_task(*task_name, suite);
-  std::error_code ec;
-  if (!fs::is_regular_file(*kernel_path, ec)) throw Error("kernel file '" + *kernel_path + "' does not exist or is not a file");
-  std::string source = read_file(*kernel_path, "kernel file");
-  if (source.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("kernel file '" + *kernel_path + "' is empty");
   EvalOptions opt = eval_options(a);
+  std::string source;
+  if (a.has("--library")) {  // the library implementation, judged as a candidate
+    const LibraryImpl* lib = library_for(task, "cpu");
+    if (!lib)
+      throw Error("task '" + task.name + "' names no library implementation for the cpu" +
+                  (task.library_why.empty() ? std::string() : ": " + task.library_why));
+    source = lib->source;
+    kernel_path = task.name + ".library.cpp";
+    opt.cxxflags = library_candidate_flags(*lib);
+  } else {
+    std::error_code ec;
+    if (!fs::is_regular_file(*kernel_path, ec)) throw Error("kernel file '" + *kernel_path + "' does not exist or is not a file");
+    source = read_file(*kernel_path, "kernel file");
+  }
+  if (source.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("kernel file '" + *kernel_path + "' is empty");
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
   const Recorded rec = evaluate_in_new_run(
       ws, ev, joined_command(raw), task,
-      {source, *kernel_path, fs::absolute(*kernel_path).string(), thought_of(source)}, "cpu", opt);
+      {source, *kernel_path, a.has("--library") ? "library:" + task.name : fs::absolute(*kernel_path).string(),
+       a.has("--library") ? "the library baseline" : thought_of(source)},
+      "cpu", opt);
   const EvalReport& rep = rec.report;
   const int64_t eval_id = rec.evaluation_id;
   if (a.has("--json")) {

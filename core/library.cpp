@@ -19,6 +19,15 @@ CompileOptions library_compile_options(const LibraryImpl& lib) {
   return o;
 }
 
+std::vector<std::string> library_candidate_flags(const LibraryImpl& lib) {
+  // The candidate's flags come before the source on the compiler's command line, so the libraries must be kept
+  // even though nothing needs them yet at that point.
+  std::vector<std::string> f = {"-O2", "-Wl,--no-as-needed"};
+  for (const auto& d : lib.include_dirs) f.push_back("-I" + d);
+  for (const auto& l : lib.link) f.push_back("-l" + l);
+  return f;
+}
+
 CompileResult build_library(const Task& task, const LibraryImpl& lib, const EvalPaths& paths) {
   return compile_kernel(lib.source, task.name + ".library.cpp", paths.build, paths.include,
                         library_compile_options(lib));
@@ -31,9 +40,7 @@ EvalReport evaluate_library(Evaluator& ev, const Task& task, const std::string& 
     throw Error("task '" + task.name + "' names no library implementation for device \"" + device + "\"" +
                 (it != task.library.end() && !task.library_why.empty() ? ": " + task.library_why : std::string()));
   }
-  options.cxxflags = {"-O2", "-Wl,--no-as-needed"};  // the libraries come before the source on this command line
-  for (const auto& d : lib->include_dirs) options.cxxflags.push_back("-I" + d);
-  for (const auto& l : lib->link) options.cxxflags.push_back("-l" + l);
+  options.cxxflags = library_candidate_flags(*lib);
   return ev.evaluate(task, lib->source, task.name + ".library.cpp", options);
 }
 

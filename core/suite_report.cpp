@@ -14,7 +14,8 @@ using nlohmann::json;
 
 namespace {
 
-// name -> memory-bound, by the task's marks, or by traffic when it marks none.
+}  // namespace
+
 bool case_is_memory_bound(const Task& task, const std::string& case_name) {
   bool any_marked = false;
   for (const Case& c : task.cases) any_marked = any_marked || c.memory_bound;
@@ -27,6 +28,8 @@ bool case_is_memory_bound(const Task& task, const std::string& case_name) {
     for (const auto& t : *list) bytes += static_cast<double>(t.numel) * static_cast<double>(dtype_size(t.dtype));
   return bytes >= kMemoryBoundBytes;
 }
+
+namespace {
 
 std::optional<double> number_or_null(const json& j, const char* key) {
   auto it = j.find(key);

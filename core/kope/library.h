@@ -17,6 +17,9 @@ const LibraryImpl* library_for(const Task& task, const std::string& device);
 // -O2 plus the implementation's include folders and link libraries.
 CompileOptions library_compile_options(const LibraryImpl& lib);
 
+// The candidate flags that build it through the evaluator's candidate path: -O2, -I..., -Wl,--no-as-needed -l...
+std::vector<std::string> library_candidate_flags(const LibraryImpl& lib);
+
 // Builds it into paths.build (cached by content, like kernels).
 CompileResult build_library(const Task& task, const LibraryImpl& lib, const EvalPaths& paths);
 

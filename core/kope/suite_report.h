@@ -18,6 +18,10 @@ namespace kope {
 // cache of the machines this was measured on; after the evaluator's cache flush such a case streams from DRAM.
 inline constexpr double kMemoryBoundBytes = 32.0 * 1024 * 1024;
 
+// Whether a case of `task` counts as memory-bound: the case's "memory_bound" flag, or, when the task marks no
+// case, its traffic (inputs plus outputs) reaching kMemoryBoundBytes.
+bool case_is_memory_bound(const Task& task, const std::string& case_name);
+
 struct CaseRecord {
   std::string name;
   bool correct = false;
