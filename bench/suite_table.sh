@@ -6,7 +6,7 @@
 #   bench/suite_table.sh [LEVELS] [TASK...]      LEVELS as for --level (default 1,2); run from the repository root
 #
 # Environment: KOPE (default build/bin/kope), OUT (the JSON reports, default bench/out/suite_table),
-# WARMUP and REPS (default 1 and 3), WORKSPACE (default a fresh temporary folder), SKIP_EVAL=1 to only
+# WARMUP and REPS (default 1 and 3), KERNELS (a glob of the shipped kernels to run, default *.cpp), WORKSPACE (default a fresh temporary folder), SKIP_EVAL=1 to only
 # re-print the table from the JSON already in OUT.
 set -uo pipefail
 KOPE=${KOPE:-build/bin/kope}
@@ -26,7 +26,7 @@ for t in $tasks; do
   [ "${SKIP_EVAL:-0}" = 1 ] && continue
   echo "== $t" >&2
   "$KOPE" eval --task "$t" --library "${common[@]}" > "$OUT/$t.library.json" 2> "$OUT/$t.library.err"
-  for k in resources/kernels/"$t"/*.cpp; do
+  for k in resources/kernels/"$t"/${KERNELS:-*.cpp}; do
     "$KOPE" eval --task "$t" --kernel "$k" "${common[@]}" > "$OUT/$t.kernel.$(basename "$k" .cpp).json" 2> /dev/null
   done
 done
