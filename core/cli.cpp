@@ -18,10 +18,12 @@
 #include "kope/run_control.h"
 #include "kope/fsutil.h"
 #include "kope/cli_review.h"
+#include "kope/library.h"
 #include "kope/loop.h"
 #include "kope/stats.h"
 #include "kope/text.h"
 #include "kope/suite.h"
+#include "kope/suite_report.h"
 #include "kope/workspace.h"
 
 namespace kope {
@@ -41,12 +43,16 @@ namespace {
 const char* kUsage = R"(usage: kope <command> [options]
 
 commands:
-  suite list [--json]                 the tasks of the suite
+  suite list [--level L] [--json]     the tasks of the suite (all levels, or those of --level)
   suite show TASK [--json]            one task: tensors, attributes, cases with resolved shapes
   eval --task TASK --kernel FILE      compile, check against the fp64 golden, time against the baseline
-  run [--tasks A,B] [--max-attempts N]
+  eval --task TASK --library          the same for the task's library implementation (ATen on the CPU)
+  run [--tasks A,B] [--level 1,2] [--max-attempts N]
                                       the optimisation loop: the policy proposes, kope executes and records,
-                                      only a correct and faster kernel becomes the incumbent
+                                      only a correct and faster kernel becomes the incumbent; without --tasks
+                                      it runs the tasks of --level (default 1 for the embedded suite)
+  report [--level 1,2] [--json]       per task the incumbent's speedups (all cases, memory-bound cases) and
+                                      CANN Bench score; per suite the score, pass rate and fast_1
   history [--task TASK] [--limit N]   recorded evaluations, newest first
   show EVALUATION_ID                  the full stored report of one evaluation
   review list [--all] [--json]        kernels waiting for a person: faster than the hardware floor allows
@@ -98,9 +104,9 @@ Args parse_args(const std::vector<std::string>& argv) {
                                                // kope memory
                                                "--reason", "--by", "--label", "--format", "--out", "--export",
                                                "--feedback", "--target", "--tags", "--incumbent", "--weights",
-                                               "--kernels"};
+                                               "--kernels", "--level"};
   static const std::set<std::string> boolean = {"--json", "--help", "-h", "--recheck", "--subtree", "--no-fts",
-                                                "--unpin", "--rebuild", "--all"};
+                                                "--unpin", "--rebuild", "--all", "--library"};
   Args a;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string s = argv[i];
@@ -177,6 +183,18 @@ Suite load_suite(const Args& a) {
   return Suite::embedded();
 }
 
+// The suite at --level; without it, `fallback` ("1": the embedded suite's main job stays on L1; "all").
+Suite load_suite_at_level(const Args& a, const std::string& fallback) {
+  Suite s = load_suite(a);
+  std::vector<int> levels;
+  try {
+    levels = parse_levels(a.get("--level").value_or(a.get("--suite") ? "all" : fallback));
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  return s.at_levels(levels);
+}
+
 EvalOptions eval_options(const Args& a) {
   EvalOptions o;
   o.warmup = int_option(a, "--warmup", o.warmup, 0, 1000);
@@ -221,8 +239,8 @@ json task_summary_json(const Task& t) {
 
 int cmd_suite(const Args& a, std::ostream& out) {
   if (a.positional.size() < 2) throw UsageError("usage: kope suite list|show TASK");
-  Suite suite = load_suite(a);
   const std::string& sub = a.positional[1];
+  Suite suite = sub == "list" ? load_suite_at_level(a, "all") : load_suite(a);
   if (sub == "list") {
     if (a.has("--json")) {
       json arr = json::array();
@@ -249,10 +267,18 @@ int cmd_suite(const Args& a, std::ostream& out) {
       for (const auto& x : cc.outputs) outs.push_back({{"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape}});
       json attrs = json::object();
       for (const auto& [k, v] : cc.attrs) attrs[k] = v;
-      cases.push_back({{"name", cc.name}, {"seed", cc.seed}, {"inputs", ins}, {"outputs", outs}, {"attrs", attrs}});
+      cases.push_back({{"name", cc.name}, {"seed", cc.seed}, {"inputs", ins}, {"outputs", outs}, {"attrs", attrs},
+                       {"memory_bound", case_is_memory_bound(t, c.name)}});
     }
     j["cases"] = cases;
     j["reference"] = t.reference;
+    json lib = json::object();
+    for (const auto& [dev, impl] : t.library)
+      lib[dev] = impl ? json{{"source", impl->source}, {"link", impl->link}, {"include_dirs", impl->include_dirs},
+                             {"threads", impl->threads}}
+                      : json(nullptr);
+    j["library"] = lib;
+    if (!t.library_why.empty()) j["library_why"] = t.library_why;
     if (a.has("--json")) {
       out << dump_json(j, 2) << "\n";
       return kExitOk;
@@ -314,19 +340,33 @@ int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& o
   require_device(a);
   auto task_name = a.get("--task");
   auto kernel_path = a.get("--kernel");
-  if (!task_name || !kernel_path) throw UsageError("usage: kope eval --task TASK --kernel FILE [--device cpu] [--json]");
+  if (!task_name || (!kernel_path == !a.has("--library")))
+    throw UsageError("usage: kope eval --task TASK (--kernel FILE | --library) [--device cpu] [--json]");
   Suite suite = load_suite(a);
   Task task = resolve_task(*task_name, suite);
-  std::error_code ec;
-  if (!fs::is_regular_file(*kernel_path, ec)) throw Error("kernel file '" + *kernel_path + "' does not exist or is not a file");
-  std::string source = read_file(*kernel_path, "kernel file");
-  if (source.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("kernel file '" + *kernel_path + "' is empty");
   EvalOptions opt = eval_options(a);
+  std::string source;
+  if (a.has("--library")) {  // the library implementation, judged as a candidate
+    const LibraryImpl* lib = library_for(task, "cpu");
+    if (!lib)
+      throw Error("task '" + task.name + "' names no library implementation for the cpu" +
+                  (task.library_why.empty() ? std::string() : ": " + task.library_why));
+    source = lib->source;
+    kernel_path = task.name + ".library.cpp";
+    opt.cxxflags = library_candidate_flags(*lib);
+  } else {
+    std::error_code ec;
+    if (!fs::is_regular_file(*kernel_path, ec)) throw Error("kernel file '" + *kernel_path + "' does not exist or is not a file");
+    source = read_file(*kernel_path, "kernel file");
+  }
+  if (source.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("kernel file '" + *kernel_path + "' is empty");
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
   const Recorded rec = evaluate_in_new_run(
       ws, ev, joined_command(raw), task,
-      {source, *kernel_path, fs::absolute(*kernel_path).string(), thought_of(source)}, "cpu", opt);
+      {source, *kernel_path, a.has("--library") ? "library:" + task.name : fs::absolute(*kernel_path).string(),
+       a.has("--library") ? "the library baseline" : thought_of(source)},
+      "cpu", opt);
   const EvalReport& rep = rec.report;
   const int64_t eval_id = rec.evaluation_id;
   if (a.has("--json")) {
@@ -344,13 +384,36 @@ int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& o
   return rep.correct() ? kExitOk : kExitKernelFailed;
 }
 
+// Each task's incumbent on `device` (its stored report), summarised; a task without one counts as unsolved.
+SuiteSummary incumbent_summary(const Workspace& ws, const Suite& suite, const std::vector<std::string>& names,
+                               const std::string& device) {
+  std::vector<TaskRecord> records;
+  for (const std::string& name : names) {
+    const Task* t = suite.find(name);
+    if (!t) continue;
+    TaskRecord r;
+    r.task = t->name;
+    r.level = t->level;
+    if (auto inc = ws.incumbent(t->name, device))
+      if (auto row = ws.evaluation(inc->evaluation_id)) {
+        json j = json::parse(row->report, nullptr, false);
+        if (!j.is_discarded()) {
+          r = task_record(*t, j);
+          r.kernel = row->kernel_origin;
+        }
+      }
+    records.push_back(std::move(r));
+  }
+  return summarize_suite(records);
+}
+
 int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   require_device(a);
   std::string policy_name = a.get("--policy").value_or("offline");
   if (policy_name != "offline")
     throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline, llm)");
   OfflinePolicy policy = a.get("--kernels") ? OfflinePolicy(*a.get("--kernels")) : OfflinePolicy();
-  Suite suite = load_suite(a);
+  Suite suite = a.get("--tasks") ? load_suite(a) : load_suite_at_level(a, "1");
   LoopOptions lo;
   lo.eval = eval_options(a);
   lo.max_attempts = int_option(a, "--max-attempts", lo.max_attempts, 1, 1000);
@@ -393,20 +456,38 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
     any_error = any_error || !o.error.empty();
     any_internal = any_internal || o.internal_error;
   }
+  std::vector<std::string> names;
+  for (const auto& o : outcomes) names.push_back(o.task);
+  const SuiteSummary summary = incumbent_summary(ws, suite, names, lo.device);
   if (a.has("--json")) {
     out << dump_json(json{{"run_id", run}, {"workspace", ws.dir().string()}, {"policy", policy.name()},
-                          {"tasks", to_json(outcomes)}}, 2) << "\n";
+                          {"tasks", to_json(outcomes)}, {"summary", to_json(summary)}}, 2) << "\n";
   } else {
-    out << std::left << std::setw(26) << "task" << std::setw(10) << "attempts" << std::setw(10) << "speedup" << "incumbent\n";
+    out << std::left << std::setw(26) << "task" << std::setw(7) << "level" << std::setw(10) << "attempts"
+        << std::setw(10) << "speedup" << "incumbent\n";
     for (const auto& o : outcomes) {
-      out << std::left << std::setw(26) << o.task << std::setw(10) << o.attempts.size() << std::setw(10)
-          << fmt_x(o.incumbent_speedup) << o.incumbent_name << "\n";
+      const Task* t = suite.find(o.task);
+      out << std::left << std::setw(26) << o.task << std::setw(7) << (t ? "L" + std::to_string(t->level) : "-")
+          << std::setw(10) << o.attempts.size() << std::setw(10) << fmt_x(o.incumbent_speedup) << o.incumbent_name << "\n";
       if (!o.error.empty()) out << "    error: " << o.error << "\n";
     }
+    out << "\n";
+    print_suite_summary(summary, out);
     out << "run " << run << (lo.control->stopped() ? " stopped and" : "") << " recorded in " << ws.dir().string() << "\n";
   }
   // A task that cannot be evaluated is bad input; kope's own failure on some attempt is an internal error.
   return any_internal ? kExitInternal : any_error ? kExitBadInput : kExitOk;
+}
+
+int cmd_report(const Args& a, std::ostream& out) {
+  Suite suite = load_suite_at_level(a, "all");
+  Workspace ws = Workspace::open(workspace_dir(a));
+  std::vector<std::string> names;
+  for (const Task& t : suite.tasks()) names.push_back(t.name);
+  const SuiteSummary s = incumbent_summary(ws, suite, names, a.get("--device").value_or("cpu"));
+  if (a.has("--json")) out << to_json(s).dump(2) << "\n";
+  else print_suite_summary(s, out);
+  return kExitOk;
 }
 
 int cmd_history(const Args& a, std::ostream& out) {
@@ -477,6 +558,7 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     if (cmd == "eval") return cmd_eval(a, raw, out, err);
     if (cmd == "run") return cmd_run(a, raw, out, err);
     if (cmd == "history") return cmd_history(a, out);
+    if (cmd == "report") return cmd_report(a, out);
     if (cmd == "show") return cmd_show(a, out);
     if (cmd == "review") return run_review_cli(a.positional, a.get("--note"), a.has("--all"), a.has("--json"), workspace_dir(a), out);
     if (cmd == "compare") return cmd_compare(a.positional, a.has("--json"), workspace_dir(a), out);

@@ -192,10 +192,12 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   flags.insert(flags.end(), options.flags.begin(), options.flags.end());
   flags.insert(flags.end(), own_flags.begin(), own_flags.end());
   for (const auto& d : options.defines) flags.push_back("-D" + d);
+  for (const auto& d : options.include_dirs) flags.push_back("-I" + d);
 
   std::string header_text = read_file_or_empty(include_dir / "kope_kernel.h");
   std::string key_material = source + '\0' + cxx + '\0' + compiler_identity(cxx) + '\0' + header_text;
   for (const auto& f : flags) key_material += '\0' + f;
+  for (const auto& l : options.link) key_material += std::string("\0-l", 3) + l;
   const std::string key = sha256_hex(key_material);
   fs::create_directories(build_dir);
   res.shared_object = build_dir / (key + ".so");
@@ -224,13 +226,17 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   SandboxSpec spec;
   spec.argv = {cxx_path};
   spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());
-  spec.argv.insert(spec.argv.end(), {"-I" + include_dir.string(), "-o", out.string(), src.string(), "-lm"});
+  spec.argv.insert(spec.argv.end(), {"-I" + include_dir.string(), "-o", out.string(), src.string()});
+  for (const auto& l : options.link) spec.argv.push_back("-l" + l);  // after the source: a library baseline's
+  spec.argv.push_back("-lm");
   res.command = spec.argv;
   spec.ro_paths = {job.src_dir, include_dir};
   // A compiler installed outside /usr brings its own prefix (bin/ and lib/ beside it).
   std::error_code cec;
   fs::path real = fs::canonical(cxx_path, cec);
   if (!cec && real.string().rfind("/usr/", 0) != 0) spec.ro_paths.push_back(real.parent_path().parent_path());
+  for (const auto& d : options.include_dirs)  // a library baseline's headers, where they are outside /usr
+    if (std::error_code iec; fs::is_directory(d, iec) && d.rfind("/usr/", 0) != 0) spec.ro_paths.push_back(d);
   spec.rw_paths = {job.out_dir};
   spec.cwd = job.out_dir;
   spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"};

@@ -16,6 +16,7 @@ std::optional<DType> parse_dtype(std::string_view name) {
   if (name == "int32") return DType::I32;
   if (name == "int64") return DType::I64;
   if (name == "uint8" || name == "bool") return DType::U8;
+  if (name == "int8") return DType::I8;
   return std::nullopt;
 }
 
@@ -28,6 +29,7 @@ std::string_view dtype_name(DType t) {
     case DType::I32: return "int32";
     case DType::I64: return "int64";
     case DType::U8: return "uint8";
+    case DType::I8: return "int8";
   }
   return "?";
 }
@@ -37,7 +39,7 @@ std::size_t dtype_size(DType t) {
     case DType::F32: case DType::I32: return 4;
     case DType::F64: case DType::I64: return 8;
     case DType::F16: case DType::BF16: return 2;
-    case DType::U8: return 1;
+    case DType::U8: case DType::I8: return 1;
   }
   return 0;
 }
@@ -76,6 +78,7 @@ double round_to(DType t, double v) {
     case DType::I32: return round_int<int32_t>(v);
     case DType::I64: return round_int<int64_t>(v);
     case DType::U8: return round_int<uint8_t>(v);
+    case DType::I8: return round_int<int8_t>(v);
   }
   return v;
 }
@@ -89,6 +92,7 @@ double load_as_double(DType t, const void* base, std::size_t i) {
     case DType::I32: return static_cast<const int32_t*>(base)[i];
     case DType::I64: return static_cast<double>(static_cast<const int64_t*>(base)[i]);
     case DType::U8: return static_cast<const uint8_t*>(base)[i];
+    case DType::I8: return static_cast<const int8_t*>(base)[i];
   }
   return 0.0;
 }
@@ -102,6 +106,7 @@ void store_from_double(DType t, void* base, std::size_t i, double v) {
     case DType::I32: static_cast<int32_t*>(base)[i] = static_cast<int32_t>(round_int<int32_t>(v)); break;
     case DType::I64: static_cast<int64_t*>(base)[i] = static_cast<int64_t>(round_int<int64_t>(v)); break;
     case DType::U8: static_cast<uint8_t*>(base)[i] = static_cast<uint8_t>(round_int<uint8_t>(v)); break;
+    case DType::I8: static_cast<int8_t*>(base)[i] = static_cast<int8_t>(round_int<int8_t>(v)); break;
   }
 }
 

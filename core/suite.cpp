@@ -64,6 +64,48 @@ const Task& Suite::require(const std::string& name) const {
               "); use --suite DIR or a task JSON path for others");
 }
 
+Suite Suite::at_levels(const std::vector<int>& wanted) const {
+  if (wanted.empty()) return *this;
+  Suite s;
+  s.origin_ = origin_;
+  for (const Task& t : tasks_)
+    if (std::find(wanted.begin(), wanted.end(), t.level) != wanted.end()) s.tasks_.push_back(t);
+  if (s.tasks_.empty()) {
+    std::string have;
+    for (int l : levels()) have += (have.empty() ? "L" : ", L") + std::to_string(l);
+    throw Error("the " + origin_ + " suite has no task at the requested level(s) (it has " +
+                (have.empty() ? std::string("none") : have) + ")");
+  }
+  return s;
+}
+
+std::vector<int> Suite::levels() const {
+  std::vector<int> out;
+  for (const Task& t : tasks_)
+    if (std::find(out.begin(), out.end(), t.level) == out.end()) out.push_back(t.level);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<int> parse_levels(const std::string& text) {
+  if (text == "all") return {};
+  std::vector<int> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty() && (item[0] == 'L' || item[0] == 'l')) item.erase(0, 1);
+    bool digits = !item.empty() && item.size() <= 3 &&
+                  std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits) throw Error("--level expects levels such as 1 or 1,2 (or all), got \"" + text + "\"");
+    const int level = std::stoi(item);
+    if (std::find(out.begin(), out.end(), level) == out.end()) out.push_back(level);
+  }
+  if (out.empty()) throw Error("--level expects levels such as 1 or 1,2 (or all), got \"" + text + "\"");
+  return out;
+}
+
 Task resolve_task(const std::string& name_or_path, const Suite& suite) {
   if (const Task* t = suite.find(name_or_path)) return *t;
   std::error_code ec;

@@ -138,7 +138,12 @@ class Parser {
       auto it = v.find(key);
       return it == v.end() ? fallback : number_at(*it, where + "/" + key);
     };
-    if (dist == "uniform" || dist == "randint") {
+    if (dist == "randint" && v.contains("below")) {  // high = the case's value of a dimension expression - 1
+      check_keys(v, where, {"dist", "low", "below"});
+      s.kind = InitSpec::Kind::RandInt;
+      s.a = num("low", 0.0);
+      s.below = dim_expr_at(v.at("below"), where + "/below");
+    } else if (dist == "uniform" || dist == "randint") {
       check_keys(v, where, {"dist", "low", "high"});
       s.kind = dist == "uniform" ? InitSpec::Kind::Uniform : InitSpec::Kind::RandInt;
       s.a = num("low", dist == "uniform" ? -1.0 : 0.0);
@@ -198,7 +203,7 @@ class Parser {
     check_identifier(t.name, where + "/name");
     std::string dt = string_at(member(v, where, "dtype"), where + "/dtype");
     auto parsed = parse_dtype(dt);
-    if (!parsed) fail(where + "/dtype", "unknown dtype \"" + dt + "\" (known: fp32, fp16, bf16, fp64, int32, int64, uint8)");
+    if (!parsed) fail(where + "/dtype", "unknown dtype \"" + dt + "\" (known: fp32, fp16, bf16, fp64, int32, int64, uint8, int8)");
     t.dtype = *parsed;
     const json& shape = member(v, where, "shape");
     if (!shape.is_array()) fail(where + "/shape", "expected an array of dimensions");
@@ -232,6 +237,53 @@ class Parser {
       check_identifier(it.key(), where + "/" + it.key());
       out[it.key()] = it->is_boolean() ? (it->get<bool>() ? 1.0 : 0.0) : number_at(*it, where + "/" + it.key());
     }
+    return out;
+  }
+
+  std::vector<std::string> strings_at(const json& v, const std::string& where) const {
+    if (!v.is_array()) fail(where, "expected an array of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < v.size(); ++i) out.push_back(string_at(v[i], where + "/" + std::to_string(i)));
+    return out;
+  }
+
+  // {"cpu": {"source": [...], "link": [...], "include_dirs": [...], "threads": 1}, "why": "..."}; a device
+  // mapped to null has no library implementation, and "why" says so.
+  std::map<std::string, std::optional<LibraryImpl>> library_at(const json& v, const std::string& where,
+                                                              std::string& why) const {
+    if (!v.is_object()) fail(where, "expected an object of devices to library implementations (or null)");
+    std::map<std::string, std::optional<LibraryImpl>> out;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string w = where + "/" + it.key();
+      if (it.key() == "why" || it.key() == "doc") {
+        if (it.key() == "why") why = string_at(*it, w);
+        continue;
+      }
+      check_identifier(it.key(), w);
+      if (it->is_null()) {
+        out[it.key()] = std::nullopt;
+        continue;
+      }
+      if (!it->is_object()) fail(w, "expected {\"source\": [...], \"link\": [...]} or null");
+      check_keys(*it, w, {"source", "link", "include_dirs", "threads", "doc"});
+      LibraryImpl lib;
+      lib.source = source_at(member(*it, w, "source"), w + "/source");
+      if (lib.source.find("kope_kernel") == std::string::npos)
+        fail(w + "/source", "the library source must define int kope_kernel(const kope_args*)");
+      if (auto l = it->find("link"); l != it->end()) lib.link = strings_at(*l, w + "/link");
+      for (std::size_t i = 0; i < lib.link.size(); ++i) check_identifier(lib.link[i], w + "/link/" + std::to_string(i));
+      if (auto d = it->find("include_dirs"); d != it->end()) lib.include_dirs = strings_at(*d, w + "/include_dirs");
+      for (std::size_t i = 0; i < lib.include_dirs.size(); ++i)
+        if (lib.include_dirs[i].empty() || lib.include_dirs[i][0] != '/')
+          fail(w + "/include_dirs/" + std::to_string(i), "expected an absolute folder");
+      if (auto th = it->find("threads"); th != it->end()) {
+        if (!th->is_number_integer() || th->get<int>() < 1) fail(w + "/threads", "expected a positive integer");
+        lib.threads = th->get<int>();
+      }
+      out[it.key()] = std::move(lib);
+    }
+    for (const auto& [dev, impl] : out)
+      if (!impl && why.empty()) fail(where + "/why", "say why device \"" + dev + "\" has no library implementation");
     return out;
   }
 
@@ -274,7 +326,8 @@ Task parse_task(const json& j, const std::string& origin) {
   Parser p(origin);
   if (!j.is_object()) p.fail("", "a task must be a JSON object");
   if (deeper_than(j, kMaxDepth)) p.fail("", "nested more than " + std::to_string(kMaxDepth) + " levels deep");
-  p.check_keys(j, "", {"name", "level", "summary", "inputs", "outputs", "attrs", "reference", "baseline", "baselines", "cases", "doc"});
+  p.check_keys(j, "", {"name", "level", "summary", "inputs", "outputs", "attrs", "reference", "baseline", "baselines", "library",
+                        "cases", "doc"});
   Task t;
   t.origin = origin;
   t.name = p.string_at(p.member(j, "", "name"), "/name");
@@ -317,7 +370,7 @@ Task parse_task(const json& j, const std::string& origin) {
     std::string w = "/cases/" + std::to_string(i);
     const json& cj = cases[i];
     if (!cj.is_object()) p.fail(w, "expected a case object with \"name\" and \"dims\"");
-    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "seed", "doc"});
+    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "dtypes", "memory_bound", "seed", "doc"});
     Case c;
     c.name = p.string_at(p.member(cj, w, "name"), w + "/name");
     p.check_name(c.name, w + "/name");
@@ -343,6 +396,22 @@ Task parse_task(const json& j, const std::string& origin) {
         c.init[d.key()] = p.init_at(*d, w + "/init/" + d.key());
       }
     }
+    if (auto it = cj.find("dtypes"); it != cj.end()) {
+      if (!it->is_object()) p.fail(w + "/dtypes", "expected an object of tensor names to dtypes");
+      for (auto d = it->begin(); d != it->end(); ++d) {
+        bool known = false;
+        for (const auto* list : {&t.inputs, &t.outputs})
+          for (const auto& ts : *list) known = known || ts.name == d.key();
+        if (!known) p.fail(w + "/dtypes/" + d.key(), "no tensor is named \"" + d.key() + "\"");
+        auto dt = parse_dtype(p.string_at(*d, w + "/dtypes/" + d.key()));
+        if (!dt) p.fail(w + "/dtypes/" + d.key(), "unknown dtype " + d->dump());
+        c.dtypes[d.key()] = *dt;
+      }
+    }
+    if (auto it = cj.find("memory_bound"); it != cj.end()) {
+      if (!it->is_boolean()) p.fail(w + "/memory_bound", "expected true or false");
+      c.memory_bound = it->get<bool>();
+    }
     if (auto it = cj.find("seed"); it != cj.end()) {
       if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<int64_t>() < 0))
         p.fail(w + "/seed", "expected a non-negative integer below 2^64, got " + it->dump());
@@ -352,6 +421,15 @@ Task parse_task(const json& j, const std::string& origin) {
     }
     t.cases.push_back(std::move(c));
   }
+  // A case that changes a tensor's dtype needs a baseline that reads any storage: an explicit one, or a reference
+  // that goes through kope_load/kope_store/kope_load_int (the fp32 build of it is then the baseline).
+  for (std::size_t i = 0; i < t.cases.size() && t.baseline.empty(); ++i)
+    for (const auto& [name, dt] : t.cases[i].dtypes)
+      if (t.reference.find("kope_load") == std::string::npos)
+        p.fail("/cases/" + std::to_string(i) + "/dtypes/" + name,
+               "a case that changes a dtype needs an explicit \"baseline\", or a reference that reads and writes "
+               "through kope_load/kope_store/kope_load_int");
+  if (auto it = j.find("library"); it != j.end()) t.library = p.library_at(*it, "/library", t.library_why);
   for (std::size_t i = 0; i < t.cases.size(); ++i) {  // every shape must resolve now, not mid-run
     try {
       resolve_case(t, t.cases[i]);
@@ -359,7 +437,11 @@ Task parse_task(const json& j, const std::string& origin) {
       throw Error(std::string(e.what()) + " (at /cases/" + std::to_string(i) + ")");
     }
   }
-  t.digest = sha256_hex(j.dump());
+  // The library baseline is how the task is compared, not what it asks: leave it out of the digest, so goldens
+  // and records of a task stay valid when only its library source changes.
+  json semantic = j;
+  semantic.erase("library");
+  t.digest = sha256_hex(semantic.dump());
   return t;
 }
 
@@ -424,6 +506,7 @@ ConcreteCase resolve_case(const Task& task, const Case& c) {
   ConcreteCase out;
   out.name = c.name;
   out.seed = c.seed;
+  out.memory_bound = c.memory_bound;
   auto expand = [&](const std::vector<TensorSpec>& specs, std::vector<ConcreteTensor>& into, const char* kind) {
     for (std::size_t si = 0; si < specs.size(); ++si) {
       const TensorSpec& s = specs[si];
@@ -442,9 +525,17 @@ ConcreteCase resolve_case(const Task& task, const Case& c) {
                       "\" has more than " + std::to_string(kMaxTensorElements) + " elements");
         ct.numel *= d;
       }
+      if (auto di = c.dtypes.find(s.name); di != c.dtypes.end()) ct.dtype = di->second;
       auto ci = c.init.find(s.name);
       ct.init = ci != c.init.end() ? ci->second : s.init.value_or(InitSpec{});
-      ct.threshold = s.threshold.value_or(default_threshold(s.dtype));
+      if (!ct.init.below.empty()) {
+        ct.init.b = static_cast<double>(eval_dim(ct.init.below, c.dims, c, task.origin, where + "/init/below")) - 1.0;
+        ct.init.below.clear();
+        if (ct.init.b < ct.init.a)
+          throw Error("task '" + task.origin + "': case '" + c.name + "': tensor \"" + s.name +
+                      "\": randint \"below\" leaves an empty range");
+      }
+      ct.threshold = s.threshold.value_or(default_threshold(ct.dtype));
       for (int64_t k = 0; k < count; ++k) {
         ConcreteTensor e = ct;
         e.name = s.count.empty() ? s.name : s.name + "." + std::to_string(k);

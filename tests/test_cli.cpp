@@ -51,7 +51,7 @@ const char* kCorrect = "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;";
 }  // namespace
 
 TEST_F(CliTest, SuiteListJson) {
-  Result r = cli({"suite", "list", "--json"});
+  Result r = cli({"suite", "list", "--level", "1", "--json"});
   ASSERT_EQ(r.code, kExitOk) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["suite"], "embedded");
@@ -215,7 +215,7 @@ TEST(CliBinary, EndToEnd) {
   lim.wall_seconds = 60;
   ProcessResult r = run_process({KOPE_CLI_BINARY, "suite", "list", "--json", "--workspace", dir.path().string()}, lim);
   ASSERT_TRUE(r.ok()) << r.describe() << r.err;
-  EXPECT_EQ(json::parse(r.out)["tasks"].size(), 8u);
+  EXPECT_EQ(json::parse(r.out)["tasks"].size(), 24u);  // L1 and L2
   r = run_process({KOPE_CLI_BINARY, "eval", "--task", "gelu"}, lim);
   EXPECT_EQ(r.exit_code, kExitBadInput);
   EXPECT_NE(r.err.find("usage: kope eval"), std::string::npos) << r.err;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -180,11 +181,82 @@ TEST(Task, CaseOverridesInitAndAttrs) {
   EXPECT_EQ(c1.inputs[0].init.kind, InitSpec::Kind::Uniform);
 }
 
+TEST(Task, CaseDtypesBelowMemoryBoundAndLibrary) {
+  json j = affine();
+  j["inputs"].push_back({{"name", "idx"}, {"dtype", "int64"}, {"shape", {"N"}},
+                         {"init", {{"dist", "randint"}, {"low", 0}, {"below", "N"}}}});
+  j["outputs"].push_back({{"name", "q"}, {"dtype", "int8"}, {"shape", {"N"}}});
+  j["reference"] = {"#include \"kope_kernel.h\"", "int kope_kernel(const kope_args* a) { (void)kope_load; return 0; }"};
+  j["cases"][1]["dtypes"] = {{"x", "bf16"}, {"idx", "int32"}};
+  j["cases"][2]["memory_bound"] = true;
+  j["library"] = {{"cpu", {{"source", {"int kope_kernel(const kope_args*) { return 0; }"}}, {"link", {"torch_cpu"}}}},
+                  {"cuda", nullptr}, {"why", "no library for cuda here"}};
+  const json semantic = j;
+  Task t = parse_task(j, "t.json");
+  const ConcreteCase odd = resolve_case(t, t.cases[1]);
+  EXPECT_EQ(odd.inputs[0].dtype, DType::BF16);
+  EXPECT_EQ(odd.outputs[0].threshold, std::ldexp(1.0, -13));    // y keeps fp32
+  EXPECT_EQ(odd.inputs[1].dtype, DType::I32);
+  EXPECT_EQ(odd.inputs[1].init.kind, InitSpec::Kind::RandInt);
+  EXPECT_EQ(odd.inputs[1].init.b, 1000.0);                      // below N = 1001: [0, 1000]
+  EXPECT_EQ(odd.outputs[1].dtype, DType::I8);
+  EXPECT_EQ(odd.outputs[1].threshold, 0.0);
+  EXPECT_FALSE(t.cases[1].memory_bound);
+  EXPECT_TRUE(t.cases[2].memory_bound);
+  EXPECT_TRUE(resolve_case(t, t.cases[2]).memory_bound);
+  ASSERT_TRUE(t.library.at("cpu").has_value());
+  EXPECT_EQ(t.library.at("cpu")->link, std::vector<std::string>{"torch_cpu"});
+  EXPECT_EQ(t.library.at("cpu")->threads, 1);
+  EXPECT_FALSE(t.library.at("cuda").has_value());
+  EXPECT_EQ(t.library_why, "no library for cuda here");
+  // The library is left out of the digest; the rest is not.
+  json other = semantic;
+  other["library"]["cpu"]["source"] = {"int kope_kernel(const kope_args*) { return 1; }"};
+  EXPECT_EQ(parse_task(other, "t.json").digest, t.digest);
+  other["cases"][2]["memory_bound"] = false;
+  EXPECT_NE(parse_task(other, "t.json").digest, t.digest);
+
+  // Every drawn index stays inside its dimension.
+  std::vector<int32_t> idx(1001);
+  generate_tensor(odd.inputs[1], odd.seed, 1, idx.data());
+  for (int32_t v : idx) ASSERT_TRUE(v >= 0 && v <= 1000) << v;
+}
+
+TEST(Task, NewFieldsFailWithTheirPointer) {
+  json j = affine();
+  j["cases"][0]["dtypes"] = {{"nope", "fp16"}};
+  EXPECT_NE(error_of(j).find("/cases/0/dtypes/nope"), std::string::npos) << error_of(j);
+  j = affine();
+  j["cases"][0]["dtypes"] = {{"x", "fp12"}};
+  EXPECT_NE(error_of(j).find("unknown dtype"), std::string::npos) << error_of(j);
+  j = affine();  // the affine reference reads typed pointers: a dtype change needs kope_load or a baseline
+  j["cases"][0]["dtypes"] = {{"x", "fp16"}};
+  EXPECT_NE(error_of(j).find("kope_load"), std::string::npos) << error_of(j);
+  j = affine();
+  j["cases"][0]["memory_bound"] = 1;
+  EXPECT_NE(error_of(j).find("/cases/0/memory_bound"), std::string::npos) << error_of(j);
+  j = affine();
+  j["inputs"][0]["init"] = {{"dist", "randint"}, {"low", 5}, {"below", "N"}};  // case N = 1: empty range
+  EXPECT_NE(error_of(j).find("empty range"), std::string::npos) << error_of(j);
+  j = affine();
+  j["library"] = {{"cpu", nullptr}};
+  EXPECT_NE(error_of(j).find("/library/why"), std::string::npos) << error_of(j);
+  j = affine();
+  j["library"] = {{"cpu", {{"source", "int f();"}}}};
+  EXPECT_NE(error_of(j).find("/library/cpu/source"), std::string::npos) << error_of(j);
+  j = affine();
+  j["library"] = {{"cpu", {{"source", "int kope_kernel(const kope_args*);"}, {"include_dirs", {"rel/dir"}}}}};
+  EXPECT_NE(error_of(j).find("/library/cpu/include_dirs/0"), std::string::npos) << error_of(j);
+  j = affine();
+  j["library"] = {{"cpu", {{"source", "int kope_kernel(const kope_args*);"}, {"link", {"torch;rm"}}}}};
+  EXPECT_NE(error_of(j).find("/library/cpu/link/0"), std::string::npos) << error_of(j);
+}
+
 TEST(Inputs, DeterministicPerSeedAndRoundedToDType) {
   ConcreteTensor t;
   t.dtype = DType::F16;
   t.numel = 257;
-  t.init = {InitSpec::Kind::Uniform, -3.0, 3.0};
+  t.init = {InitSpec::Kind::Uniform, -3.0, 3.0, ""};
   std::vector<uint16_t> a(257), b(257), c(257);
   generate_tensor(t, 7, 0, a.data());
   generate_tensor(t, 7, 0, b.data());
@@ -199,7 +271,7 @@ TEST(Inputs, DeterministicPerSeedAndRoundedToDType) {
   ConcreteTensor m;
   m.dtype = DType::U8;
   m.numel = 10000;
-  m.init = {InitSpec::Kind::Bernoulli, 0.25, 0.0};
+  m.init = {InitSpec::Kind::Bernoulli, 0.25, 0.0, ""};
   std::vector<uint8_t> mask(10000);
   generate_tensor(m, 1, 1, mask.data());
   int ones = 0;
@@ -211,7 +283,7 @@ TEST(Inputs, DeterministicPerSeedAndRoundedToDType) {
 }
 
 TEST(Suite, EmbeddedHasTheEightL1Operators) {
-  Suite s = Suite::embedded();
+  Suite s = Suite::embedded().at_levels({1});
   std::set<std::string> names;
   for (const Task& t : s.tasks()) {
     names.insert(t.name);

@@ -22,6 +22,8 @@ struct CompileOptions {
   std::string cxx;                        // empty: $CXX, else c++
   std::vector<std::string> flags = {"-O2"};  // before the source's own `// kope:cxxflags` line
   std::vector<std::string> defines;       // NAME or NAME=VALUE
+  std::vector<std::string> include_dirs;  // extra -I folders (a library baseline's headers)
+  std::vector<std::string> link;          // extra -l libraries, after the source (a library baseline's)
   double timeout_seconds = 120.0;         // wall clock, and CPU time of the compiler's whole tree
   uint64_t memory_bytes = 2ull << 30;     // memory of the compiler's whole tree (cc1plus, as, ld); 0: none
   uint64_t max_processes = 64;            // processes and threads of that tree; 0: none

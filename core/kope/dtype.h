@@ -9,7 +9,7 @@
 
 namespace kope {
 
-enum class DType : int32_t { F32 = 0, F64 = 1, F16 = 2, BF16 = 3, I32 = 4, I64 = 5, U8 = 6 };
+enum class DType : int32_t { F32 = 0, F64 = 1, F16 = 2, BF16 = 3, I32 = 4, I64 = 5, U8 = 6, I8 = 7 };
 
 std::optional<DType> parse_dtype(std::string_view name);
 std::string_view dtype_name(DType t);

@@ -26,11 +26,18 @@ class Suite {
   // Throws kope::Error naming the task and listing the suite's tasks when there is none of that name.
   const Task& require(const std::string& name) const;
   std::string origin() const { return origin_; }
+  // The same suite restricted to tasks whose level is in `levels` (empty: all). Throws kope::Error when none is
+  // left, naming the levels the suite has.
+  Suite at_levels(const std::vector<int>& levels) const;
+  std::vector<int> levels() const;  // the distinct levels, ascending
 
  private:
   std::vector<Task> tasks_;
   std::string origin_;
 };
+
+// "1", "1,2", "all" -> levels (empty for all). Throws kope::Error on anything else.
+std::vector<int> parse_levels(const std::string& text);
 
 // `name_or_path` is a task name in `suite`, or the path of a task JSON file. Throws kope::Error.
 Task resolve_task(const std::string& name_or_path, const Suite& suite);

@@ -19,6 +19,9 @@ struct InitSpec {
   Kind kind = Kind::Uniform;
   double a = -1.0;  // low, mean, or p
   double b = 1.0;   // high or std
+  // randint only: when set, high is this dimension expression's value in the case minus one, so index
+  // inputs stay inside the dimension they index ("below": "R" draws from [low, R-1]).
+  std::string below;
 };
 
 struct TensorSpec {
@@ -35,7 +38,18 @@ struct Case {
   std::map<std::string, int64_t> dims;
   std::map<std::string, double> attrs;
   std::map<std::string, InitSpec> init;
+  std::map<std::string, DType> dtypes;  // per-case dtype of a tensor, overriding its spec
+  bool memory_bound = false;            // the task marks the case as memory-bound (reporting only)
   uint64_t seed = 0;
+};
+
+// The library implementation of an operator on one device (on the CPU: ATen through libtorch), built like a
+// kernel with extra include folders and link libraries.
+struct LibraryImpl {
+  std::string source;
+  std::vector<std::string> link;          // library names for -l
+  std::vector<std::string> include_dirs;  // extra -I folders
+  int threads = 1;                        // the threads the library may use (the source sets them)
 };
 
 struct Task {
@@ -48,6 +62,9 @@ struct Task {
   std::string reference;
   std::string baseline;  // empty: the reference built with kope_real=float
   std::map<std::string, std::string> baselines;  // per device kind ("cuda", "ascend"): that device's baseline
+  // Per device ("cpu", ...): the library implementation, or nullopt where the task says there is none.
+  std::map<std::string, std::optional<LibraryImpl>> library;
+  std::string library_why;  // why a device has none, as the task says
   std::vector<Case> cases;
   std::string origin;  // where it was loaded from, for messages
   std::string digest;  // sha256 of the canonical JSON: changes whenever the task does
@@ -69,6 +86,7 @@ struct ConcreteCase {
   std::vector<ConcreteTensor> inputs;
   std::vector<ConcreteTensor> outputs;
   std::vector<std::pair<std::string, double>> attrs;
+  bool memory_bound = false;  // as the task marks it; not sent to the runner
 };
 
 // The largest tensor a case may declare, in elements.

@@ -18,7 +18,8 @@ enum kope_dtype {
   KOPE_BF16 = 3, /* bfloat16, stored as uint16_t */
   KOPE_I32 = 4,
   KOPE_I64 = 5,
-  KOPE_U8 = 6 /* bool masks and bytes */
+  KOPE_U8 = 6, /* bool masks and bytes */
+  KOPE_I8 = 7  /* quantised values */
 };
 
 #define KOPE_MAX_DIMS 8
@@ -111,6 +112,45 @@ static inline uint16_t kope_f32_to_f16(float f) {
 #define KOPE_REAL float
 #endif
 typedef KOPE_REAL kope_real;
+
+/* Element i of a floating tensor as kope_real, whatever it is stored in (fp32, fp64, fp16, bf16), and the
+   store back. A reference that reads and writes through these also serves as the naive baseline of cases
+   that override a tensor's dtype (the golden run always sees fp64). */
+static inline kope_real kope_load(const kope_tensor* t, int64_t i) {
+  switch (t->dtype) {
+    case KOPE_F64: return (kope_real)((const double*)t->data)[i];
+    case KOPE_F16: return (kope_real)kope_f16_to_f32(((const uint16_t*)t->data)[i]);
+    case KOPE_BF16: return (kope_real)kope_bf16_to_f32(((const uint16_t*)t->data)[i]);
+    case KOPE_I32: return (kope_real)((const int32_t*)t->data)[i];
+    case KOPE_I64: return (kope_real)((const int64_t*)t->data)[i];
+    case KOPE_U8: return (kope_real)((const uint8_t*)t->data)[i];
+    case KOPE_I8: return (kope_real)((const int8_t*)t->data)[i];
+    default: return (kope_real)((const float*)t->data)[i];
+  }
+}
+
+static inline void kope_store(const kope_tensor* t, int64_t i, kope_real v) {
+  switch (t->dtype) {
+    case KOPE_F64: ((double*)t->data)[i] = (double)v; break;
+    case KOPE_F16: ((uint16_t*)t->data)[i] = kope_f32_to_f16((float)v); break;
+    case KOPE_BF16: ((uint16_t*)t->data)[i] = kope_f32_to_bf16((float)v); break;
+    case KOPE_I32: ((int32_t*)t->data)[i] = (int32_t)v; break;
+    case KOPE_I64: ((int64_t*)t->data)[i] = (int64_t)v; break;
+    case KOPE_U8: ((uint8_t*)t->data)[i] = (uint8_t)v; break;
+    case KOPE_I8: ((int8_t*)t->data)[i] = (int8_t)v; break;
+    default: ((float*)t->data)[i] = (float)v; break;
+  }
+}
+
+/* Element i of an integer tensor (index inputs: int32 or int64, also uint8 and int8) as int64. */
+static inline int64_t kope_load_int(const kope_tensor* t, int64_t i) {
+  switch (t->dtype) {
+    case KOPE_I32: return ((const int32_t*)t->data)[i];
+    case KOPE_U8: return ((const uint8_t*)t->data)[i];
+    case KOPE_I8: return ((const int8_t*)t->data)[i];
+    default: return ((const int64_t*)t->data)[i];
+  }
+}
 
 #ifdef __cplusplus
 }
