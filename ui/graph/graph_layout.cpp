@@ -53,23 +53,63 @@ Tree tree_of(const LayoutInput& in) {
 
 }  // namespace
 
-// Each subtree occupies a box (width, height) with its root at the top centre. Below a node: its inner
-// children's boxes side by side, then its leaf children in a grid. Iterative post-order, so deep chains of
-// thousands of attempts do not overflow the stack.
+// Each subtree occupies a box (width, height) with its root at the top centre and its children's boxes packed
+// on shelves below it: one row for a few children; for a wide fan, rows about as wide as the square root of
+// their total area (times 1.6, a screen's aspect), so a parent with 700 attempts stays compact. The trees are
+// packed the same way. Iterative post-order, so chains of thousands of attempts do not overflow the stack.
 Positions ForestLayout::layout(const LayoutInput& in) {
   const std::size_t n = in.nodes.size();
   Positions out;
   if (n == 0) return out;
   Tree t = tree_of(in);
-  std::vector<double> bw(n, 0), bh(n, 0);  // subtree box
-  struct Grid { int cols = 0; double cw = 0, ch = 0; };
-  std::vector<Grid> grid(n);
+  std::vector<double> bw(n, 0), bh(n, 0);   // subtree box
+  std::vector<double> offx(n, 0), offy(n, 0);  // a child's box in its parent's children block
+  std::vector<double> blockw(n, 0);
   const std::vector<std::size_t> none;
   auto kids = [&](std::size_t i) -> const std::vector<std::size_t>& {
     auto it = t.children.find(in.nodes[i].id);
     return it == t.children.end() ? none : it->second;
   };
-  auto is_leaf = [&](std::size_t i) { return kids(i).empty(); };
+  const double rowgap = vgap * 0.5;
+  // Packs boxes on shelves; fills offx/offy (each row centred in the block); returns the block's size.
+  auto pack = [&](const std::vector<std::size_t>& k, double gap) -> std::pair<double, double> {
+    if (k.empty()) return {0, 0};
+    double total = 0, area = 0, widest = 0;
+    for (std::size_t c : k) {
+      total += bw[c] + gap;
+      area += (bw[c] + gap) * (bh[c] + rowgap);
+      widest = std::max(widest, bw[c]);
+    }
+    total -= gap;
+    const double row_limit = k.size() <= 6 ? total : std::max(widest, std::sqrt(area) * 1.6);
+    double x = 0, y = 0, shelf = 0, block_w = 0;
+    std::size_t row_start = 0;
+    auto close_row = [&](std::size_t end_idx, double row_w) {
+      block_w = std::max(block_w, row_w);
+      for (std::size_t j = row_start; j < end_idx; ++j) offy[k[j]] = y;
+      row_start = end_idx;
+    };
+    std::vector<double> row_widths;
+    std::vector<std::size_t> row_of(k.size());
+    for (std::size_t j = 0; j < k.size(); ++j) {
+      const std::size_t c = k[j];
+      if (x > 0 && x + bw[c] > row_limit + 1e-6) {
+        row_widths.push_back(x - gap);
+        close_row(j, x - gap);
+        y += shelf + rowgap;
+        x = 0;
+        shelf = 0;
+      }
+      offx[c] = x;
+      row_of[j] = row_widths.size();
+      x += bw[c] + gap;
+      shelf = std::max(shelf, bh[c]);
+    }
+    row_widths.push_back(x - gap);
+    close_row(k.size(), x - gap);
+    for (std::size_t j = 0; j < k.size(); ++j) offx[k[j]] += (block_w - row_widths[row_of[j]]) / 2;
+    return {block_w, y + shelf};
+  };
   // Post-order over all trees.
   std::vector<std::size_t> order;
   order.reserve(n);
@@ -86,79 +126,24 @@ Positions ForestLayout::layout(const LayoutInput& in) {
     }
   }
   for (std::size_t i : order) {
-    const auto& k = kids(i);
-    double inner_w = 0, inner_h = 0;
-    int leaves = 0;
-    double cw = 0, ch = 0;
-    for (std::size_t c : k) {
-      if (is_leaf(c)) { ++leaves; cw = std::max(cw, in.nodes[c].w); ch = std::max(ch, in.nodes[c].h); continue; }
-      inner_w += bw[c] + (inner_w > 0 ? hgap : 0);
-      inner_h = std::max(inner_h, bh[c]);
-    }
-    double grid_w = 0, grid_h = 0;
-    if (leaves > 0) {
-      // Few leaves: one row; many: a near-square grid, a little wider than tall.
-      int cols = leaves <= 8 ? leaves : static_cast<int>(std::ceil(std::sqrt(leaves * 2.0)));
-      int rows = (leaves + cols - 1) / cols;
-      grid[i] = {cols, cw + hgap, ch + vgap * 0.5};
-      grid_w = cols * (cw + hgap) - hgap;
-      grid_h = rows * (ch + vgap * 0.5) - vgap * 0.5;
-    }
-    double below_w = std::max(inner_w, grid_w);
-    double below_h = 0;
-    if (inner_w > 0) below_h += vgap + inner_h;
-    if (leaves > 0) below_h += vgap + grid_h;
-    bw[i] = std::max(in.nodes[i].w, below_w);
-    bh[i] = in.nodes[i].h + below_h;
+    const auto [w, h] = pack(kids(i), hgap);
+    blockw[i] = w;
+    bw[i] = std::max(in.nodes[i].w, w);
+    bh[i] = in.nodes[i].h + (h > 0 ? vgap + h : 0);
   }
-  // Place top-down: trees side by side.
+  // The trees, packed like children of a virtual root.
+  pack(t.roots, hgap * 3);
   out.reserve(n);
   std::vector<std::pair<std::size_t, Point>> st;  // node, top-left of its box
-  double x = 0;
-  for (std::size_t r : t.roots) {
-    st.push_back({r, {x, 0}});
-    x += bw[r] + hgap * 3;
-  }
+  for (std::size_t r : t.roots) st.push_back({r, {offx[r], offy[r]}});
   while (!st.empty()) {
     auto [i, tl] = st.back();
     st.pop_back();
     const auto& node = in.nodes[i];
     const double cx = tl.x + bw[i] / 2;
     out[node.id] = {cx, tl.y + node.h / 2};
-    const auto& k = kids(i);
-    double inner_w = 0, inner_h = 0;
-    for (std::size_t c : k)
-      if (!is_leaf(c)) { inner_w += bw[c] + (inner_w > 0 ? hgap : 0); inner_h = std::max(inner_h, bh[c]); }
-    double y = tl.y + node.h;
-    if (inner_w > 0) {
-      y += vgap;
-      double cxl = cx - inner_w / 2;
-      for (std::size_t c : k) {
-        if (is_leaf(c)) continue;
-        st.push_back({c, {cxl, y}});
-        cxl += bw[c] + hgap;
-      }
-      y += inner_h;
-    }
-    const Grid& g = grid[i];
-    if (g.cols > 0) {
-      y += vgap;
-      int leaves = 0;
-      for (std::size_t c : k) leaves += is_leaf(c);
-      const int cols = g.cols;
-      const double gw = cols * g.cw - hgap;
-      int j = 0;
-      for (std::size_t c : k) {
-        if (!is_leaf(c)) continue;
-        const int row = j / cols, col = j % cols;
-        // Centre a short last row.
-        const int in_row = std::min(cols, leaves - row * cols);
-        const double row_w = in_row * g.cw - hgap;
-        const double left = cx - gw / 2 + (gw - row_w) / 2;
-        out[in.nodes[c].id] = {left + col * g.cw + (g.cw - hgap) / 2, y + row * g.ch + in.nodes[c].h / 2};
-        ++j;
-      }
-    }
+    const double left = cx - blockw[i] / 2, top = tl.y + node.h + vgap;
+    for (std::size_t c : kids(i)) st.push_back({c, {left + offx[c], top + offy[c]}});
   }
   return out;
 }

@@ -6,6 +6,9 @@
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QGraphicsView>
+#include <QImage>
+
+#include <functional>
 
 #include <unordered_map>
 #include <vector>
@@ -18,6 +21,7 @@ namespace kope::graph {
 struct NodeData {
   kope::memory::CaseRow row;
   bool incumbent = false;
+  bool shown = true;  // passes the filter
   bool foreign() const { return row.origin != "local" && !row.origin.empty(); }
 };
 
@@ -37,6 +41,7 @@ class NodeItem : public QGraphicsItem {
   int type() const override { return Type; }
 
   static QColor labelColor(const std::string& label);
+  QColor plainColor() const;  // the colour of the plain rectangle drawn far away
   // Below this level of detail a node is a plain filled rectangle without text or badges.
   static constexpr double kPlainLod = 0.45;
   static constexpr double kTextLod = 0.9;
@@ -66,12 +71,25 @@ class GraphView : public QGraphicsView {
  public:
   explicit GraphView(QWidget* parent = nullptr);
   QGraphicsScene* graphScene() const { return scene_; }
+  // The overview: the owner paints every shown node and edge plainly in scene coordinates, and hides or shows
+  // its items when the view switches (signal overviewChanged).
+  std::function<void(QPainter&)> overviewPainter;
+  std::function<QRectF()> overviewBounds;
+  std::size_t overviewMinItems = 2000;
+  std::function<std::size_t()> itemCount;
   void zoomBy(double factor);
+  void setZoom(double z);
   void fit();
   double zoom() const { return transform().m11(); }
+  // Far out (zoom at or below the overview image's own scale) the view draws one cached image of the whole
+  // graph instead of 20k items; call when nodes, colours, filter or positions change.
+  void invalidateOverview() { overviewDirty_ = true; viewport()->update(); }
+  bool overviewActive() const { return overviewOn_; }
+  void updateOverviewMode();
 
  signals:
   void contextMenuAt(QPoint globalPos);
+  void overviewChanged(bool on);
 
  protected:
   void wheelEvent(QWheelEvent* e) override;
@@ -79,9 +97,15 @@ class GraphView : public QGraphicsView {
   void mousePressEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
   void contextMenuEvent(QContextMenuEvent* e) override;
+  void drawBackground(QPainter* p, const QRectF& rect) override;
 
  private:
+  void renderOverview();
   QGraphicsScene* scene_;
+  QImage overview_;
+  QRectF overviewRect_;
+  double overviewScale_ = 0;
+  bool overviewDirty_ = true, overviewOn_ = false;
 };
 
 }  // namespace kope::graph

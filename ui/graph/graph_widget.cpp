@@ -159,6 +159,27 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   view_ = new GraphView(this);
   edges_ = new EdgesItem;
   view_->graphScene()->addItem(edges_);
+  view_->itemCount = [this] { return items_.size(); };
+  view_->overviewBounds = [this] {
+    QRectF r = edges_->boundingRect();
+    for (const auto& [id, it] : items_)
+      if (nodes_.at(id).shown) r |= QRectF(it->pos() - QPointF(kCellW / 2, kCellH / 2), QSizeF(kCellW, kCellH));
+    return r;
+  };
+  view_->overviewPainter = [this](QPainter& p) {
+    p.setPen(QPen(QColor(0x70, 0x70, 0x70), 0));
+    p.drawPath(edges_->path());
+    for (const auto& [id, n] : items_) {
+      if (!nodes_.at(id).shown) continue;
+      const QSizeF s = n->size();
+      p.setOpacity(n->opacity());
+      p.fillRect(QRectF(n->pos() - QPointF(s.width() / 2, s.height() / 2), s), n->plainColor());
+    }
+  };
+  connect(view_, &GraphView::overviewChanged, this, [this](bool on) {
+    edges_->setVisible(!on);
+    for (auto& [id, it] : items_) it->setVisible(!on && nodes_.at(id).shown);
+  });
   details_ = new CaseDetails(this);
   agent_ = new kope::agentview::AgentView(this);
   undo_ = new QUndoStack(this);
@@ -189,12 +210,17 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   split->addWidget(side_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  split->setChildrenCollapsible(false);
+  view_->setMinimumWidth(300);
+  side_->setMinimumWidth(280);
+  split->setSizes({1000, 560});  // scaled to the real width at the first show
   lay->addWidget(legend);
   lay->addWidget(split, 1);
   status_ = new QLabel(this);
   lay->addWidget(status_);
   buildActions();
   connect(view_->graphScene(), &QGraphicsScene::selectionChanged, this, &GraphWidget::showSelection);
+  connect(view_->graphScene(), &QGraphicsScene::selectionChanged, view_, &GraphView::invalidateOverview);
   connect(view_, &GraphView::contextMenuAt, this, &GraphWidget::contextMenu);
   connect(details_, &CaseDetails::openInEditor, this, &GraphWidget::openInEditor);
   connect(details_, &CaseDetails::compare, this, &GraphWidget::compare);
@@ -212,6 +238,9 @@ GraphWidget::~GraphWidget() {
   poll_->stop();
   relayoutTimer_->stop();
   QObject::disconnect(view_->graphScene(), nullptr, this, nullptr);  // no selection signals while items die
+  QObject::disconnect(view_->graphScene(), nullptr, view_, nullptr);
+  items_.clear();
+  view_->graphScene()->clear();
   delete layout_;  // joins the worker before the scene goes
   layout_ = nullptr;
 }
@@ -343,7 +372,10 @@ void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
   connect(layout_, &LayoutService::finished, this,
           [this](quint64 id, std::shared_ptr<const Positions> p, QString engine, double ms, bool cached) {
             if (id != pendingLayout_) return;  // superseded
+            QElapsedTimer at;
+            at.start();
             applyPositions(*p);
+            if (qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE")) qInfo("apply positions: %lld ms", static_cast<long long>(at.elapsed()));
             liveChildren_.clear();
             const bool first = !laidOut_;
             laidOut_ = true;
@@ -429,6 +461,12 @@ void GraphWidget::refresh() {
 }
 
 void GraphWidget::loadCases() {
+  QElapsedTimer lt;
+  lt.start();
+  struct Trace {
+    QElapsedTimer& t;
+    ~Trace() { if (qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE")) qInfo("load cases: %lld ms", static_cast<long long>(t.elapsed())); }
+  } trace{lt};
   kope::memory::CaseFilter f;
   f.limit = 100000000;
   std::vector<CaseRow> rows = store_->cases(f);
@@ -458,6 +496,7 @@ void GraphWidget::loadCases() {
       it->second.row = std::move(r);
       it->second.incumbent = incumbents.count(it->first) > 0;
       items_[it->first]->setNodeData(&it->second);
+      view_->invalidateOverview();
     }
   }
   for (auto it = nodes_.begin(); it != nodes_.end();) {
@@ -469,12 +508,12 @@ void GraphWidget::loadCases() {
       ++it;
     }
   }
-  QGraphicsScene* sc = view_->graphScene();
   for (int64_t id : added) {  // in id order: parents before children
     auto* item = new NodeItem(&nodes_.at(id));
     items_[id] = item;
     if (laidOut_) item->setPos(placeBelowParent(nodes_.at(id)));
-    sc->addItem(item);
+    item->setVisible(!view_->overviewActive());
+    view_->graphScene()->addItem(item);
   }
   if (!rows.empty() || !nodes_.empty()) {
     kope::store::Stmt s(store_->db(), "SELECT COALESCE(MAX(id),0), COUNT(*), (SELECT COALESCE(MAX(id),0) FROM memory_curation) FROM memory_cases");
@@ -509,16 +548,18 @@ void GraphWidget::rebuildEdges() {
   std::vector<QLineF> lines;
   lines.reserve(items_.size());
   for (const auto& [id, item] : items_) {
-    if (!item->isVisible()) continue;
     const auto& d = nodes_.at(id);
+    if (!d.shown) continue;
     if (!d.row.prev_case_id) continue;
     auto p = items_.find(*d.row.prev_case_id);
-    if (p == items_.end() || !p->second->isVisible()) continue;
+    if (p == items_.end() || !nodes_.at(p->first).shown) continue;
     const QPointF a = p->second->pos() + QPointF(0, p->second->size().height() / 2);
     const QPointF b = item->pos() - QPointF(0, item->size().height() / 2);
     lines.emplace_back(a, b);
   }
   edges_->setLines(std::move(lines));
+  view_->invalidateOverview();
+  view_->updateOverviewMode();
 }
 
 void GraphWidget::updateFilterChoices() {
@@ -576,7 +617,7 @@ void GraphWidget::applyFilter() {
   const std::string task = filter_.task.toStdString(), device = filter_.device.toStdString(),
                     label = filter_.label.toStdString(), tag = filter_.tag.toStdString();
   for (auto& [id, item] : items_) {
-    const auto& d = nodes_.at(id);
+    auto& d = nodes_.at(id);
     const auto& r = d.row;
     bool ok = (task.empty() || r.task == task) && (device.empty() || r.device == device);
     if (ok && !label.empty()) ok = label == "incorrect" ? !r.correct : (r.correct && r.label == label);
@@ -584,14 +625,15 @@ void GraphWidget::applyFilter() {
     if (ok && filter_.run) ok = r.run_id == filter_.run;
     if (ok && filter_.origin == "local") ok = !d.foreign();
     if (ok && filter_.origin == "foreign") ok = d.foreign();
-    item->setVisible(ok);
+    d.shown = ok;
+    item->setVisible(ok && !view_->overviewActive());
   }
   rebuildEdges();
 }
 
 int GraphWidget::visibleCount() const {
   int n = 0;
-  for (const auto& [id, item] : items_) n += item->isVisible();
+  for (const auto& [id, d] : nodes_) n += d.shown;
   return n;
 }
 
@@ -618,7 +660,7 @@ int GraphWidget::search(const QString& text) {
     for (const auto& [id, d] : nodes_) {
       std::string t = d.row.thought;
       std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (t.find(needle) != std::string::npos && items_.at(id)->isVisible()) hits.push_back(id);
+      if (t.find(needle) != std::string::npos && d.shown) hits.push_back(id);
     }
     std::sort(hits.begin(), hits.end());
   }
@@ -635,7 +677,7 @@ int GraphWidget::search(const QString& text) {
 void GraphWidget::selectCase(int64_t id, bool center) {
   auto* it = item(id);
   if (!it) return;
-  if (!it->isVisible()) setFilter({});
+  if (!nodes_.at(id).shown) setFilter({});
   QSignalBlocker b(view_->graphScene());
   view_->graphScene()->clearSelection();
   it->setSelected(true);
