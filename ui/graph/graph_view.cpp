@@ -194,7 +194,8 @@ void GraphView::setZoom(double z) {
 void GraphView::fit() {
   QRectF r = scene_->itemsBoundingRect();
   if (r.isEmpty()) return;
-  fitInView(r.adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+  const double m = std::max(40.0, 0.04 * std::max(r.width(), r.height()));  // room for outlines, badges, scroll bars
+  fitInView(r.adjusted(-m, -m, m, m), Qt::KeepAspectRatio);
   updateOverviewMode();
 }
 
