@@ -457,7 +457,12 @@ QPointF GraphWidget::placeBelowParent(const NodeData& d) {
 
 void GraphWidget::refresh() {
   if (!store_) return;
-  loadCases();
+  try {
+    loadCases();
+  } catch (const std::exception& e) {  // e.g. the database busy under a running loop: the next poll retries
+    seenMaxCase_ = -1;
+    status_->setText(tr("could not read the memory: %1").arg(QString::fromUtf8(e.what())));
+  }
 }
 
 void GraphWidget::loadCases() {
