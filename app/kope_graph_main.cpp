@@ -1,5 +1,5 @@
 // kope-graph: the Experience Graph browser on its own, for a workspace (the workbench docks the same widget).
-//   kope-graph [--workspace DIR] [--task NAME] [--select CASE] [--screenshot FILE.png] [--size WxH]
+//   kope-graph [--workspace DIR] [--task NAME] [--select CASE] [--screenshot FILE.png [--linger S]] [--size WxH]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMainWindow>
@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   QCommandLineOption select("select", "Select this Case at start.", "ID");
   QCommandLineOption shot("screenshot", "Grab the window to FILE once laid out, then quit.", "FILE");
   QCommandLineOption size("size", "Window size, e.g. 1600x1000.", "WxH", "1500x950");
-  cli.addOptions({workspace, task, select, shot, size});
+  QCommandLineOption linger("linger", "With --screenshot: keep the window up this long first (for an X grab).", "SECONDS", "0.5");
+  cli.addOptions({workspace, task, select, shot, size, linger});
   cli.process(app);
   try {
     const std::filesystem::path ws = cli.isSet(workspace) ? std::filesystem::path(cli.value(workspace).toStdString())
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
     g->view()->fit();
     if (cli.isSet(select)) g->selectCase(cli.value(select).toLongLong(), false);
     if (cli.isSet(shot)) {
-      QTimer::singleShot(500, &app, [&] {
+      QTimer::singleShot(static_cast<int>(cli.value(linger).toDouble() * 1000), &app, [&] {
         const bool ok = win.grab().save(cli.value(shot));
         std::cout << (ok ? "wrote " : "could not write ") << cli.value(shot).toStdString() << "\n";
         app.exit(ok ? 0 : 3);

@@ -31,9 +31,9 @@ Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
 xpid=$!
 sleep 1.5
 export DISPLAY="$display" QT_QPA_PLATFORM=xcb
-"$build/bin/kope-graph" --workspace "$ws" --select "$sel" --size 1600x1000 --screenshot "$out/graph-window.png" &
+"$build/bin/kope-graph" --workspace "$ws" --select "$sel" --size 1600x1000 --screenshot "$out/graph-window.png" --linger 8 &
 gpid=$!
-sleep 4
+sleep 5
 import -display "$display" -window root "$out/graph-xroot.png" || echo "import failed (ImageMagick)"
 wait "$gpid"
 echo "screenshots: $out/graph-window.png $out/graph-xroot.png"
