@@ -5,7 +5,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
       libsqlite3-dev nlohmann-json3-dev libcurl4-openssl-dev
       libgtest-dev libgmock-dev libbenchmark-dev
       qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-      libqt6opengl6-dev libgl-dev
+      libqt6opengl6-dev libgl-dev qt6-svg-dev libgraphviz-dev graphviz imagemagick
       bubblewrap libseccomp-dev
       openssh-server openssh-client
       xvfb fonts-wqy-microhei)  # Xvfb and a CJK font for scripts/screenshots.sh (the zh_CN window)
