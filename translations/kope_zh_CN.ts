@@ -657,6 +657,21 @@
         <translation>运行控制器</translation>
     </message>
     <message>
+        <location filename="../ui/main_window.cpp" line="286"/>
+        <source>Experience graph</source>
+        <translation>经验图</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="226"/>
+        <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
+        <translation>内核有未保存的修改。在打开此案例的内核之前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="228"/>
+        <source>A kernel from the experience graph: evaluate it to see its results here.</source>
+        <translation>来自经验图的内核：评估它即可在此查看结果。</translation>
+    </message>
+    <message>
         <location filename="../ui/main_window.cpp" line="287"/>
         <source>Compile</source>
         <translation>编译</translation>

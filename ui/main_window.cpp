@@ -5,6 +5,8 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+
+#include "graph/graph_widget.h"
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -203,6 +205,32 @@ void MainWindow::buildUi() {
                          QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::RightDockWidgetArea, run_dock_);
 
+  // The Experience Graph Memory, browsed and pruned beside the run; its acts reach the editor, the comparison
+  // and the run controller.
+  auto* graph = new kope::graph::GraphWidget(this);
+  graph->openWorkspace(engine_->workspace());
+  graph_dock_ = new QDockWidget(this);
+  graph_dock_->setObjectName("graph-dock");
+  graph_dock_->setWidget(graph);
+  graph_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                           QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::RightDockWidgetArea, graph_dock_);
+  tabifyDockWidget(run_dock_, graph_dock_);
+  run_dock_->raise();
+  connect(graph, &kope::graph::GraphWidget::compare, engine_, &Engine::compare);
+  connect(graph, &kope::graph::GraphWidget::forkFrom, this, [this](qint64 id) {
+    run_->checkTask(current_task_);
+    run_->forkFrom(id);
+    run_dock_->show();
+    run_dock_->raise();
+  });
+  connect(graph, &kope::graph::GraphWidget::openInEditor, this, [this](qint64, const QString& source) {
+    if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before opening this Case's kernel?"))) return;
+    setEditorText(source, QString());
+    clearResults(tr("A kernel from the experience graph: evaluate it to see its results here."));
+    updateTitle();
+  });
+
   open_ = new QAction(this);
   open_->setShortcut(QKeySequence::Open);
   connect(open_, &QAction::triggered, this, &MainWindow::openKernel);
@@ -284,6 +312,7 @@ void MainWindow::buildUi() {
 void MainWindow::retranslate() {
   task_dock_->setWindowTitle(tr("Tasks"));
   run_dock_->setWindowTitle(tr("Run controller"));
+  graph_dock_->setWindowTitle(tr("Experience graph"));
   tabs_->setTabText(tabs_->indexOf(cases_), tr("Cases"));
   tabs_->setTabText(tabs_->indexOf(compile_), tr("Compile"));
   tabs_->setTabText(tabs_->indexOf(profile_), tr("Profile"));

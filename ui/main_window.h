@@ -74,6 +74,7 @@ class MainWindow : public QMainWindow {
   QComboBox* candidateBox() const { return candidates_; }
   QTabWidget* tabs() const { return tabs_; }
   QDockWidget* runDock() const { return run_dock_; }
+  QDockWidget* graphDock() const { return graph_dock_; }
   QAction* evaluateAction() const { return evaluate_; }
   QAction* cancelAction() const { return cancel_; }
   QAction* quitAction() const { return quit_; }
@@ -144,6 +145,7 @@ class MainWindow : public QMainWindow {
   RunController* run_ = nullptr;
   QDockWidget* task_dock_ = nullptr;
   QDockWidget* run_dock_ = nullptr;
+  QDockWidget* graph_dock_ = nullptr;  // the Experience Graph browser (ui/graph)
   QTextBrowser* task_info_ = nullptr;
   QSpinBox* warmup_ = nullptr;
   QSpinBox* reps_ = nullptr;
