@@ -283,30 +283,51 @@ fs::path Evaluator::baseline_so(const Task& task) {
   return r.shared_object;
 }
 
-fs::path Evaluator::golden_dir(const Task& task, const ConcreteCase& c, const EvalOptions& options) {
-  const fs::path dir = paths_.golden / task.digest / c.name;
-  const fs::path done = dir / "done";
+std::vector<fs::path> Evaluator::golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
+                                             const EvalOptions& options) {
+  std::vector<fs::path> dirs;
+  std::vector<std::size_t> missing;
   std::error_code ec;
-  if (fs::exists(done, ec)) return dir;
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    dirs.push_back(paths_.golden / task.digest / cases[k].name);
+    if (!fs::exists(dirs.back() / "done", ec)) missing.push_back(k);
+  }
+  if (missing.empty()) return dirs;
+  // Every missing case in one sandboxed run of the reference (one start, one load), each into a folder of its own.
   const fs::path ref = reference_so(task);
   JobDir job_dir(paths_.jobs);
   RunnerJob job;
   job.mode = RunnerJob::Mode::Golden;
-  job.kcase = c;
   job.kernel = ref;
   job.out_dir = job_dir.path;
   job.isolate_network = false;  // the sandbox gives it no network
-  SandboxRun pr = run_job(paths_, job, job_dir.path, options);
-  if (!pr.ok())
-    throw Error("task '" + task.origin + "': case '" + c.name + "': the reference run failed (" + pr.describe() +
-                "): " + trim(tail(pr.err, 2000)));
-  fs::create_directories(dir, ec);
-  for (std::size_t i = 0; i < c.outputs.size(); ++i) {
-    fs::rename(golden_output_path(job_dir.path, i), golden_output_path(dir, i), ec);
-    if (ec) throw Error("cannot store golden output in '" + dir.string() + "': " + ec.message());
+  for (std::size_t k : missing) job.golden_cases.push_back(cases[k]);
+  EvalOptions opt = options;
+  opt.case_timeout_seconds = options.case_timeout_seconds * static_cast<double>(missing.size());
+  SandboxRun pr = run_job(paths_, job, job_dir.path, opt);
+  if (!pr.ok()) {
+    // Name the case the reference was on when it failed (its folder's phase file is the last one written).
+    std::string which;
+    for (std::size_t m = missing.size(); m-- > 0;)
+      if (fs::exists(job_dir.path / std::to_string(m), ec)) {
+        which = cases[missing[m]].name;
+        break;
+      }
+    throw Error("task '" + task.origin + "': " + (which.empty() ? "" : "case '" + which + "': ") +
+                "the reference run failed (" + pr.describe() + "): " + trim(tail(pr.err, 2000)));
   }
-  write_file_atomic(done, task.digest + "\n");
-  return dir;
+  for (std::size_t m = 0; m < missing.size(); ++m) {
+    const ConcreteCase& c = cases[missing[m]];
+    const fs::path& dir = dirs[missing[m]];
+    const fs::path from = job_dir.path / std::to_string(m);
+    fs::create_directories(dir, ec);
+    for (std::size_t i = 0; i < c.outputs.size(); ++i) {
+      fs::rename(golden_output_path(from, i), golden_output_path(dir, i), ec);
+      if (ec) throw Error("cannot store golden output in '" + dir.string() + "': " + ec.message());
+    }
+    write_file_atomic(dir / "done", task.digest + "\n");
+  }
+  return dirs;
 }
 
 EvalReport Evaluator::evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
@@ -363,8 +384,10 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   const fs::path base = baseline_so(task);
   // The goldens live in kope's memory for the evaluation (and in the workspace's cache, which no worker sees).
   std::vector<std::vector<std::vector<double>>> goldens;
-  for (const ConcreteCase& c : cases) {
-    const fs::path dir = golden_dir(task, c, options);
+  const std::vector<fs::path> golden_at = golden_dirs(task, cases, options);
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    const ConcreteCase& c = cases[ci];
+    const fs::path& dir = golden_at[ci];
     std::vector<std::vector<double>> g;
     for (std::size_t i = 0; i < c.outputs.size(); ++i)
       g.push_back(read_doubles(golden_output_path(dir, i), static_cast<std::size_t>(c.outputs[i].numel)));

@@ -12,9 +12,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <new>
+#include <mutex>
 #include <sstream>
 
 #include "kope/cache.h"
@@ -45,6 +47,69 @@ struct Judge::Worker {
   uint32_t seq = 0;
   bool alive() const { return child != nullptr; }
 };
+
+struct Judge::Held {
+  std::string key;
+  Arena inputs;
+  std::unique_ptr<Worker> base;
+  fs::path dir;
+  ~Held() {
+    if (base) release_worker(*base);
+    if (inputs.base) munmap(inputs.base, inputs.size);
+    if (inputs.fd >= 0) close(inputs.fd);
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  }
+};
+
+namespace {
+std::mutex held_mutex;
+}
+
+// The slot holds at most one baseline. Dropping one (another task, another workspace) kills its tree. Static
+// destruction at exit drops the last; PR_SET_PDEATHSIG and bubblewrap's --die-with-parent end it otherwise.
+std::unique_ptr<Judge::Held>& Judge::held_slot() {
+  static std::unique_ptr<Held> slot;
+  return slot;
+}
+
+std::unique_ptr<Judge::Held> Judge::take_held(const std::string& key, std::size_t in_size, std::size_t out_size) {
+  std::unique_ptr<Held> h;
+  {
+    std::lock_guard<std::mutex> lock(held_mutex);
+    h = std::move(held_slot());
+  }
+  if (!h) return nullptr;
+  bool usable = h->key == key && h->inputs.size >= in_size && h->base && h->base->alive() &&
+                h->base->out.size >= out_size;
+  if (usable && h->base->pidfd >= 0) {
+    pollfd p{h->base->pidfd, POLLIN, 0};
+    usable = poll(&p, 1, 0) == 0;  // it died while held (its spawning thread ended, the OOM killer): start anew
+  }
+  if (!usable) return nullptr;  // h is dropped here
+  return h;
+}
+
+void Judge::put_held(std::unique_ptr<Held> h) {
+  std::unique_ptr<Held> old;  // dropped after the lock is released
+  std::lock_guard<std::mutex> lock(held_mutex);
+  old = std::move(held_slot());
+  held_slot() = std::move(h);
+}
+
+void Judge::release_worker(Worker& w) {
+  if (w.child) {
+    w.child->kill_all();
+    w.child->wait();
+    w.child.reset();
+  }
+  if (w.pidfd >= 0) close(w.pidfd);
+  w.pidfd = -1;
+  if (w.out.base) munmap(w.out.base, w.out.size);
+  w.out.base = nullptr;
+  if (w.out.fd >= 0) close(w.out.fd);
+  w.out.fd = -1;
+}
 
 namespace {
 
@@ -216,16 +281,12 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
   }
   if (job_dir_.empty()) throw Error("cannot create a job folder under '" + paths.jobs.string() + "'");
 
-  inputs_.size = wire::kLayoutBytes + std::max<std::size_t>(max_in, wire::kAlign);
-  inputs_.fd = make_memfd("kope-inputs", inputs_.size);
-  inputs_.base = map_rw(inputs_.fd, inputs_.size);
-  // From here on nobody can map the inputs writable or resize them; the judge keeps its one writable mapping.
-  fcntl(inputs_.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE | F_SEAL_SEAL);
+  const std::size_t in_size = wire::kLayoutBytes + std::max<std::size_t>(max_in, wire::kAlign);
+  const std::size_t out_size = wire::kControlBytes + std::max<std::size_t>(max_out, wire::kAlign);
 
-  auto make_worker = [&](const char* role, const fs::path& so, const char* file) {
+  auto make_worker = [&](const char* role, const fs::path& so, const fs::path& dir, const char* file) {
     auto w = std::make_unique<Worker>();
     w->role = role;
-    const fs::path dir = job_dir_ / role;
     fs::create_directories(dir);
     w->so = dir / file;
     std::error_code ec;
@@ -233,13 +294,42 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
     if (ec) throw Error("cannot copy " + so.string() + " into the job folder: " + ec.message());
     fs::permissions(w->so, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                                fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec, ec);
-    w->out.size = wire::kControlBytes + std::max<std::size_t>(max_out, wire::kAlign);
+    w->out.size = out_size;
     w->out.fd = make_memfd(role, w->out.size);
     w->out.base = map_rw(w->out.fd, w->out.size);
     return w;
   };
-  cand_ = make_worker("kernel", candidate_so, "kernel.so");
-  base_ = make_worker("baseline", baseline_so, "baseline.so");
+
+  // The baseline is trusted code and the same for every evaluation of a task: a baseline worker left running by
+  // the previous evaluation of the same baseline build (same runner, workspace and memory limit) serves this one
+  // too, with the inputs arena it reads. It stays in its own sandbox and address space; the candidate's worker
+  // maps that arena read-only as before and shares nothing else with it.
+  held_key_ = runner_.string() + '\n' + fs::absolute(baseline_so).string() + '\n' + paths.jobs.string() + '\n' +
+              std::to_string(options_.memory_bytes);
+  for (const char* v : {"KOPE_SANDBOX", "KOPE_WORKER_SPAWN", "KOPE_CGROUP"})  // how it was confined
+    if (const char* e = std::getenv(v)) held_key_ += std::string("\n") + v + "=" + e;
+  if (std::unique_ptr<Held> h = take_held(held_key_, in_size, out_size)) {
+    inputs_ = h->inputs;
+    h->inputs = Arena{};
+    base_ = std::move(h->base);
+    base_dir_ = std::move(h->dir);
+    h->dir.clear();
+  } else {
+    inputs_.size = in_size;
+    inputs_.fd = make_memfd("kope-inputs", inputs_.size);
+    inputs_.base = map_rw(inputs_.fd, inputs_.size);
+    // From here on nobody can map the inputs writable or resize them; the judge keeps its one writable mapping.
+    fcntl(inputs_.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE | F_SEAL_SEAL);
+    for (int attempt = 0; attempt < 100 && base_dir_.empty(); ++attempt) {
+      fs::path d = paths.jobs / ("baseline-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" +
+                                 std::to_string(rd() % 1000000));
+      std::error_code ec;
+      if (fs::create_directory(d, ec)) base_dir_ = d;
+    }
+    if (base_dir_.empty()) throw Error("cannot create a job folder under '" + paths.jobs.string() + "'");
+    base_ = make_worker("baseline", baseline_so, base_dir_ / "baseline", "baseline.so");
+  }
+  cand_ = make_worker("kernel", candidate_so, job_dir_ / "kernel", "kernel.so");
 
   flush_method_ = options_.flush == "auto" ? (can_flush_lines() ? "lines" : "read") : options_.flush;
   if (flush_method_ != "lines" && flush_method_ != "read")
@@ -256,20 +346,23 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
 }
 
 Judge::~Judge() {
-  for (Worker* w : {cand_.get(), base_.get()}) {
-    if (!w) continue;
-    if (w->child) {
-      w->child->kill_all();
-      w->child->wait();
-    }
-    if (w->pidfd >= 0) close(w->pidfd);
-    if (w->out.base) munmap(w->out.base, w->out.size);
-    if (w->out.fd >= 0) close(w->out.fd);
-  }
-  if (inputs_.base) munmap(inputs_.base, inputs_.size);
-  if (inputs_.fd >= 0) close(inputs_.fd);
+  if (cand_) release_worker(*cand_);
   std::error_code ec;
   if (!job_dir_.empty()) fs::remove_all(job_dir_, ec);
+  if (base_ && base_->alive() && base_->load_error.empty() && inputs_.base) {
+    // Kept for the next evaluation of the same baseline (see the constructor).
+    auto h = std::make_unique<Held>();
+    h->key = held_key_;
+    h->inputs = inputs_;
+    h->base = std::move(base_);
+    h->dir = base_dir_;
+    put_held(std::move(h));
+    return;
+  }
+  if (base_) release_worker(*base_);
+  if (inputs_.base) munmap(inputs_.base, inputs_.size);
+  if (inputs_.fd >= 0) close(inputs_.fd);
+  if (!base_dir_.empty()) fs::remove_all(base_dir_, ec);
 }
 
 void Judge::write_layout(const ConcreteCase& c) {

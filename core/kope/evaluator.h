@@ -126,7 +126,9 @@ class Evaluator {
  private:
   std::filesystem::path reference_so(const Task& task);
   std::filesystem::path baseline_so(const Task& task);
-  std::filesystem::path golden_dir(const Task& task, const ConcreteCase& c, const EvalOptions& options);
+  // The golden folder of each case, computing every missing one in a single sandboxed reference run.
+  std::vector<std::filesystem::path> golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
+                                                 const EvalOptions& options);
 
   EvalPaths paths_;
 };

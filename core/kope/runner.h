@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -15,6 +16,8 @@ struct RunnerJob {
   enum class Mode { Golden, Measure };
   Mode mode = Mode::Measure;
   ConcreteCase kcase;
+  std::vector<ConcreteCase> golden_cases;  // golden: when not empty, every one of these in one process, case k's
+                                           // outputs in out_dir/<k>/ (kcase is then unused)
   std::filesystem::path kernel;    // golden: the fp64 reference build
   std::filesystem::path baseline;  // measure only
   std::filesystem::path out_dir;

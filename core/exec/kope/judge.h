@@ -49,6 +49,13 @@ class Judge {
     std::size_t size = 0;
   };
   struct Worker;
+  // A baseline worker, its folder and the inputs arena it reads, kept between evaluations (one at a time per kope
+  // process) so that evaluations of the same task do not start the trusted baseline again; see judge.cpp.
+  struct Held;
+  static std::unique_ptr<Held> take_held(const std::string& key, std::size_t in_size, std::size_t out_size);
+  static void put_held(std::unique_ptr<Held> h);
+  static std::unique_ptr<Held>& held_slot();
+  static void release_worker(Worker& w);
   enum class CallEnd { Done, Died, TimedOut };
   struct Call {
     CallEnd end = CallEnd::Done;
@@ -68,6 +75,8 @@ class Judge {
   EvalOptions options_;
   std::filesystem::path runner_;
   std::filesystem::path job_dir_;
+  std::filesystem::path base_dir_;  // the baseline's own folder, which outlives the evaluation while held
+  std::string held_key_;
   Arena inputs_;
   std::unique_ptr<Worker> cand_, base_;
   std::size_t in_bytes_ = 0, out_bytes_ = 0;  // the current case's data
