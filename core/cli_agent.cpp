@@ -19,6 +19,7 @@
 #include "kope/error.h"
 #include "kope/llm/config.h"
 #include "kope/loop.h"
+#include "kope/run_control.h"
 #include "kope/workspace.h"
 
 namespace kope::agent {
@@ -129,11 +130,14 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// Set when the run is stopped (Ctrl+C, SIGTERM: through the RunControl's cancel token); the LLM client and the
+// loop poll it.
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void on_sigint(int) {
-  g_interrupted.store(true);
-  signal(SIGINT, SIG_DFL);  // a second Ctrl+C ends kope at once
+// Network failures, 5xx/529 and rate limits that outlasted the retries, and streams that kept breaking.
+bool llm_error_is_environmental(llm::ErrorKind k) {
+  using K = llm::ErrorKind;
+  return k == K::Network || k == K::Server || k == K::Overloaded || k == K::RateLimit || k == K::Incomplete;
 }
 
 std::string joined(const std::vector<std::string>& args) {
@@ -214,9 +218,15 @@ int cmd_run(const std::vector<std::string>& raw, std::ostream& out, std::ostream
                    po.context.arm == MemoryArm::Dump ? static_cast<ExperienceSource*>(&dump) : nullptr, po);
 
   g_interrupted.store(false);
-  auto previous = signal(SIGINT, on_sigint);
+  // Signals steer the run as they do the offline `kope run`: SIGINT/SIGTERM stop now (the model's request and
+  // the running evaluation are cancelled, its worker trees killed), SIGTSTP/SIGUSR1 pause, SIGCONT/SIGUSR2 resume.
+  lo.control = std::make_shared<RunControl>();
+  lo.eval.cancel = lo.control->cancel_token();
+  lo.control->cancel_token()->on_cancel([] { g_interrupted.store(true); });
+  lo.control->on_act = [&err](const SteeringAct& s) { err << "-- " << s.act << (s.detail.empty() ? "" : " " + s.detail) << "\n"; };
   LoopRun lr;
   try {
+    SignalSteering signals(*lo.control);
     lr = run_loop_in_new_run(ws, ev, suite, policy, lo, joined(raw), [&](const LoopEvent& e) {
       if (e.skipped) {
         err << "   skipped " << e.skipped->name << ": " << e.skipped->reason << "\n";
@@ -231,11 +241,12 @@ int cmd_run(const std::vector<std::string>& raw, std::ostream& out, std::ostream
           << e.attempt->thought.substr(0, 60) << "\n";
       if (e.attempt->status == "no_candidate") err << "      " << e.attempt->message << "\n";
     });
-  } catch (...) {
-    signal(SIGINT, previous);
+  } catch (const llm::LlmError& e) {
+    // The model could not be reached or kept failing after every retry: the environment, not the input (exit
+    // 4). A refused key (401/403, the message names its variable), a bad request or model stay bad input (2).
+    if (llm_error_is_environmental(e.kind())) throw EnvError(e.what());
     throw;
   }
-  signal(SIGINT, previous);
   const bool cancelled = g_interrupted.load();
   if (cancelled) ws.finish_run(lr.run_id, "cancelled");
   if (a.has("--json")) {

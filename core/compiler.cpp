@@ -13,6 +13,7 @@
 #include <system_error>
 #include <unistd.h>
 
+#include "kope/cancel.h"
 #include "kope/error.h"
 #include "kope/fsutil.h"
 #include "kope/process.h"
@@ -244,7 +245,7 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   spec.max_processes = options.max_processes;
   spec.cpu_seconds = options.timeout_seconds;
   spec.max_file_bytes = 1ull << 30;
-  SandboxRun pr = sandbox_run(spec, options.timeout_seconds, 256 << 10);
+  SandboxRun pr = sandbox_run(spec, options.timeout_seconds, 256 << 10, options.cancel);
   res.seconds = pr.wall_seconds;
   res.log = pr.err + pr.out;
   res.isolation = pr.isolation.summary();
@@ -253,7 +254,10 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
     if (!pr.started)
       throw EnvError("the compiler could not be started: " + pr.error +
                      (pr.error.rfind("sandbox: cannot start", 0) == 0 ? " (set CXX or install g++)" : ""));
-    else if (pr.limit_hit == "memory")
+    else if (pr.cancelled) {
+      res.cancelled = true;
+      res.error = "cancelled while compiling";
+    } else if (pr.limit_hit == "memory")
       res.error = "the compiler ran out of memory: its processes together reached the limit of " +
                   std::to_string(options.memory_bytes >> 20) + " MiB (" + pr.describe() + ")";
     else if (!pr.limit_hit.empty()) res.error = "the compiler reached its " + pr.limit_hit + " limit (" + pr.describe() + ")";

@@ -70,6 +70,7 @@ std::string_view case_status_name(CaseStatus s) {
     case CaseStatus::LoadError: return "load_error";
     case CaseStatus::InputsModified: return "inputs_modified";
     case CaseStatus::Background: return "background_work";
+    case CaseStatus::Cancelled: return "cancelled";
   }
   return "?";
 }
@@ -101,11 +102,12 @@ std::pair<double, double> speedup_interval(const std::vector<double>& base, cons
 }
 
 bool EvalReport::correct() const {
-  if (!compiled || cases.empty()) return false;
+  if (cancelled || !compiled || cases.empty()) return false;
   return std::all_of(cases.begin(), cases.end(), [](const CaseResult& c) { return c.correct(); });
 }
 
 std::string EvalReport::status() const {
+  if (cancelled) return "cancelled";
   if (!compiled) return "compile_error";
   for (const auto& c : cases)
     if (!c.correct()) return std::string(case_status_name(c.status));
@@ -123,7 +125,7 @@ std::optional<double> EvalReport::speedup() const {
 }
 
 double EvalReport::score() const {
-  if (!compiled) return 0.0;
+  if (cancelled || !compiled) return 0.0;
   double sum = 0.0;
   for (const auto& c : cases)
     if (c.correct()) sum += 0.3 + 0.5 * c.hap.value_or(0.5);
@@ -158,6 +160,7 @@ json EvalReport::to_json() const {
   j["device"] = device;
   j["status"] = status();
   j["compiled"] = compiled;
+  j["cancelled"] = cancelled;
   j["correct"] = correct();
   j["speedup"] = opt_json(speedup());
   j["score"] = score();
@@ -239,7 +242,16 @@ SandboxRun run_job(const EvalPaths& paths, const RunnerJob& job, const fs::path&
   spec.memory_bytes = opt.memory_bytes;
   spec.max_processes = 64;
   spec.max_file_bytes = uint64_t{8} << 30;
-  return sandbox_run(spec, opt.case_timeout_seconds, 64 << 10);
+  return sandbox_run(spec, opt.case_timeout_seconds, 64 << 10, opt.cancel.get());
+}
+
+// The evaluation was stopped through its cancel token (in a build or a golden run); evaluate() catches it.
+struct EvalCancelled : Error {
+  EvalCancelled() : Error("cancelled") {}
+};
+
+void throw_if_cancelled(const CancelToken* cancel) {
+  if (cancel && cancel->cancelled()) throw EvalCancelled();
 }
 
 std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
@@ -261,21 +273,25 @@ std::vector<double> read_doubles(const fs::path& p, std::size_t numel) {
 
 }  // namespace
 
-fs::path Evaluator::reference_so(const Task& task) {
+fs::path Evaluator::reference_so(const Task& task, const CancelToken* cancel) {
   CompileOptions opt;
+  opt.cancel = cancel;
   opt.flags = {"-O1", "-ffp-contract=off", "-fno-fast-math"};
   opt.defines = {"KOPE_REAL=double"};
   CompileResult r = compile_kernel(task.reference, task.name + ".reference.cpp", paths_.build, paths_.include, opt);
+  if (r.cancelled) throw EvalCancelled();
   if (!r.ok) throw Error("task '" + task.origin + "': the reference does not build: " + r.error);
   return r.shared_object;
 }
 
-fs::path Evaluator::baseline_so(const Task& task) {
+fs::path Evaluator::baseline_so(const Task& task, const CancelToken* cancel) {
   CompileOptions opt;  // the default -O2, as the candidate gets unless it asks for more
+  opt.cancel = cancel;
   const bool from_reference = task.baseline.empty();
   CompileResult r = compile_kernel(from_reference ? task.reference : task.baseline,
                                    task.name + (from_reference ? ".reference.cpp" : ".baseline.cpp"), paths_.build,
                                    paths_.include, opt);
+  if (r.cancelled) throw EvalCancelled();
   if (!r.ok)
     throw Error("task '" + task.origin + "': " +
                 (from_reference ? "the reference does not build as the fp32 baseline: " : "the baseline does not build: ") +
@@ -294,7 +310,7 @@ std::vector<fs::path> Evaluator::golden_dirs(const Task& task, const std::vector
   }
   if (missing.empty()) return dirs;
   // Every missing case in one sandboxed run of the reference (one start, one load), each into a folder of its own.
-  const fs::path ref = reference_so(task);
+  const fs::path ref = reference_so(task, options.cancel.get());
   JobDir job_dir(paths_.jobs);
   RunnerJob job;
   job.mode = RunnerJob::Mode::Golden;
@@ -305,6 +321,7 @@ std::vector<fs::path> Evaluator::golden_dirs(const Task& task, const std::vector
   EvalOptions opt = options;
   opt.case_timeout_seconds = options.case_timeout_seconds * static_cast<double>(missing.size());
   SandboxRun pr = run_job(paths_, job, job_dir.path, opt);
+  if (pr.cancelled) throw EvalCancelled();
   if (!pr.ok()) {
     // Name the case the reference was on when it failed (its folder's phase file is the last one written).
     std::string which;
@@ -364,12 +381,24 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   auto progress = [&](EvalProgress::Phase ph, int k, const CaseResult* r) {
     if (options.progress) options.progress({ph, k, n, k < n ? cases[k].name : std::string(), r});
   };
+  const CancelToken* cancel = options.cancel.get();
+  copt.cancel = cancel;
+  // Stopped (before or during the compile, a golden run or a case): the cases that finished are kept, the
+  // report says cancelled, and nothing about the kernel follows from it.
+  auto end_cancelled = [&] {
+    rep.cancelled = true;
+    rep.errors.push_back("cancelled");
+    rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return rep;
+  };
+  if (cancel && cancel->cancelled()) return end_cancelled();
   progress(EvalProgress::Phase::Compiling, 0, nullptr);
   try {
     rep.compile = compile_kernel(source, kernel_name, paths_.build, paths_.include, copt);
   } catch (const EnvError&) { throw; } catch (const Error& e) {
     rep.compile.error = e.what();
   }
+  if (rep.compile.cancelled || (cancel && cancel->cancelled())) return end_cancelled();
   rep.compiled = rep.compile.ok;
   progress(EvalProgress::Phase::Compiled, 0, nullptr);
   if (!rep.compiled) {
@@ -381,17 +410,23 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     return rep;
   }
   lap("compile");
-  const fs::path base = baseline_so(task);
+  fs::path base;
   // The goldens live in kope's memory for the evaluation (and in the workspace's cache, which no worker sees).
   std::vector<std::vector<std::vector<double>>> goldens;
-  const std::vector<fs::path> golden_at = golden_dirs(task, cases, options);
-  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
-    const ConcreteCase& c = cases[ci];
-    const fs::path& dir = golden_at[ci];
-    std::vector<std::vector<double>> g;
-    for (std::size_t i = 0; i < c.outputs.size(); ++i)
-      g.push_back(read_doubles(golden_output_path(dir, i), static_cast<std::size_t>(c.outputs[i].numel)));
-    goldens.push_back(std::move(g));
+  try {
+    base = baseline_so(task, cancel);
+    throw_if_cancelled(cancel);
+    const std::vector<fs::path> golden_at = golden_dirs(task, cases, options);
+    for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+      const ConcreteCase& c = cases[ci];
+      const fs::path& dir = golden_at[ci];
+      std::vector<std::vector<double>> g;
+      for (std::size_t i = 0; i < c.outputs.size(); ++i)
+        g.push_back(read_doubles(golden_output_path(dir, i), static_cast<std::size_t>(c.outputs[i].numel)));
+      goldens.push_back(std::move(g));
+    }
+  } catch (const EvalCancelled&) {
+    return end_cancelled();
   }
   lap("baseline and goldens");
   Judge judge(paths_, rep.compile.shared_object, base, cases, options);
@@ -399,9 +434,12 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   std::string first_failure;
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const ConcreteCase& c = cases[ci];
+    if (cancel && cancel->cancelled()) return end_cancelled();
     progress(EvalProgress::Phase::Testing, static_cast<int>(ci), nullptr);
-    CaseResult r = judge.run_case(c, goldens[ci], first_failure.empty());
+    CaseResult r = judge.run_case(c, goldens[ci], first_failure.empty(),
+                                  [&] { progress(EvalProgress::Phase::Timing, static_cast<int>(ci), nullptr); });
     lap("case " + c.name);
+    if (r.status == CaseStatus::Cancelled) return end_cancelled();
     if (!r.correct()) {
       rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
       if (first_failure.empty()) first_failure = r.name;

@@ -137,7 +137,7 @@ Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& co
     }
     throw;
   }
-  ws.finish_run(run, r.error.empty() ? "done" : "error");
+  ws.finish_run(run, !r.error.empty() ? "error" : r.report.cancelled ? "cancelled" : "done");
   if (r.internal_error) throw std::runtime_error(r.error);
   if (!r.error.empty()) throw Error(r.error);
   return r;
@@ -273,6 +273,16 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
         break;
       }
       const EvalReport& rep = rec.report;
+      if (rep.cancelled) {  // stopped while it ran: recorded as cancelled, no verdict, and the run ends
+        policy.recorded(*p, a.evaluation_id, "cancelled");
+        a.status = "cancelled";
+        a.message = "the evaluation was cancelled";
+        out.attempts.push_back(a);
+        if (progress) progress({task->name, &out.attempts.back()});
+        out.stopped = "cancelled";
+        halt = true;
+        break;
+      }
       const int64_t kernel = rec.kernel_id;
       policy.recorded(*p, a.evaluation_id, rep.status());
       ++stop.since_improvement;

@@ -11,7 +11,8 @@ using nlohmann::json;
 
 std::optional<CaseStatus> case_status_from_name(std::string_view name) {
   for (CaseStatus s : {CaseStatus::Passed, CaseStatus::Wrong, CaseStatus::Crash, CaseStatus::Timeout,
-                       CaseStatus::RuntimeError, CaseStatus::LoadError, CaseStatus::InputsModified})
+                       CaseStatus::RuntimeError, CaseStatus::LoadError, CaseStatus::InputsModified,
+                       CaseStatus::Background, CaseStatus::Cancelled})
     if (case_status_name(s) == name) return s;
   return std::nullopt;
 }
@@ -101,6 +102,7 @@ EvalReport report_from_json(const json& j) {
   }
   get(j, "device", r.device);
   get(j, "compiled", r.compiled);
+  get(j, "cancelled", r.cancelled);
   if (auto it = j.find("compile"); it != j.end() && it->is_object()) {
     const json& c = *it;
     get(c, "ok", r.compile.ok);

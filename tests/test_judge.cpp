@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <iterator>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -45,6 +49,75 @@ class JudgeTest : public ::testing::Test {
 const char* kHonest = "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;";
 
 }  // namespace
+
+// Stop now, while the kernel's worker sleeps inside its correctness call: the judge notices within its 20 ms
+// futex waits, kills both workers' trees and the report says cancelled; nothing of the worker is left.
+TEST_F(JudgeTest, CancellingDuringACallKillsTheWorkersAndEndsCancelled) {
+  using namespace std::chrono;
+  EvalOptions o = test::quick_options();
+  o.case_timeout_seconds = 300;  // the kernel sleeps far past any wait of this test: only the cancel ends it
+  o.cancel = std::make_shared<CancelToken>();
+  const std::vector<std::string> worker = {"--worker", (dir.path() / "jobs").string()};
+  std::atomic<bool> saw_worker{false};
+  steady_clock::time_point cancelled_at{};
+  std::thread stopper([&] {
+    for (const auto give_up = steady_clock::now() + seconds(120); steady_clock::now() < give_up;) {
+      if (!test::processes_mentioning(worker).empty()) {
+        saw_worker = true;
+        break;
+      }
+      std::this_thread::sleep_for(milliseconds(20));
+    }
+    std::this_thread::sleep_for(milliseconds(400));  // inside the call by now (loading takes milliseconds)
+    cancelled_at = steady_clock::now();
+    o.cancel->cancel();
+  });
+  std::vector<EvalProgress::Phase> phases;
+  o.progress = [&](const EvalProgress& p) { phases.push_back(p.phase); };
+  const EvalReport r = ev.evaluate(task, test::affine_kernel("sleep(1000);"), "sleepy.cpp", o);
+  const auto returned = steady_clock::now();
+  stopper.join();
+  ASSERT_TRUE(saw_worker) << "no worker was seen";
+  EXPECT_LT(duration<double>(returned - cancelled_at).count(), 1.0);
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(r.status(), "cancelled");
+  EXPECT_FALSE(r.correct());
+  EXPECT_FALSE(r.speedup());
+  EXPECT_TRUE(r.cases.empty()) << all_messages(r);  // the interrupted case gives no verdict
+  EXPECT_EQ(r.to_json()["cancelled"], true);
+  EXPECT_EQ(r.to_json()["status"], "cancelled");
+  EXPECT_EQ(std::count(phases.begin(), phases.end(), EvalProgress::Phase::CaseDone), 0);
+  EXPECT_TRUE(test::processes_mentioning(worker).empty()) << "a worker outlived the cancelled evaluation";
+}
+
+TEST_F(JudgeTest, AlreadyCancelledStartsNothing) {
+  EvalOptions o = test::quick_options();
+  o.cancel = std::make_shared<CancelToken>();
+  o.cancel->cancel();
+  const EvalReport r = ev.evaluate(task, test::affine_kernel(kHonest), "ok.cpp", o);
+  EXPECT_EQ(r.status(), "cancelled");
+  EXPECT_TRUE(r.compile.command.empty());  // not even compiled
+  EXPECT_FALSE(r.compiled);
+}
+
+// The Timing phase arrives once per timed case, after its Testing and before its CaseDone.
+TEST_F(JudgeTest, TimingPhaseIsReportedWhenTimedCallsStart) {
+  EvalOptions o = test::quick_options();
+  std::vector<std::pair<EvalProgress::Phase, int>> seen;
+  o.progress = [&](const EvalProgress& p) { seen.push_back({p.phase, p.case_index}); };
+  const EvalReport r = ev.evaluate(task, test::affine_kernel(kHonest), "ok.cpp", o);
+  ASSERT_TRUE(r.correct()) << all_messages(r);
+  for (std::size_t ci = 0; ci < r.cases.size(); ++ci) {
+    auto at = [&](EvalProgress::Phase ph) {
+      return std::find(seen.begin(), seen.end(), std::make_pair(ph, static_cast<int>(ci))) - seen.begin();
+    };
+    const auto testing = at(EvalProgress::Phase::Testing), timing = at(EvalProgress::Phase::Timing),
+               done = at(EvalProgress::Phase::CaseDone);
+    ASSERT_LT(timing, static_cast<long>(seen.size())) << "case " << ci << " had no Timing phase";
+    EXPECT_LT(testing, timing);
+    EXPECT_LT(timing, done);
+  }
+}
 
 TEST_F(JudgeTest, ExitHooksThatForgeResultsLeaveTheVerdictAlone) {
   EvalReport r = run("rewrite_results_at_exit.cpp");

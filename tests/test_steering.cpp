@@ -16,6 +16,7 @@
 #include "kope/error.h"
 #include "kope/format.h"
 #include "kope/loop.h"
+#include "kope/memory/memory.h"
 #include "kope/report_io.h"
 #include "kope/run_control.h"
 #include "kope/sha256.h"
@@ -383,4 +384,40 @@ TEST(RunSignals, Usr1PausesAfterTheAttemptUsr2ResumesIntStops) {
   std::vector<std::string> acts;
   for (const auto& a : steering_log(ws, runs[1].id)) acts.push_back(a.act);
   EXPECT_EQ(acts, (std::vector<std::string>{"pause", "resume"}));
+}
+
+// Ctrl+C while a slow kernel's evaluation runs: the worker is killed, `kope run` exits promptly, the evaluation
+// is recorded as cancelled (not running, not error) and the run as stopped; the memory keeps no Case of it.
+TEST(RunSignals, IntDuringASlowEvaluationCancelsIt) {
+  using namespace std::chrono;
+  test::TempDir dir;
+  test::write_text(dir / "kernels" / "masked_scale" / "slow.cpp",
+                   "#include \"kope_kernel.h\"\n#include <unistd.h>\n"
+                   "int kope_kernel(const kope_args* a) { (void)a; sleep(1000); return 0; }\n");
+  const std::string ws_dir = (dir / "ws").string();
+  Child c({"run", "--tasks", "masked_scale", "--cases", "n1", "--kernels", (dir / "kernels").string(), "--timeout",
+           "600", "--workspace", ws_dir});
+  const std::vector<std::string> worker = {"--worker", ws_dir};
+  bool saw = false;
+  for (const auto give_up = steady_clock::now() + seconds(120); !saw && steady_clock::now() < give_up;) {
+    saw = !test::processes_mentioning(worker).empty();
+    if (!saw) std::this_thread::sleep_for(milliseconds(20));
+  }
+  ASSERT_TRUE(saw) << "no worker appeared";
+  std::this_thread::sleep_for(milliseconds(400));
+  const auto sent = steady_clock::now();
+  kill(c.pid, SIGINT);
+  c.finish();
+  EXPECT_LT(duration<double>(steady_clock::now() - sent).count(), 5.0) << c.err;
+  EXPECT_NE(c.err.find("-- stop"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("cancelled"), std::string::npos) << c.err;
+  EXPECT_TRUE(test::processes_mentioning(worker).empty()) << "a worker outlived `kope run`";
+  Workspace ws = Workspace::open(dir / "ws");
+  auto runs = ws.runs(1);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].status, "stopped");
+  auto evals = ws.evaluations(std::nullopt, 10);
+  ASSERT_EQ(evals.size(), 1u);
+  EXPECT_EQ(evals[0].status, "cancelled");
+  EXPECT_FALSE(memory::MemoryStore(ws.handle()).case_of_evaluation(evals[0].id));
 }

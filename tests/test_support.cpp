@@ -66,6 +66,26 @@ std::string affine_kernel(const std::string& body, const std::string& header_lin
          body + "\n  return 0;\n}\n";
 }
 
+std::vector<int> processes_mentioning(const std::vector<std::string>& parts) {
+  std::vector<int> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int pid = std::stoi(name);
+    if (pid == getpid()) continue;
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmd.empty()) continue;
+    for (char& ch : cmd)
+      if (ch == '\0') ch = ' ';
+    bool all = true;
+    for (const auto& p : parts) all = all && cmd.find(p) != std::string::npos;
+    if (all) out.push_back(pid);
+  }
+  return out;
+}
+
 EvalOptions quick_options() {
   EvalOptions o;
   o.warmup = 1;

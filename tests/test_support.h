@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "kope/evaluator.h"
 #include "kope/task.h"
@@ -34,5 +35,9 @@ std::string affine_kernel(const std::string& body, const std::string& header_lin
 
 // Quick evaluation settings for tests.
 EvalOptions quick_options();
+
+// Live processes (not this one) whose command line contains every one of `parts` (from /proc/*/cmdline; a
+// zombie has none, so it does not count).
+std::vector<int> processes_mentioning(const std::vector<std::string>& parts);
 
 }  // namespace kope::test

@@ -33,6 +33,7 @@
 #include "main_window.h"
 #include "models/models.h"
 #include "models/status.h"
+#include "scripted_llm_server.h"
 #include "test_support.h"
 #include "views/cases_pane.h"
 #include "views/compare_pane.h"
@@ -309,6 +310,41 @@ TEST_F(UiTest, RunControllerHoldsACandidateForEditingAndRecordsSteering) {
   EXPECT_NE(ws.kernel_source(row->kernel_id)->find("approved with an edit"), std::string::npos);
 }
 
+// The window runs the LLM agent from a named profile of the settings file, with the memory arm and budgets
+// chosen in the run controller; a hint sent while the model answers goes into the next prompt.
+TEST_F(UiTest, TheWindowRunsTheLlmAgentFromAProfileAndSendsHints) {
+  test::ScriptedServer srv({
+      test::sse_response(test::cut_at(test::openai_stream({"I have no kernel yet."}), {10, 40, 80, 120}), 300),
+      test::sse_response({test::openai_stream({"Still thinking."})}),
+  });
+  test::write_text(dir / "cfg" / "kope" / "llm.json",
+                   R"({"profiles": {"scripted": {"provider": "openai", "base_url": ")" + srv.url() +
+                       R"(/v1", "model": "m", "context_window": 16000, "max_output_tokens": 1000}}})");
+  setenv("XDG_CONFIG_HOME", (dir / "cfg").c_str(), 1);
+  ASSERT_TRUE(window->selectTask("gelu"));
+  RunController* run = window->runController();
+  run->policyBox()->setEditText("scripted");
+  run->memoryBox()->setCurrentText("off");
+  run->maxAttempts()->setValue(2);
+  QSignalSpy finished(run, &RunController::runFinished);
+  run->startButton()->click();
+  ASSERT_TRUE(waitFor([&] { return !srv.requests().empty(); }));
+  const std::string hint = "look at the tanh approximation (hint 51c2)";
+  run->hintEdit()->setText(QString::fromStdString(hint));
+  run->hintButton()->click();
+  ASSERT_TRUE(waitFor([&] { return finished.count() > 0; }));
+  unsetenv("XDG_CONFIG_HOME");
+  const auto reqs = srv.requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_EQ(reqs[0].body.find(hint), std::string::npos);
+  EXPECT_NE(reqs[1].body.find(hint), std::string::npos) << reqs[1].body;
+  EXPECT_NE(reqs[1].body.find("Engineer's hints"), std::string::npos);
+  ASSERT_EQ(run->attempts()->rowCount(), 2);
+  EXPECT_EQ(run->attempts()->index(0, 0).data(StatusRole).toString(), "no_candidate");
+  Workspace ws = Workspace::open(dir / "ws");
+  EXPECT_EQ(ws.runs(1).at(0).status, "done");
+}
+
 TEST_F(UiTest, PauseThenStopEndsTheRunAsStopped) {
   ASSERT_TRUE(window->selectTask("gelu"));
   EvalOptions o = test::quick_options();
@@ -383,22 +419,41 @@ TEST_F(UiTest, ForkFromHistoryAndCompareTwoVersions) {
 
 TEST_F(UiTest, ARunningEvaluationCanBeCancelled) {
   ASSERT_TRUE(window->selectTask("gelu"));
+  // A kernel that sleeps far past the test inside its first call: only the cancel can end the evaluation.
   window->editor()->setText(QString::fromStdString(
-      "#include \"kope_kernel.h\"\n#include <unistd.h>\nint kope_kernel(const kope_args* a) { usleep(300000); return 1; }\n"));
+      "#include \"kope_kernel.h\"\n#include <unistd.h>\nint kope_kernel(const kope_args* a) { (void)a; sleep(1000); return 0; }\n"));
   EvalOptions o = test::quick_options();
   o.cases = {"n1", "n1000"};
+  o.case_timeout_seconds = 600;
   window->setEvalOptions(o);
   QSignalSpy shown(window.get(), &MainWindow::reportShown);
+  bool testing = false;
+  QObject::connect(window->engine(), &ui::Engine::evaluationProgress, window.get(),
+                   [&](quint64, const ui::ProgressEvent& e) { testing = testing || e.phase == EvalProgress::Phase::Testing; });
   window->evaluateAction()->trigger();
   EXPECT_TRUE(window->resultsHeader()->isRunning());
   EXPECT_TRUE(window->cancelAction()->isEnabled());
+  ASSERT_TRUE(waitFor([&] { return testing; }));
+  QElapsedTimer settle;
+  settle.start();
+  waitFor([&] { return settle.elapsed() > 500; });  // the worker is inside the sleeping call by now
+  ASSERT_TRUE(window->engine()->busy());
+  QElapsedTimer t;
+  t.start();
   window->cancelAction()->trigger();
   EXPECT_FALSE(window->resultsHeader()->isRunning());
   EXPECT_EQ(window->resultsHeader()->evaluationId(), 0);
-  ASSERT_TRUE(waitFor([&] { return !window->engine()->busy(); }));
+  ASSERT_TRUE(waitFor([&] { return !window->engine()->busy(); }, 5000)) << "the engine did not stop";
+  EXPECT_LT(t.elapsed(), 3000);
   QCoreApplication::processEvents();
   EXPECT_EQ(shown.count(), 0);  // recorded, never shown as current
   EXPECT_EQ(cases()->rowCount(), 0);
+  QVector<EvaluationRow> rows;
+  QObject::connect(window->engine(), &ui::Engine::historyReady, window.get(),
+                   [&](const QVector<EvaluationRow>& r) { rows = r; });
+  window->engine()->refreshHistory(std::nullopt);
+  ASSERT_TRUE(waitFor([&] { return !rows.isEmpty(); }));
+  EXPECT_EQ(rows.front().status, "cancelled");  // recorded as cancelled: not running, not error
 }
 
 TEST(Engine, ASupersededEvaluationIsRecordedButNotDelivered) {

@@ -88,8 +88,30 @@ std::vector<Section> hot_sections(const PolicyState& st, const PromptTemplates& 
       "A correct kernel with speedup above " + num(st.incumbent_speedup * min_gain) +
           "x (the incumbent's " + num(st.incumbent_speedup) + "x plus " + num((min_gain - 1) * 100) +
           "%) becomes the new incumbent. Propose one kernel.\n");
+  // The engineer's hints (RunControl::add_hint, taken once by the loop before this attempt), hot: they always
+  // go into this prompt, and into its transcript as a section of their own.
+  if (!st.hints.empty()) {
+    std::string text = "## Engineer's hints\n\nThe engineer watching this run asks:\n";
+    for (const std::string& h : st.hints) text += "- " + h + "\n";
+    add("hints", "engineer", "engineer's hints", text);
+  }
   return out;
 }
+
+namespace {
+
+// The user template with a {{hints}} slot when there are hints (appended where a template has none), and
+// without one when there are none.
+std::string with_hints_slot(std::string tmpl, bool has_hints) {
+  const std::string slot = "{{hints}}";
+  const bool present = tmpl.find(slot) != std::string::npos;
+  if (has_hints && !present) tmpl += (tmpl.empty() || tmpl.back() == '\n' ? "\n" : "\n\n") + slot;
+  if (!has_hints)
+    for (std::size_t at; (at = tmpl.find(slot)) != std::string::npos;) tmpl.erase(at, slot.size());
+  return tmpl;
+}
+
+}  // namespace
 
 LlmPolicy::LlmPolicy(llm::Client client, PromptTemplates templates, AgentStore& store, ExperienceSource* source,
                      LlmPolicyOptions options)
@@ -112,7 +134,7 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
   // Retrieve
   AssembleInput in;
   in.system = render(templates_.system, {{"device", templates_.device}});
-  in.user_template = templates_.user;
+  in.user_template = with_hints_slot(templates_.user, !state.hints.empty());
   in.hot = hot_sections(state, templates_, 1.02);
   if (!source_ && options_.context.arm != MemoryArm::Off) {
     in.items = context_items(state.experience, state.task->name);  // the loop's Retrieve(s, M)

@@ -512,9 +512,9 @@ bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline)
       if (r.status == CaseStatus::LoadError) w.load_error = r.message;
       return false;
     }
-    if (Clock::now() >= deadline) {
+    if (cancel_requested() || Clock::now() >= deadline) {
       Call c;
-      c.end = CallEnd::TimedOut;
+      c.end = cancel_requested() ? CallEnd::Cancelled : CallEnd::TimedOut;
       record_death(w, c, "loading", r);
       return false;
     }
@@ -574,6 +574,10 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
       res.end = CallEnd::Died;
       return res;
     }
+    if (cancel_requested()) {
+      res.end = CallEnd::Cancelled;
+      return res;
+    }
     if (Clock::now() >= deadline) {
       res.end = CallEnd::TimedOut;
       return res;
@@ -611,6 +615,10 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
       res.end = CallEnd::Died;
       return res;
     }
+    if (cancel_requested()) {
+      res.end = CallEnd::Cancelled;
+      return res;
+    }
     if (Clock::now() >= deadline) {
       res.end = CallEnd::TimedOut;
       return res;
@@ -628,7 +636,13 @@ void Judge::record_death(Worker& w, const Call& call, const std::string& phase, 
   const std::string who = &w == base_.get() ? "the baseline " : "the kernel ";
   const std::string during = phase == "loading" ? " while loading" : " during the " + phase;
   r.failed_call = phase;
-  if (call.end == CallEnd::TimedOut) {
+  if (call.end == CallEnd::Cancelled) {
+    w.child->kill_all();
+    w.child->wait();
+    drain(w);
+    r.status = CaseStatus::Cancelled;
+    r.message = "cancelled" + during + "; the " + std::string(w.role) + " worker's whole process tree was killed";
+  } else if (call.end == CallEnd::TimedOut) {
     w.child->kill_all();
     w.child->wait();
     drain(w);
@@ -669,9 +683,25 @@ void Judge::record_death(Worker& w, const Call& call, const std::string& phase, 
   w.child.reset();  // the next case starts a fresh worker
 }
 
-CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it) {
+CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
+                           const std::function<void()>& on_timing) {
   CaseResult r;
   r.name = c.name;
+  // Stopped: whatever was started is killed, and the case ends as cancelled (no verdict on the kernel).
+  auto cancelled = [&](const std::string& phase) {
+    if (!cancel_requested()) return false;
+    for (Worker* w : {cand_.get(), base_.get()})
+      if (w->alive()) {
+        Call stop;
+        stop.end = CallEnd::Cancelled;
+        CaseResult scratch;
+        record_death(*w, stop, phase, scratch);
+      }
+    r.status = CaseStatus::Cancelled;
+    r.failed_call = phase;
+    r.message = "cancelled before the " + phase;
+    return true;
+  };
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::nanoseconds(static_cast<int64_t>(options_.case_timeout_seconds * 1e9));
   const uint64_t case_no = case_index_++;
@@ -690,6 +720,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     return res;
   };
 
+  if (cancelled("case")) return finish(r);
   write_layout(c);
   if (!ensure_started(k, r, deadline)) return finish(r);
   const int64_t cpu_clock_ok = k.has_cpu_clock;
@@ -732,6 +763,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
 
   // The correctness call: the case's seeded inputs, which the fp64 golden saw.
   for (std::size_t i = 0; i < c.inputs.size(); ++i) generate_tensor(c.inputs[i], c.seed, i, in_data + in_off_[i]);
+  if (cancelled("correctness run")) return finish(r);
   fill_sentinels(k, c);
   flush_for(k);
   Call first = call(k, deadline);
@@ -767,7 +799,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     return finish(r);
   }
   if (!ensure_started(b, r, deadline)) {
-    r.message = "the baseline could not run: " + r.message;
+    if (r.status != CaseStatus::Cancelled) r.message = "the baseline could not run: " + r.message;
     return finish(r);
   }
 
@@ -779,6 +811,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   const int max_reps = std::max(min_reps, options_.max_reps);
   const bool adaptive = options_.interleave;
   Clock::time_point timing_start = Clock::now();
+  if (on_timing) on_timing();
   auto fresh_inputs = [&](int call_no) {
     for (std::size_t i = 0; i < c.inputs.size(); ++i)
       generate_fresh(c.inputs[i], mix_seed(nonce_, case_no, static_cast<uint64_t>(call_no), i),
@@ -788,13 +821,14 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     return n < warmup ? "warm-up " + std::to_string(n + 1) : "timed run " + std::to_string(n - warmup + 1);
   };
   auto run_one = [&](Worker& w, const std::string& phase, Call& out) {
+    if (cancelled(phase)) return false;
     if (&w == &k) idle_end();
     fill_sentinels(w, c);
     flush_for(w);
     out = call(w, deadline);
     if (out.end != CallEnd::Done) {
       record_death(w, out, phase, r);
-      if (&w == &b) r.message = "the baseline failed, so the kernel could not be timed: " + r.message;
+      if (&w == &b && r.status != CaseStatus::Cancelled) r.message = "the baseline failed, so the kernel could not be timed: " + r.message;
       return false;
     }
     if (&w == &k) {

@@ -27,6 +27,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "kope/cancel.h"
 #include "kope/error.h"
 #include "sandbox_internal.h"
 
@@ -640,6 +641,7 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
 std::string SandboxRun::describe() const {
   std::ostringstream s;
   if (!started) s << "could not start: " << error;
+  else if (cancelled) s << "cancelled";
   else if (timed_out) s << "timed out after " << std::fixed << std::setprecision(1) << wall_seconds << " s";
   else if (term_signal) s << "killed by signal " << term_signal << " (" << strsignal(term_signal) << ")";
   else s << "exit " << exit_code;
@@ -647,7 +649,8 @@ std::string SandboxRun::describe() const {
   return s.str();
 }
 
-SandboxRun sandbox_run(const SandboxSpec& spec, double wall_seconds, std::size_t max_captured_bytes) {
+SandboxRun sandbox_run(const SandboxSpec& spec, double wall_seconds, std::size_t max_captured_bytes,
+                       const CancelToken* cancel) {
   SandboxRun r;
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<SandboxChild> c;
@@ -688,6 +691,11 @@ SandboxRun sandbox_run(const SandboxSpec& spec, double wall_seconds, std::size_t
     auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
       r.timed_out = true;
+      c->kill_all();
+      break;
+    }
+    if (cancel && cancel->cancelled()) {
+      r.cancelled = true;
       c->kill_all();
       break;
     }

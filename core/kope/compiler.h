@@ -10,6 +10,8 @@
 
 namespace kope {
 
+class CancelToken;
+
 struct Diagnostic {
   std::string file;
   int line = 0;
@@ -27,11 +29,13 @@ struct CompileOptions {
   double timeout_seconds = 120.0;         // wall clock, and CPU time of the compiler's whole tree
   uint64_t memory_bytes = 2ull << 30;     // memory of the compiler's whole tree (cc1plus, as, ld); 0: none
   uint64_t max_processes = 64;            // processes and threads of that tree; 0: none
+  const CancelToken* cancel = nullptr;    // set: the compiler's tree is killed within ~20 ms, the result is cancelled
 };
 
 struct CompileResult {
   bool ok = false;
   bool cached = false;
+  bool cancelled = false;  // the cancel token stopped it (then !ok, nothing cached)
   std::filesystem::path shared_object;
   std::vector<Diagnostic> diagnostics;
   std::string log;    // the compiler's stderr, as it printed it

@@ -49,7 +49,9 @@ struct EvalOptions {
   std::function<void(const EvalProgress&)> progress;  // phases as they happen, on the evaluating thread
 };
 
-enum class CaseStatus { Passed, Wrong, Crash, Timeout, RuntimeError, LoadError, InputsModified, Background };
+// Cancelled: the evaluation was stopped while this case ran (the judge's answer; such a case is not kept in
+// the report, whose `cancelled` says it).
+enum class CaseStatus { Passed, Wrong, Crash, Timeout, RuntimeError, LoadError, InputsModified, Background, Cancelled };
 std::string_view case_status_name(CaseStatus s);
 
 struct CaseResult {
@@ -84,6 +86,9 @@ struct EvalReport {
   std::string kernel_sha256;
   std::string device = "cpu";
   bool compiled = false;
+  // Stopped through EvalOptions::cancel: `cases` holds only the cases that finished before; status() is
+  // "cancelled"; nothing about the kernel follows from it (JSON: "cancelled": true).
+  bool cancelled = false;
   CompileResult compile;
   std::vector<CaseResult> cases;
   std::vector<std::string> errors;
@@ -95,7 +100,7 @@ struct EvalReport {
   std::string worker_isolation;       // what confined the candidate's worker
 
   bool correct() const;
-  std::string status() const;           // passed, compile_error, or the first failing case's status
+  std::string status() const;           // cancelled, passed, compile_error, or the first failing case's status
   std::optional<double> speedup() const;  // geometric mean over cases, when correct
   // 100 * [0.2 * compiled + sum over cases of correct_i * (0.3 + 0.5 * HAP_i) / cases]
   double score() const;
@@ -124,8 +129,10 @@ class Evaluator {
   const EvalPaths& paths() const { return paths_; }
 
  private:
-  std::filesystem::path reference_so(const Task& task);
-  std::filesystem::path baseline_so(const Task& task);
+  // With `cancel` set these throw (an internal type) when it stops them; evaluate() turns that into a
+  // cancelled report.
+  std::filesystem::path reference_so(const Task& task, const CancelToken* cancel = nullptr);
+  std::filesystem::path baseline_so(const Task& task, const CancelToken* cancel = nullptr);
   // The golden folder of each case, computing every missing one in a single sandboxed reference run.
   std::vector<std::filesystem::path> golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
                                                  const EvalOptions& options);

@@ -203,7 +203,7 @@ void MemoryStore::ensure_schema(sqlite3* db, bool use_fts) {
     std::vector<int64_t> ids;
     {
       Stmt s(db, "SELECT e.id FROM evaluations e LEFT JOIN memory_cases c ON c.evaluation_id = e.id "
-                 "WHERE e.id > ? AND c.id IS NULL AND e.status NOT IN ('running','interrupted','error') "
+                 "WHERE e.id > ? AND c.id IS NULL AND e.status NOT IN ('running','interrupted','error','cancelled') "
                  "AND e.report IS NOT NULL ORDER BY e.id");
       s.bind(1, mark);
       while (s.step()) ids.push_back(s.i64(0));

@@ -279,7 +279,9 @@ std::optional<int64_t> MemoryStore::record_evaluation(int64_t evaluation_id, con
   s.bind(1, evaluation_id);
   if (!s.step()) return std::nullopt;
   const std::string status = s.text(6);
-  if (status == "running" || status == "interrupted" || status == "error" || s.null(8)) return std::nullopt;
+  // A cancelled evaluation says nothing about its kernel: no Case (so it is never retrieved, never a failure mode).
+  if (status == "running" || status == "interrupted" || status == "error" || status == "cancelled" || s.null(8))
+    return std::nullopt;
   json parsed;
   if (!report) {
     parsed = json::parse(s.text(8), nullptr, false);

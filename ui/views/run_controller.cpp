@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "engine.h"
+#include "kope/llm/config.h"
 #include "models/status.h"
 #include "view_util.h"
 
@@ -35,22 +36,43 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
   task_view_->setModel(tasks_);
   task_view_->setMaximumHeight(110);
   policy_ = new QComboBox;
-  policy_->setEditable(true);  // an LLM profile name, once the llm module is in
+  policy_->setEditable(true);  // offline, or the name of an LLM profile (typed, or from the settings file)
   policy_->addItem("offline");
+  try {
+    for (const llm::Profile& p : llm::load_profiles(llm::settings_path())) policy_->addItem(QString::fromStdString(p.name));
+  } catch (const std::exception&) {
+    // a bad settings file: the run names the problem when a profile is chosen
+  }
   memory_ = new QComboBox;
   memory_->addItems({"off", "dump", "active"});
   max_attempts_ = new QSpinBox;
   max_attempts_->setRange(1, 1000);
   max_attempts_->setValue(8);
+  auto budget = [](int max, const QString& none) {
+    auto* b = new QSpinBox;
+    b->setRange(0, max);
+    b->setValue(0);
+    b->setSpecialValueText(none);
+    return b;
+  };
+  patience_ = budget(1000, "-");
+  token_budget_ = budget(1000000, "-");
+  wall_minutes_ = budget(100000, "-");
   tasks_label_ = new QLabel;
   policy_label_ = new QLabel;
   memory_label_ = new QLabel;
   attempts_label_ = new QLabel;
+  patience_label_ = new QLabel;
+  tokens_label_ = new QLabel;
+  wall_label_ = new QLabel;
   form_ = new QFormLayout;
   form_->addRow(tasks_label_, task_view_);
   form_->addRow(policy_label_, policy_);
   form_->addRow(memory_label_, memory_);
   form_->addRow(attempts_label_, max_attempts_);
+  form_->addRow(patience_label_, patience_);
+  form_->addRow(tokens_label_, token_budget_);
+  form_->addRow(wall_label_, wall_minutes_);
 
   start_ = new QPushButton;
   pause_ = new QPushButton;
@@ -226,6 +248,9 @@ void RunController::start() {
   s.policy = policy_->currentText().trimmed().toStdString();
   s.memory = memory_->currentText().toStdString();
   s.loop.max_attempts = max_attempts_->value();
+  s.loop.patience = patience_->value();
+  s.loop.max_tokens_total = int64_t{token_budget_->value()} * 1000;
+  s.loop.max_wall_seconds = 60.0 * wall_minutes_->value();
   if (evalOptions) s.loop.eval = evalOptions();
   control_ = std::make_shared<RunControl>();
   control_->set_hold(hold_->isChecked());
@@ -261,6 +286,7 @@ void RunController::updateButtons() {
   policy_->setEnabled(!running_);
   memory_->setEnabled(!running_);
   max_attempts_->setEnabled(!running_);
+  for (QSpinBox* b : {patience_, token_budget_, wall_minutes_}) b->setEnabled(!running_);
   task_view_->setEnabled(!running_);
 }
 
@@ -307,6 +333,9 @@ void RunController::retranslate() {
   policy_->setToolTip(tr("offline replays the shipped kernels; type an LLM profile name to use a model"));
   memory_label_->setText(tr("Memory"));
   attempts_label_->setText(tr("Attempts per task"));
+  patience_label_->setText(tr("Patience (attempts without gain)"));
+  tokens_label_->setText(tr("Token budget (thousands)"));
+  wall_label_->setText(tr("Wall time (minutes)"));
   start_->setText(tr("Start run"));
   pause_->setText(tr("Pause after attempt"));
   stop_->setText(tr("Stop now"));

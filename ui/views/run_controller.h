@@ -39,9 +39,13 @@ class RunController : public QWidget {
   SteeringModel* steering() const { return steering_; }
   QTableView* attemptView() const { return attempt_view_; }
   QLabel* phaseLabel() const { return phase_; }
+  QSpinBox* maxAttempts() const { return max_attempts_; }
+  // Budgets for the run (0: none): attempts without improvement, model tokens in thousands, wall minutes.
+  QSpinBox* patience() const { return patience_; }
+  QSpinBox* tokenBudget() const { return token_budget_; }
+  QSpinBox* wallMinutes() const { return wall_minutes_; }
   QComboBox* policyBox() const { return policy_; }
   QComboBox* memoryBox() const { return memory_; }
-  QSpinBox* maxAttempts() const { return max_attempts_; }
   QPushButton* startButton() const { return start_; }
   QPushButton* pauseButton() const { return pause_; }
   QPushButton* stopButton() const { return stop_; }
@@ -96,6 +100,9 @@ class RunController : public QWidget {
   QComboBox* policy_ = nullptr;
   QComboBox* memory_ = nullptr;
   QSpinBox* max_attempts_ = nullptr;
+  QSpinBox* patience_ = nullptr;
+  QSpinBox* token_budget_ = nullptr;
+  QSpinBox* wall_minutes_ = nullptr;
   QPushButton* start_ = nullptr;
   QPushButton* pause_ = nullptr;
   QPushButton* stop_ = nullptr;
@@ -114,6 +121,9 @@ class RunController : public QWidget {
   QLabel* policy_label_ = nullptr;
   QLabel* memory_label_ = nullptr;
   QLabel* attempts_label_ = nullptr;
+  QLabel* patience_label_ = nullptr;
+  QLabel* tokens_label_ = nullptr;
+  QLabel* wall_label_ = nullptr;
   QLabel* fork_label_ = nullptr;
 };
 

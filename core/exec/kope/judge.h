@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,7 +31,12 @@ class Judge {
 
   // The correctness call against `golden` (one fp64 array per output), then, when `time_it`, warm-ups and timed
   // pairs until the stop rule fires. Every outcome of the candidate is in the result, never thrown.
-  CaseResult run_case(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it);
+  // `on_timing` runs once when the case's timed calls start. A set EvalOptions::cancel ends the case within
+  // ~20 ms wherever it is (starting a worker, waiting on a call, between calls): both workers' trees are killed
+  // and the result's status is CaseStatus::Cancelled.
+  CaseResult run_case(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
+                      const std::function<void()>& on_timing = {});
+  bool cancel_requested() const { return options_.cancel && options_.cancel->cancelled(); }
 
   // Sum of the judge's measured times of timed calls (candidate and baseline) so far, in seconds.
   double timed_call_seconds() const { return timed_ns_ * 1e-9; }
@@ -56,7 +62,7 @@ class Judge {
   static void put_held(std::unique_ptr<Held> h);
   static std::unique_ptr<Held>& held_slot();
   static void release_worker(Worker& w);
-  enum class CallEnd { Done, Died, TimedOut };
+  enum class CallEnd { Done, Died, TimedOut, Cancelled };
   struct Call {
     CallEnd end = CallEnd::Done;
     int rc = 0;
