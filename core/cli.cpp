@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/cli_args.h"
+#include "kope/device/device.h"
 #include "kope/error.h"
 #include "kope/evaluator.h"
 #include "kope/format.h"
@@ -69,7 +70,7 @@ commands:
   version
 
 common options:
-  --device cpu            the target device (this build: cpu)
+  --device SPEC           where kernels run: cpu (default), cuda, ascend, or KIND@[USER@]HOST[:PORT] over SSH
   --policy offline        the policy for `run` (this build: offline, the shipped kernels; no network)
   --suite DIR             task JSON files below DIR instead of the embedded suite
   --workspace DIR         where runs are recorded (default $KOPE_WORKSPACE or ~/.local/share/kope)
@@ -173,9 +174,21 @@ std::vector<std::string> split_list(const std::string& s, char sep) {
 
 namespace {
 
-void require_device(const Args& a) {
-  std::string d = a.get("--device").value_or("cpu");
-  if (d != "cpu") throw UsageError("device \"" + d + "\" is not available in this build (devices: cpu)");
+// --device SPEC (cpu, cuda, ascend, KIND@[USER@]HOST[:PORT]): a malformed spec or an unknown kind is bad usage
+// (exit 2); a device this environment lacks (no toolkit, no board, an unreachable host) is exit 4, with why.
+std::string require_device(const Args& a) {
+  const std::string spec = a.get("--device").value_or("cpu");
+  std::unique_ptr<device::Device> dev;
+  try {
+    dev = device::make_device(spec);
+  } catch (const EnvError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  const device::Availability av = dev->availability();
+  if (!av.available) throw EnvError("device " + dev->name() + " is not available: " + av.reason);
+  return spec;
 }
 
 Suite load_suite(const Args& a) {
@@ -337,11 +350,11 @@ std::string joined_command(const std::vector<std::string>& args) {
 }
 
 int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
-  require_device(a);
+  const std::string device = require_device(a);
   auto task_name = a.get("--task");
   auto kernel_path = a.get("--kernel");
   if (!task_name || (!kernel_path == !a.has("--library")))
-    throw UsageError("usage: kope eval --task TASK (--kernel FILE | --library) [--device cpu] [--json]");
+    throw UsageError("usage: kope eval --task TASK (--kernel FILE | --library) [--device cpu|cuda|ascend|KIND@HOST] [--json]");
   Suite suite = load_suite(a);
   Task task = resolve_task(*task_name, suite);
   EvalOptions opt = eval_options(a);
@@ -360,13 +373,14 @@ int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& o
     source = read_file(*kernel_path, "kernel file");
   }
   if (source.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("kernel file '" + *kernel_path + "' is empty");
+  opt.device = device;
   Workspace ws = Workspace::open(workspace_dir(a));
   Evaluator ev(EvalPaths::under(ws.dir()));
   const Recorded rec = evaluate_in_new_run(
       ws, ev, joined_command(raw), task,
       {source, *kernel_path, a.has("--library") ? "library:" + task.name : fs::absolute(*kernel_path).string(),
        a.has("--library") ? "the library baseline" : thought_of(source)},
-      "cpu", opt);
+      device, opt);
   const EvalReport& rep = rec.report;
   const int64_t eval_id = rec.evaluation_id;
   if (a.has("--json")) {
@@ -408,7 +422,7 @@ SuiteSummary incumbent_summary(const Workspace& ws, const Suite& suite, const st
 }
 
 int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
-  require_device(a);
+  const std::string device = require_device(a);
   std::string policy_name = a.get("--policy").value_or("offline");
   if (policy_name != "offline")
     throw UsageError("policy \"" + policy_name + "\" is not available in this build (policies: offline, llm)");
@@ -416,6 +430,7 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
   Suite suite = a.get("--tasks") ? load_suite(a) : load_suite_at_level(a, "1");
   LoopOptions lo;
   lo.eval = eval_options(a);
+  lo.eval.device = lo.device = device;
   lo.max_attempts = int_option(a, "--max-attempts", lo.max_attempts, 1, 1000);
   if (auto t = a.get("--tasks")) lo.tasks = split_list(*t);
   lo.recheck = a.has("--recheck");

@@ -13,9 +13,11 @@
 #include <random>
 #include <sstream>
 
+#include "kope/device/device.h"
 #include "kope/embedded.h"
 #include "kope/error.h"
 #include "kope/fsutil.h"
+#include "kope/inputs.h"
 #include "kope/judge.h"
 #include "kope/sandbox.h"
 #include "kope/process.h"
@@ -158,6 +160,7 @@ json EvalReport::to_json() const {
   j["task_digest"] = task_digest;
   j["kernel"] = {{"name", kernel_name}, {"sha256", kernel_sha256}};
   j["device"] = device;
+  if (!device_fingerprint.is_null()) j["device_fingerprint"] = device_fingerprint;
   j["status"] = status();
   j["compiled"] = compiled;
   j["cancelled"] = cancelled;
@@ -203,7 +206,37 @@ json EvalReport::to_json() const {
   return j;
 }
 
+struct Evaluator::DeviceEntry {
+  std::unique_ptr<device::Device> dev;
+  bool local_cpu = false;  // the judge's own workers measure; everything else goes through Device::measure
+  device::Availability availability;
+  device::Capabilities caps;
+  json fingerprint;
+};
+
 Evaluator::Evaluator(EvalPaths paths) : paths_(std::move(paths)) {}
+Evaluator::~Evaluator() = default;
+
+Evaluator::DeviceEntry& Evaluator::device_for(const std::string& spec) {
+  if (auto it = devices_.find(spec); it != devices_.end()) return *it->second;
+  device::DeviceConfig cfg;
+  cfg.work_dir = paths_.build.parent_path();
+  cfg.runner = paths_.runner;
+  auto e = std::make_unique<DeviceEntry>();
+  e->dev = device::make_device(spec, cfg);  // kope::Error for a malformed spec or an unknown kind
+  if (e->dev->kind() == "cpu") {
+    // The CPU device builds against the workspace's header, as compile_kernel always did (same cache keys).
+    cfg.include_dir = paths_.include;
+    e->dev = device::make_device(spec, cfg);
+  }
+  e->local_cpu = e->dev->kind() == "cpu" && e->dev->name() == "cpu";
+  e->availability = e->dev->availability();
+  if (e->availability.available) {
+    e->caps = e->dev->capabilities();
+    e->fingerprint = device::to_json(e->dev->fingerprint());
+  }
+  return *devices_.emplace(spec, std::move(e)).first->second;
+}
 
 namespace {
 
@@ -269,6 +302,111 @@ std::vector<double> read_doubles(const fs::path& p, std::size_t numel) {
   std::vector<double> v(numel);
   std::memcpy(v.data(), bytes.data(), bytes.size());
   return v;
+}
+
+std::string describe_check(const OutputCheck& o) {
+  std::ostringstream s;
+  s.precision(9);
+  s << "output " << o.name << ": mean rel err " << o.mean_rel << ", max rel err " << o.max_rel << " (limits "
+    << o.threshold << " and " << 10 * o.threshold << "), " << o.mismatches
+    << " element(s) out of tolerance; worst at index " << o.worst_index << ": expected " << o.expected << ", got "
+    << o.got;
+  return s.str();
+}
+
+// One case on a device other than the local CPU: the case's seeded inputs (the bytes the fp64 golden saw) go to
+// the device, its outputs come back and are checked here against the golden, its times are the device's.
+CaseResult measure_on_device(device::Device& dev, const device::Capabilities& caps, const ConcreteCase& c,
+                             const std::vector<std::vector<double>>& golden, bool time_it, const fs::path& cand,
+                             const fs::path& base, const fs::path& scratch, const EvalOptions& o) {
+  CaseResult r;
+  r.name = c.name;
+  r.network_failure = "not reported by the " + dev.name() + " device";
+  device::MeasureRequest q;
+  q.kcase = c;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    std::string bytes(static_cast<std::size_t>(c.inputs[i].numel) * dtype_size(c.inputs[i].dtype), '\0');
+    generate_tensor(c.inputs[i], c.seed, i, bytes.data());
+    q.inputs.push_back(std::move(bytes));
+  }
+  q.candidate = cand;
+  q.baseline = time_it ? base : fs::path();
+  q.scratch = scratch;
+  q.warmup = time_it ? std::max(0, o.warmup) : 0;
+  q.reps = time_it ? std::max(1, o.reps) : 1;
+  q.interleave = o.interleave;
+  q.flush_bytes = o.flush_bytes;
+  q.timeout_seconds = o.case_timeout_seconds;
+  q.host_memory_bytes = o.memory_bytes;
+  q.sanitize = o.sanitize;
+  device::MeasureResult m = dev.measure(q);
+  r.log = m.log;
+  for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
+  r.failed_call = m.failed_call;
+  using device::Outcome;
+  const std::string what = std::string(device::outcome_name(m.outcome));
+  switch (m.outcome) {
+    case Outcome::Ok: break;
+    case Outcome::ToolError:  // not the kernel's fault: the evaluation cannot say anything about it
+      throw EnvError("device " + dev.name() + ": case " + c.name + ": " + m.message);
+    case Outcome::KernelError:
+    case Outcome::LaunchError:
+    case Outcome::OutOfMemory: r.status = CaseStatus::RuntimeError; break;
+    case Outcome::Crash:
+    case Outcome::IllegalAddress: r.status = CaseStatus::Crash; break;
+    case Outcome::Timeout: r.status = CaseStatus::Timeout; break;
+    case Outcome::LoadError: r.status = CaseStatus::LoadError; break;
+    case Outcome::InputsModified: r.status = CaseStatus::InputsModified; break;
+    case Outcome::BackgroundWork: r.status = CaseStatus::Background; break;
+  }
+  if (m.outcome != Outcome::Ok) {
+    r.message = what + ": " + m.message;
+    if (!m.findings.empty()) r.message += " (memory checker: " + m.findings.front() + ")";
+    return r;
+  }
+  auto sized = [&](const std::vector<std::string>& outs) {
+    if (outs.size() != c.outputs.size()) return false;
+    for (std::size_t i = 0; i < outs.size(); ++i)
+      if (outs[i].size() != static_cast<std::size_t>(c.outputs[i].numel) * dtype_size(c.outputs[i].dtype)) return false;
+    return true;
+  };
+  if (!sized(m.first_outputs))
+    throw EnvError("device " + dev.name() + ": case " + c.name + ": the worker returned outputs of the wrong size");
+  for (std::size_t i = 0; i < c.outputs.size(); ++i)
+    r.outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, m.first_outputs[i].data(), golden[i].data(),
+                                     static_cast<std::size_t>(c.outputs[i].numel), c.outputs[i].threshold));
+  for (const auto& chk : r.outputs)
+    if (!chk.ok) {
+      r.status = CaseStatus::Wrong;
+      r.failed_call = "correctness run";
+      r.message = describe_check(chk);
+      return r;
+    }
+  // The timed calls ran on the same inputs: the last one's outputs answer to the same golden.
+  if (!m.last_outputs.empty()) {
+    if (!sized(m.last_outputs))
+      throw EnvError("device " + dev.name() + ": case " + c.name + ": the worker returned outputs of the wrong size");
+    for (std::size_t i = 0; i < c.outputs.size(); ++i)
+      r.last_outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, m.last_outputs[i].data(),
+                                            golden[i].data(), static_cast<std::size_t>(c.outputs[i].numel),
+                                            c.outputs[i].threshold));
+    for (const auto& chk : r.last_outputs)
+      if (!chk.ok) {
+        r.status = CaseStatus::Wrong;
+        r.failed_call = "the last timed run";
+        r.message = "correct on the correctness run but wrong on the last timed run: " + describe_check(chk);
+        return r;
+      }
+  }
+  if (time_it && caps.can_time && !m.candidate_ns.empty() && !m.baseline_ns.empty()) {
+    r.kernel_ns = m.candidate_ns;
+    r.baseline_ns = m.baseline_ns;
+    r.timed = true;
+    r.stop_rule = "fixed";
+  } else if (time_it && !caps.can_time) {
+    r.message = "correct; not timed: " + dev.name() + " is a functional twin without the hardware's clock";
+  }
+  return r;
 }
 
 }  // namespace
@@ -375,8 +513,11 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     if (options.cases.empty() || std::find(options.cases.begin(), options.cases.end(), c.name) != options.cases.end())
       cases.push_back(resolve_case(task, c));
 
-  CompileOptions copt;
-  if (!options.cxxflags.empty()) copt.flags = options.cxxflags;
+  DeviceEntry& d = device_for(options.device);
+  if (!d.availability.available)
+    throw EnvError("device " + d.dev->name() + " is not available: " + d.availability.reason);
+  rep.device = d.dev->name();
+  rep.device_fingerprint = d.fingerprint;
   const int n = static_cast<int>(cases.size());  // progress hooks (interim, for the window's live phases)
   auto progress = [&](EvalProgress::Phase ph, int k, const CaseResult* r) {
     if (options.progress) options.progress({ph, k, n, k < n ? cases[k].name : std::string(), r});
@@ -393,8 +534,22 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   };
   if (cancel && cancel->cancelled()) return end_cancelled();
   progress(EvalProgress::Phase::Compiling, 0, nullptr);
+  device::BuildOptions bo;
+  bo.build_dir = paths_.build;
+  bo.display_name = kernel_name;
+  bo.flags = options.cxxflags;
+  if (d.local_cpu) bo.timeout_seconds = CompileOptions{}.timeout_seconds;  // as compile_kernel always had it
   try {
-    rep.compile = compile_kernel(source, kernel_name, paths_.build, paths_.include, copt);
+    const device::BuildResult b = d.dev->build(source, bo);
+    rep.compile.ok = b.ok;
+    rep.compile.cached = b.cached;
+    rep.compile.shared_object = b.artifact;
+    rep.compile.diagnostics = b.diagnostics;
+    rep.compile.log = b.log;
+    rep.compile.error = b.error;
+    rep.compile.command = b.command;
+    rep.compile.seconds = b.seconds;
+    rep.compile.isolation = b.isolation;
   } catch (const EnvError&) { throw; } catch (const Error& e) {
     rep.compile.error = e.what();
   }
@@ -414,7 +569,24 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   // The goldens live in kope's memory for the evaluation (and in the workspace's cache, which no worker sees).
   std::vector<std::vector<std::vector<double>>> goldens;
   try {
-    base = baseline_so(task, cancel);
+    if (d.local_cpu) {
+      base = baseline_so(task, cancel);
+    } else {
+      // The device's own baseline (the task's baselines[kind], else the shipped one), built there once per task.
+      const std::string kind = d.dev->kind();
+      std::string src = device::baseline_source(task, kind);
+      if (src.empty() && kind == "cpu") src = task.reference;  // the fp32 reference, as on the local CPU
+      if (src.empty())
+        throw Error("task '" + task.origin + "' has no " + kind + " baseline (a \"baselines\": {\"" + kind +
+                    "\": ...} entry in the task, or resources/baselines/" + kind + "/" + task.name + d.caps.source_suffix +
+                    ")");
+      device::BuildOptions bb;
+      bb.build_dir = paths_.build;
+      bb.display_name = task.name + ".baseline" + d.caps.source_suffix;
+      const device::BuildResult b = d.dev->build(src, bb);
+      if (!b.ok) throw Error("task '" + task.origin + "': the " + kind + " baseline does not build on " + d.dev->name() + ": " + b.error);
+      base = b.artifact;
+    }
     throw_if_cancelled(cancel);
     const std::vector<fs::path> golden_at = golden_dirs(task, cases, options);
     for (std::size_t ci = 0; ci < cases.size(); ++ci) {
@@ -429,21 +601,30 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     return end_cancelled();
   }
   lap("baseline and goldens");
-  Judge judge(paths_, rep.compile.shared_object, base, cases, options);
+  // The local CPU: the judge's own sandboxed workers. Any other device: Device::measure, checked here.
+  std::unique_ptr<Judge> judge;
+  if (d.local_cpu) judge = std::make_unique<Judge>(paths_, rep.compile.shared_object, base, cases, options);
+  auto run_case = [&](std::size_t ci, bool time_it) {
+    if (judge)
+      return judge->run_case(cases[ci], goldens[ci], time_it,
+                             [&] { progress(EvalProgress::Phase::Timing, static_cast<int>(ci), nullptr); });
+    JobDir scratch(paths_.jobs);
+    return measure_on_device(*d.dev, d.caps, cases[ci], goldens[ci], time_it, rep.compile.shared_object, base,
+                             scratch.path, options);
+  };
   lap("judge set-up");
   std::string first_failure;
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const ConcreteCase& c = cases[ci];
     if (cancel && cancel->cancelled()) return end_cancelled();
     progress(EvalProgress::Phase::Testing, static_cast<int>(ci), nullptr);
-    CaseResult r = judge.run_case(c, goldens[ci], first_failure.empty(),
-                                  [&] { progress(EvalProgress::Phase::Timing, static_cast<int>(ci), nullptr); });
+    CaseResult r = run_case(ci, first_failure.empty());
     lap("case " + c.name);
     if (r.status == CaseStatus::Cancelled) return end_cancelled();
     if (!r.correct()) {
       rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
       if (first_failure.empty()) first_failure = r.name;
-    } else if (!r.timed) {
+    } else if (!r.timed && !first_failure.empty()) {
       r.message = "correct; not timed, since case " + first_failure + " already failed";
     }
     if (!r.baseline_ns.empty() && !r.kernel_ns.empty() && r.correct()) {
@@ -453,11 +634,9 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
         r.speedup = *r.baseline_median_ns / *r.kernel_median_ns;
         r.speedup_interval = speedup_interval(r.baseline_ns, r.kernel_ns);
       }
-      if (const double bw = judge.copy_bytes_per_ns(); bw > 0) {
-        double bytes = 0;
-        for (const auto* list : {&c.inputs, &c.outputs})
-          for (const auto& t : *list) bytes += static_cast<double>(t.numel) * static_cast<double>(dtype_size(t.dtype));
-        r.hw_bound_ns = bytes / bw;
+      // The device's floor: bytes the case must move / its peak (the CPU: the copy bandwidth, as measured).
+      if (const std::optional<double> floor = d.dev->floor_ns(c); floor && *floor > 0) {
+        r.hw_bound_ns = *floor;
         r.hap = hardware_aware_position(*r.baseline_median_ns, *r.kernel_median_ns, *r.hw_bound_ns);
       }
     }
@@ -471,14 +650,22 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     progress(EvalProgress::Phase::CaseDone, static_cast<int>(rep.cases.size()) - 1, &rep.cases.back());
   }
   for (const CaseResult& c : rep.cases)
-    if (!c.network_isolated) {
+    if (judge && !c.network_isolated) {  // other devices: worker_isolation below says what is known
       rep.warnings.push_back("case " + c.name + ": the runner could not isolate the network (" + c.network_failure +
                              "); the kernel could reach it");
       break;
     }
-  rep.timed_call_seconds = judge.timed_call_seconds();
-  rep.flush_method = judge.flush_method();
-  rep.worker_isolation = judge.isolation_summary();
+  if (judge) {
+    rep.timed_call_seconds = judge->timed_call_seconds();
+    rep.flush_method = judge->flush_method();
+    rep.worker_isolation = judge->isolation_summary();
+  } else {
+    for (const CaseResult& c : rep.cases)
+      for (const auto* v : {&c.baseline_ns, &c.kernel_ns})
+        for (double ns : *v) rep.timed_call_seconds += ns * 1e-9;
+    rep.worker_isolation = "on " + d.dev->name() + ": the device's worker in its sandbox there (no network); not "
+                           "reported per run (see README, Devices)";
+  }
   rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return rep;
 }

@@ -101,6 +101,7 @@ EvalReport report_from_json(const json& j) {
     get(*it, "sha256", r.kernel_sha256);
   }
   get(j, "device", r.device);
+  if (auto it = j.find("device_fingerprint"); it != j.end() && it->is_object()) r.device_fingerprint = *it;
   get(j, "compiled", r.compiled);
   get(j, "cancelled", r.cancelled);
   if (auto it = j.find("compile"); it != j.end() && it->is_object()) {

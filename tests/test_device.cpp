@@ -12,8 +12,10 @@
 #include "kope/device/device.h"
 #include "kope/device/worker_protocol.h"
 #include "kope/error.h"
+#include "kope/evaluator.h"
 #include "kope/fsutil.h"
 #include "kope/inputs.h"
+#include "kope/sandbox.h"
 #include "kope/suite.h"
 #include "test_support.h"
 
@@ -252,4 +254,122 @@ TEST(CliDevices, ListsEveryKindWithItsReason) {
   std::ostringstream o3, e3;
   EXPECT_EQ(run_cli({"devices", "--device", "tpu"}, o3, e3), kExitBadInput);
   EXPECT_NE(e3.str().find("unknown device \"tpu\""), std::string::npos) << e3.str();
+}
+
+// SandboxSpec::dev_paths: a device node outside bubblewrap's minimal /dev is visible only when named.
+TEST(SandboxDevPaths, ANamedDeviceNodeIsBoundAndNoOtherIs) {
+  const Isolation iso = sandbox_capabilities();
+  if (std::find(iso.active.begin(), iso.active.end(), "mount-namespace") == iso.active.end())
+    GTEST_SKIP() << "no private mount namespace here (" << iso.summary() << "): every node is visible anyway";
+  std::string node;
+  for (const char* n : {"/dev/kvm", "/dev/fuse", "/dev/loop-control", "/dev/kmsg"})
+    if (fs::exists(n)) node = n;
+  if (node.empty()) GTEST_SKIP() << "no device node outside the minimal /dev to try";
+  test::TempDir tmp;
+  SandboxSpec s;
+  s.argv = {"/bin/sh", "-c", "test -e " + node};
+  s.rw_paths = {tmp.path()};
+  s.cwd = tmp.path();
+  s.env = {"PATH=/usr/bin:/bin"};
+  SandboxRun without = sandbox_run(s, 30);
+  ASSERT_TRUE(without.started) << without.error;
+  EXPECT_EQ(without.exit_code, 1) << node << " is visible without being named";
+  s.dev_paths = {node};
+  SandboxRun with = sandbox_run(s, 30);
+  ASSERT_TRUE(with.started) << with.error;
+  EXPECT_EQ(with.exit_code, 0) << node << " is not visible though named: " << with.err;
+}
+
+namespace {
+
+// The CPU device under another name: the evaluator cannot take it for the local judge, so it goes the way every
+// other device goes (Device::build, Device::measure, the checks against the golden here).
+class Renamed : public Device {
+ public:
+  Renamed(std::unique_ptr<Device> d, std::string name, bool tool_error)
+      : d_(std::move(d)), name_(std::move(name)), tool_error_(tool_error) {}
+  std::string name() const override { return name_; }
+  std::string kind() const override { return "cpu"; }
+  Availability availability() override { return d_->availability(); }
+  Capabilities capabilities() override { return d_->capabilities(); }
+  Fingerprint fingerprint() override { return d_->fingerprint(); }
+  BuildResult build(const std::string& s, const BuildOptions& o) override { return d_->build(s, o); }
+  MeasureResult measure(const MeasureRequest& q) override {
+    if (!tool_error_) return d_->measure(q);
+    MeasureResult m;
+    m.outcome = Outcome::ToolError;
+    m.message = "the board went away";
+    return m;
+  }
+  std::optional<double> floor_ns(const ConcreteCase& c) override { return d_->floor_ns(c); }
+
+ private:
+  std::unique_ptr<Device> d_;
+  std::string name_;
+  bool tool_error_;
+};
+
+}  // namespace
+
+TEST(EvaluatorDevices, AnyDeviceGoesThroughBuildMeasureAndTheGoldenHere) {
+  register_device("viacpu", [](const DeviceConfig& c) { return std::make_unique<Renamed>(make_device("cpu", c), "viacpu", false); });
+  register_device("toolfail", [](const DeviceConfig& c) { return std::make_unique<Renamed>(make_device("cpu", c), "toolfail", true); });
+  test::TempDir tmp;
+  Evaluator ev{EvalPaths::under(tmp.path())};
+  Task t = test::affine_task();
+  EvalOptions o;
+  o.device = "viacpu";
+  o.warmup = 1;
+  o.reps = 3;
+  EvalReport rep = ev.evaluate(t, test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"), "k.cpp", o);
+  ASSERT_TRUE(rep.correct()) << rep.status() << (rep.errors.empty() ? "" : ": " + rep.errors[0]);
+  EXPECT_EQ(rep.device, "viacpu");
+  EXPECT_FALSE(rep.device_fingerprint.value("model", "").empty()) << rep.device_fingerprint.dump();
+  EXPECT_TRUE(rep.to_json().contains("device_fingerprint"));
+  for (const CaseResult& c : rep.cases) {
+    EXPECT_EQ(c.kernel_ns.size(), 3u) << c.name;
+    EXPECT_EQ(c.baseline_ns.size(), 3u) << c.name;
+    EXPECT_TRUE(c.speedup.has_value()) << c.name;
+    EXPECT_TRUE(c.hw_bound_ns.has_value()) << c.name;
+    EXPECT_EQ(c.outputs.size(), 1u);
+  }
+  // Wrong answers, crashes and failing calls are outcomes, judged against the same fp64 golden.
+  EvalReport wrong = ev.evaluate(t, test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1.5f;"), "w.cpp", o);
+  EXPECT_EQ(wrong.status(), "wrong");
+  EvalReport crash = ev.evaluate(t, test::affine_kernel("  *(volatile int*)0 = 1;"), "c.cpp", o);
+  EXPECT_EQ(crash.status(), "crash");
+  EvalReport failing = ev.evaluate(t, test::affine_kernel("  return 7;"), "f.cpp", o);
+  EXPECT_EQ(failing.status(), "runtime_error");
+  // The device's tooling failing is not the kernel's fault: an environment error, never "wrong".
+  o.device = "toolfail";
+  EXPECT_THROW(ev.evaluate(t, test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"), "k.cpp", o),
+               EnvError);
+  // The local CPU keeps the judge, and records its name and fingerprint.
+  o.device = "cpu";
+  EvalReport local = ev.evaluate(t, test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"), "k.cpp", o);
+  ASSERT_TRUE(local.correct()) << local.status();
+  EXPECT_EQ(local.device, "cpu");
+  EXPECT_FALSE(local.flush_method.empty());
+  EXPECT_FALSE(local.device_fingerprint.is_null());
+  o.device = "tpu";
+  EXPECT_THROW(ev.evaluate(t, "x", "k.cpp", o), Error);
+}
+
+// kope eval/run --device: a malformed spec is bad usage (2); a device this environment lacks is exit 4, with why.
+TEST(CliDevices, EvalAndRunTakeADeviceSpec) {
+  test::TempDir tmp;
+  test::write_text(tmp / "k.cpp", test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"));
+  const std::string ws = (tmp / "ws").string();
+  std::ostringstream o1, e1;
+  EXPECT_EQ(run_cli({"eval", "--task", "gelu", "--kernel", (tmp / "k.cpp").string(), "--device", "cuda@", "--workspace", ws}, o1, e1),
+            kExitBadInput) << e1.str();
+  // No CANN toolkit on this machine: the device is absent, and the reason names what is missing.
+  unsetenv("ASCEND_HOME_PATH");
+  unsetenv("ASCEND_INSTALL_PATH");
+  std::ostringstream o2, e2;
+  EXPECT_EQ(run_cli({"eval", "--task", "gelu", "--kernel", (tmp / "k.cpp").string(), "--device", "ascend", "--workspace", ws}, o2, e2),
+            kExitEnvironment) << e2.str();
+  EXPECT_NE(e2.str().find("device ascend is not available: "), std::string::npos) << e2.str();
+  std::ostringstream o3, e3;
+  EXPECT_EQ(run_cli({"run", "--tasks", "gelu", "--device", "ascend", "--workspace", ws}, o3, e3), kExitEnvironment) << e3.str();
 }

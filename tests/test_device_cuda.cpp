@@ -10,6 +10,8 @@
 
 #include "kope/device/cuda.h"
 #include "kope/device/device.h"
+#include "kope/device/worker_sandbox.h"
+#include "kope/sandbox.h"
 #include "kope/fsutil.h"
 #include "kope/process.h"
 #include "kope/suite.h"
@@ -190,6 +192,65 @@ TEST(CudaBuild, WorkerBuildsWithNvccWhereCMakeDidNotAndProbes) {
     EXPECT_NE(r.out.find("\"peak_bandwidth_gbps\""), std::string::npos) << r.out;
   }
   EXPECT_EQ(build_worker(find_nvcc(), include_dir_for(c), tmp / "work", &error), w);  // built once
+}
+
+// The CUDA worker's sandbox: only the GPU's nodes, the folders the environment names, the job folder writable.
+TEST(CudaSandbox, WorkerSpecNamesTheGpuNodesAndToolkitFolders) {
+  test::TempDir tmp;
+  for (const char* f : {"nodes/nvidia0", "nodes/nvidia1", "nodes/nvidiactl", "nodes/nvidia-uvm", "nodes/davinci0",
+                        "cuda/bin/nvcc", "job/x"})
+    test::write_text(tmp / f, "");
+  const std::string n = (tmp / "nodes").string();
+  EXPECT_EQ(device_nodes({n + "/nvidia*", n + "/nvidiactl", n + "/absent"}),
+            (std::vector<fs::path>{tmp / "nodes/nvidia-uvm", tmp / "nodes/nvidia0", tmp / "nodes/nvidia1",
+                                   tmp / "nodes/nvidiactl"}));
+  WorkerSandbox w;
+  w.argv = {(tmp / "cuda/bin/nvcc").string(), "--probe"};
+  w.job_dir = tmp / "job";
+  w.ro = {tmp / "cuda/bin", tmp / "missing"};
+  w.dev_patterns = {n + "/nvidia*"};
+  w.env = worker_env({"PATH=" + (tmp / "cuda/bin").string() + ":/usr/bin", "CUDA_HOME=" + (tmp / "cuda").string(),
+                      "SECRET_TOKEN=" + (tmp / "nodes").string()},
+                     tmp / "job");
+  SandboxSpec s = worker_sandbox_spec(w);
+  EXPECT_EQ(s.argv, w.argv);
+  EXPECT_FALSE(s.network);
+  EXPECT_EQ(s.rw_paths, std::vector<fs::path>{tmp / "job"});
+  EXPECT_EQ(s.cwd, tmp / "job");
+  EXPECT_EQ(s.ro_paths, (std::vector<fs::path>{tmp / "cuda", tmp / "cuda/bin"}));  // not /usr/bin, not a stray value
+  EXPECT_EQ(s.dev_paths.size(), 3u);
+  EXPECT_EQ(std::count(s.env.begin(), s.env.end(), "HOME=" + (tmp / "job").string()), 1);
+  EXPECT_EQ(std::count(s.env.begin(), s.env.end(), "LC_ALL=C"), 1);
+}
+
+// The probe runs the worker through sandbox_spawn: it starts there and says what it found (no GPU here: why).
+TEST(CudaSandbox, ProbeStartsTheWorkerConfined) {
+  if (auto why = skip_without_nvcc(); !why.empty()) GTEST_SKIP() << why;
+  test::TempDir tmp;
+  DeviceConfig c = config(tmp);
+  std::string error;
+  fs::path w = build_worker(find_nvcc(), include_dir_for(c), tmp / "work", &error);
+  ASSERT_FALSE(w.empty()) << error;
+  WorkerSandbox ws;
+  ws.argv = {w.string(), "--probe"};
+  ws.job_dir = tmp / "job";
+  fs::create_directories(ws.job_dir);
+  ws.ro = {w.parent_path()};
+  ws.dev_patterns = cuda_device_patterns();
+  ws.env = worker_env({}, ws.job_dir);
+  ProcessResult r = run_sandboxed(worker_sandbox_spec(ws), 60);
+  ASSERT_TRUE(r.started) << r.error;
+  if (r.exit_code == 12) {
+    EXPECT_NE(r.out.find("\"count\": 0"), std::string::npos) << r.out << r.err;
+    EXPECT_NE(r.out.find("cudaError"), std::string::npos) << r.out;
+  } else {
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\"peak_bandwidth_gbps\""), std::string::npos) << r.out;
+  }
+  // Through the device: the same probe decides availability, with the worker's own reason.
+  auto dev = make_device("cuda", c);
+  Availability a = dev->availability();
+  if (r.exit_code == 12) EXPECT_NE(a.reason.find("cudaError"), std::string::npos) << a.reason;
 }
 
 // ---- on a GPU ----------------------------------------------------------------------------------------------

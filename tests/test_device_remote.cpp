@@ -20,6 +20,7 @@
 #include "kope/device/device.h"
 #include "kope/device/remote.h"
 #include "kope/error.h"
+#include "kope/evaluator.h"
 #include "kope/fsutil.h"
 #include "kope/inputs.h"
 #include "kope/process.h"
@@ -289,6 +290,25 @@ static void cpu_at_127001(const Sshd& sshd) {
   for (const auto& e : fs::directory_iterator(sshd.tmp() / "remote-root"))
     agents += e.path().filename().string().rfind("bin-", 0) == 0;
   EXPECT_EQ(agents, 2);  // kope-remote and kope-runner, each under its sha256
+
+  // A whole evaluation on cpu@HOST: built and measured there (kope-remote drives the judge's workers on the
+  // host), the goldens and the checks here.
+  setenv("KOPE_SSH_OPTIONS", sshd.options_line().c_str(), 1);
+  setenv("KOPE_REMOTE_ROOT", (sshd.tmp() / "remote-root").c_str(), 1);
+  Evaluator ev{EvalPaths::under(sshd.tmp() / "ws")};
+  EvalOptions eo;
+  eo.device = "cpu@" + sshd.host();
+  eo.warmup = 1;
+  eo.reps = 3;
+  EvalReport rep = ev.evaluate(t, test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"), "k.cpp", eo);
+  EvalReport wrong = ev.evaluate(t, test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 3 * x[i];"), "w.cpp", eo);
+  unsetenv("KOPE_SSH_OPTIONS");
+  unsetenv("KOPE_REMOTE_ROOT");
+  ASSERT_TRUE(rep.correct()) << rep.status() << (rep.errors.empty() ? "" : ": " + rep.errors[0]);
+  EXPECT_EQ(rep.device, "cpu@" + sshd.host());
+  EXPECT_EQ(rep.cases.back().kernel_ns.size(), 3u);
+  EXPECT_FALSE(rep.device_fingerprint.value("model", "").empty());
+  EXPECT_EQ(wrong.status(), "wrong");
 }
 
 TEST(RemoteDevice, UnreachableHostIsAnAbsentDeviceWithTheReason) {

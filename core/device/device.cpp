@@ -39,6 +39,7 @@ constexpr std::pair<Outcome, std::string_view> kOutcomeNames[] = {
     {Outcome::LaunchError, "launch_error"},
     {Outcome::InputsModified, "inputs_modified"},
     {Outcome::ToolError, "tool_error"},
+    {Outcome::BackgroundWork, "background_work"},
 };
 
 struct Registry {

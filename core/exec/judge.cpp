@@ -934,3 +934,118 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
 }
 
 }  // namespace kope
+
+namespace kope {
+
+// The CPU device's measure (core/device/cpu): the same workers, clock, sentinels and flushes as run_case, on
+// the caller's input bytes, with the outputs handed back instead of checked here.
+Judge::Calls Judge::measure_calls(const ConcreteCase& c, const std::vector<std::string>& inputs, int warmup, int reps,
+                                  bool with_baseline, bool interleave) {
+  Calls out;
+  CaseResult& r = out.failure;
+  r.name = c.name;
+  const auto deadline =
+      Clock::now() + std::chrono::nanoseconds(static_cast<int64_t>(options_.case_timeout_seconds * 1e9));
+  Worker& k = *cand_;
+  Worker& b = *base_;
+  if (inputs.size() != c.inputs.size())
+    throw Error("case '" + c.name + "' has " + std::to_string(c.inputs.size()) + " inputs, " +
+                std::to_string(inputs.size()) + " were given");
+  write_layout(c);
+  unsigned char* in_data = inputs_.base + wire::kLayoutBytes;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    if (inputs[i].size() != tensor_bytes(c.inputs[i]))
+      throw Error("input " + c.inputs[i].name + " has " + std::to_string(inputs[i].size()) + " bytes, expected " +
+                  std::to_string(tensor_bytes(c.inputs[i])));
+    std::memcpy(in_data + in_off_[i], inputs[i].data(), inputs[i].size());
+  }
+  auto finish = [&]() -> Calls& {
+    drain(k);
+    r.log = tail(k.log + (k.log_dropped ? "\n[" + std::to_string(k.log_dropped) + " bytes dropped]" : ""), 4000);
+    k.log.clear();
+    return out;
+  };
+  auto outputs_of = [&](const Worker& w) {
+    std::vector<std::string> v;
+    const unsigned char* base = w.out.base + wire::kControlBytes;
+    for (std::size_t i = 0; i < c.outputs.size(); ++i)
+      v.emplace_back(reinterpret_cast<const char*>(base + out_off_[i]), tensor_bytes(c.outputs[i]));
+    return v;
+  };
+  // The candidate's outputs must stay as it returned them while the judge holds no call of it.
+  auto unchanged = [&](const std::string& phase) {
+    if (outputs_of(k) == out.last_outputs) return true;
+    r.status = CaseStatus::Background;
+    r.failed_call = phase;
+    r.message = "the kernel's outputs changed after it returned (" + phase +
+                "): work must be finished when kope_kernel returns";
+    return false;
+  };
+  auto run_one = [&](Worker& w, const std::string& phase, Call& cl) {
+    fill_sentinels(w, c);
+    flush_for(w);
+    cl = call(w, deadline);
+    if (cl.end != CallEnd::Done) {
+      record_death(w, cl, phase, r);
+      if (&w == &b) r.message = "the baseline failed, so the kernel could not be timed: " + r.message;
+      return false;
+    }
+    if (cl.rc != 0) {
+      r.status = CaseStatus::RuntimeError;
+      r.failed_call = phase;
+      r.message = cl.rc == wire::kBadLayout ? "the worker could not read the case layout"
+                                            : (&w == &b ? "the baseline returned " : "the kernel returned ") +
+                                                  std::to_string(cl.rc) + " during the " + phase;
+      return false;
+    }
+    if (&w == &k) out.last_outputs = outputs_of(k);
+    return true;
+  };
+
+  if (!ensure_started(k, r, deadline)) return finish();
+  Call first;
+  if (!run_one(k, "correctness run", first)) return finish();
+  out.first_outputs = out.last_outputs;
+  if (with_baseline && !ensure_started(b, r, deadline)) {
+    r.message = "the baseline could not run: " + r.message;
+    return finish();
+  }
+  auto phase_name = [&](int n) {
+    return n < warmup ? "warm-up " + std::to_string(n + 1) : "timed run " + std::to_string(n - warmup + 1);
+  };
+  auto timed = [&](bool is_base, int n, const Call& cl) {
+    if (n < warmup) return;
+    (is_base ? out.baseline_ns : out.candidate_ns).push_back(static_cast<double>(cl.ns));
+    out.order.push_back(is_base ? 'b' : 'c');
+    timed_ns_ += static_cast<double>(cl.ns);
+  };
+  const int total = std::max(0, warmup) + std::max(1, reps);
+  warmup = std::max(0, warmup);
+  if (with_baseline && !interleave) {
+    for (int n = 0; n < total; ++n) {
+      Call bc;
+      if (!run_one(b, "baseline's " + phase_name(n), bc) || !unchanged("baseline's " + phase_name(n))) return finish();
+      timed(true, n, bc);
+    }
+  }
+  for (int n = 0; n < total; ++n) {
+    const std::string phase = phase_name(n);
+    const bool base_first = with_baseline && interleave && n % 2 == 0;
+    const bool base_after = with_baseline && interleave && !base_first;
+    Call kc, bc;
+    if (base_first) {
+      if (!run_one(b, phase, bc) || !unchanged(phase)) return finish();
+      timed(true, n, bc);
+    }
+    if (!run_one(k, phase, kc)) return finish();
+    timed(false, n, kc);
+    if (base_after) {
+      if (!run_one(b, phase, bc) || !unchanged(phase)) return finish();
+      timed(true, n, bc);
+    }
+  }
+  if (!unchanged("end of the measurement")) return finish();
+  return finish();
+}
+
+}  // namespace kope

@@ -500,6 +500,8 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
     }
     for (const auto& b : binds)
       args.insert(args.end(), {b.writable ? "--bind" : "--ro-bind", b.src.string(), b.dest.string()});
+    // Accelerator device nodes: only the ones named, over bubblewrap's minimal /dev (absent ones are skipped).
+    for (const auto& d : spec.dev_paths) args.insert(args.end(), {"--dev-bind-try", d.string(), d.string()});
     args.insert(args.end(), {"--remount-ro", "/", "--chdir", cwd.string()});
     if (!filter.empty()) {
       seccomp_fd = memfd_create("kope-seccomp", MFD_CLOEXEC);

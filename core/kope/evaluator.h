@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,10 @@ struct EvalOptions {
   std::vector<std::string> cases;     // empty: all
   std::vector<std::string> cxxflags;  // replace the default -O2 for the candidate
   bool interleave = true;             // baseline and candidate alternate call by call
+  // Where the kernel runs: "cpu" (the judge's sandboxed workers), "cuda", "ascend", or KIND@[USER@]HOST[:PORT]
+  // (kope/device/device.h). Goldens, checks, statistics and records stay here whatever the device.
+  std::string device = "cpu";
+  bool sanitize = false;              // devices with a memory checker run the correctness call under it
   std::shared_ptr<CancelToken> cancel;                // stop now: the evaluation ends as cancelled
   std::function<void(const EvalProgress&)> progress;  // phases as they happen, on the evaluating thread
 };
@@ -85,6 +90,7 @@ struct EvalReport {
   std::string kernel_name;
   std::string kernel_sha256;
   std::string device = "cpu";
+  nlohmann::json device_fingerprint;  // what the numbers were measured on (device::to_json(Fingerprint))
   bool compiled = false;
   // Stopped through EvalOptions::cancel: `cases` holds only the cases that finished before; status() is
   // "cancelled"; nothing about the kernel follows from it (JSON: "cancelled": true).
@@ -117,9 +123,14 @@ std::pair<double, double> speedup_interval(const std::vector<double>& base_ns, c
 // HAP = (T_base - T_hw) / ((T_cand - T_hw) + (T_base - T_hw)), clamped to [0, 1].
 double hardware_aware_position(double base_ns, double cand_ns, double hw_ns);
 
+namespace device {
+class Device;
+}
+
 class Evaluator {
  public:
   explicit Evaluator(EvalPaths paths);
+  ~Evaluator();
 
   // A bad task (a reference that does not build or crashes) throws kope::Error; anything wrong with the
   // candidate is an outcome in the report.
@@ -137,7 +148,12 @@ class Evaluator {
   std::vector<std::filesystem::path> golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
                                                  const EvalOptions& options);
 
+  // Each device spec made once per evaluator (a remote one keeps its SSH connection), with its fingerprint.
+  struct DeviceEntry;
+  DeviceEntry& device_for(const std::string& spec);
+
   EvalPaths paths_;
+  std::map<std::string, std::unique_ptr<DeviceEntry>> devices_;
 };
 
 }  // namespace kope

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/device/ascend.h"
+#include "kope/device/worker_sandbox.h"
 #include "kope/device/worker_protocol.h"
 #include "kope/embedded.h"
 #include "kope/error.h"
@@ -150,7 +151,7 @@ class AscendDevice : public Device {
     ProcessLimits lim;
     lim.wall_seconds = q.timeout_seconds;
     lim.max_captured_bytes = 256 << 10;
-    ProcessResult pr = run_process({worker.string(), dir.string(), "both"}, lim, dir, tool_env());
+    ProcessResult pr = run_worker({worker.string(), dir.string(), "both"}, dir, q, lim);
     m = read_worker_result(dir, pr, q);
     m.timer = "msprof op Task Duration";
     if (!m.ok()) {
@@ -204,7 +205,7 @@ class AscendDevice : public Device {
     p.command = msprof_op_command(tk.msprof, entry, 1, q.warmup, out, {worker.string(), dir.string(), "candidate"});
     ProcessLimits lim;
     lim.wall_seconds = q.timeout_seconds * 4;
-    ProcessResult pr = run_process(p.command, lim, dir, tool_env());
+    ProcessResult pr = run_worker(p.command, dir, q, lim);
     p.log = tail_text(pr.out + pr.err, 4000);
     const fs::path opprof = newest_opprof_dir(out);
     auto dirs = opprof.empty() ? std::vector<fs::path>{} : opprof_result_dirs(opprof);
@@ -237,6 +238,29 @@ class AscendDevice : public Device {
 
   // What set_env.sh left (it was sourced on top of config_.env), else config_.env itself.
   std::vector<std::string> tool_env() { return toolkit().found ? toolkit().env : config_.env; }
+
+  // A worker run (or msprof op running one) in the sandbox: the job folder writable; the worker, the artifacts
+  // and the toolkit folders the environment names readable; the NPU's device nodes bound; no network.
+  ProcessResult run_worker(const std::vector<std::string>& argv, const fs::path& dir, const MeasureRequest& q,
+                           const ProcessLimits& lim) {
+    WorkerSandbox w;
+    w.argv = argv;
+    if (!argv.empty() && fs::path(argv[0]).is_relative()) {
+      const fs::path found = find_program(argv[0], tool_env());
+      if (!found.empty()) w.argv[0] = found.string();
+    }
+    w.job_dir = dir;
+    for (const auto& a : w.argv)
+      if (!a.empty() && a[0] == '/' && a != dir.string() && !fs::path(a).lexically_normal().string().starts_with(dir.string()))
+        w.ro.push_back(fs::path(a).parent_path());
+    for (const auto* so : {&q.candidate, &q.baseline})
+      if (!so->empty()) w.ro.push_back(so->parent_path());
+    if (!toolkit().home.empty()) w.ro.push_back(toolkit().home);
+    w.dev_patterns = ascend_device_patterns();
+    w.env = tool_env();
+    w.memory_bytes = lim.address_space_bytes;
+    return run_sandboxed(worker_sandbox_spec(w), lim.wall_seconds, lim.max_captured_bytes);
+  }
 
   const NpuSmiInfo& smi() {
     if (smi_) return *smi_;
@@ -523,7 +547,7 @@ class AscendDevice : public Device {
     lim.wall_seconds = q.timeout_seconds;
     lim.address_space_bytes = q.host_memory_bytes;
     lim.max_captured_bytes = 256 << 10;
-    ProcessResult pr = run_process({worker.string(), dir.string(), "candidate"}, lim, dir, tool_env());
+    ProcessResult pr = run_worker({worker.string(), dir.string(), "candidate"}, dir, q, lim);
     m = read_worker_result(dir, pr, q);
     m.timer = "none (CPU twin: functional only)";
     m.candidate_ns.clear();
@@ -613,7 +637,7 @@ class AscendDevice : public Device {
     ProcessLimits lim;
     lim.wall_seconds = q.timeout_seconds * 4;
     lim.max_captured_bytes = 256 << 10;
-    ProcessResult pr = run_process(cmd, lim, dir, tool_env());
+    ProcessResult pr = run_worker(cmd, dir, q, lim);
     *log += tail_text(pr.out + pr.err, 2000);
     const fs::path opprof = newest_opprof_dir(out);
     std::vector<double> ns;

@@ -16,7 +16,8 @@
 #include "kope/evaluator.h"
 #include "kope/fsutil.h"
 #include "kope/process.h"
-#include "kope/runner.h"
+#include "kope/cache.h"
+#include "kope/judge.h"
 
 namespace kope::device {
 
@@ -34,20 +35,12 @@ std::string trim(std::string s) {
   return s.substr(i);
 }
 
-// Bytes per ns of a large memcpy (read + write), best of three; measured once per process.
+// Bytes per ns of a copy, measured once per process the way the judge measures it (kope/cache.h), so the
+// floor an evaluation records through the device is the floor the judge always used.
 double host_copy_bandwidth() {
   static double bw = [] {
-    std::vector<unsigned char> buf(std::size_t{128} << 20, 1);
-    const std::size_t half = buf.size() / 2;
-    double best = 0;
-    for (int i = 0; i < 3; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      std::memcpy(buf.data() + half, buf.data(), half);
-      auto t1 = std::chrono::steady_clock::now();
-      double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
-      if (ns > 0) best = std::max(best, 2.0 * static_cast<double>(half) / ns);
-    }
-    return best;
+    std::vector<unsigned char> scratch(default_flush_bytes(), 1);
+    return copy_bandwidth(scratch);
   }();
   return bw;
 }
@@ -101,73 +94,68 @@ class CpuDevice : public Device {
     b.error = r.error;
     b.command = r.command;
     b.seconds = r.seconds;
+    b.isolation = r.isolation;
     return b;
   }
 
+  // The judge is the CPU device's measure: the same sandboxed workers (memfd arenas, futex handshake), the
+  // judge's clock, sentinels and flushes as an evaluation; the outputs come back raw for the caller to check.
   MeasureResult measure(const MeasureRequest& q) override {
     MeasureResult m;
     m.timer = "steady_clock";
+    for (const auto* so : {&q.candidate, &q.baseline}) {
+      std::error_code ec;
+      if (!so->empty() && !fs::is_regular_file(*so, ec)) {
+        m.outcome = Outcome::LoadError;
+        m.message = std::string(so == &q.candidate ? "the kernel" : "the baseline") + " could not be loaded: " +
+                    so->string() + " does not exist";
+        return m;
+      }
+    }
     fs::path dir = q.scratch.empty() ? work_dir_for(config_) / ("job-" + std::to_string(getpid())) : q.scratch;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    RunnerJob job;
-    job.mode = RunnerJob::Mode::Measure;
-    job.kcase = q.kcase;
-    job.kernel = q.candidate;
-    job.baseline = q.baseline.empty() ? q.candidate : q.baseline;
-    job.out_dir = dir;
-    job.warmup = q.warmup;
-    job.reps = q.reps;
-    job.flush_bytes = q.flush_bytes;
-    job.interleave = q.interleave;
-    const fs::path job_file = dir / "job.json";
-    write_file_atomic(job_file, to_json(job).dump());
-    ProcessLimits lim;
-    lim.wall_seconds = q.timeout_seconds;
-    lim.address_space_bytes = q.host_memory_bytes;
-    lim.max_file_bytes = uint64_t{8} << 30;
-    lim.max_captured_bytes = 64 << 10;
-    const fs::path runner = config_.runner.empty() ? find_runner() : config_.runner;
-    ProcessResult pr = run_process({runner.string(), job_file.string()}, lim, dir);
-    m.log = tail_text(pr.out + pr.err, 4000);
-    const std::string phase = trim(read_file_or_empty(phase_path(dir)));
-    const std::string during = phase.empty() ? "" : " during the " + phase;
-    if (pr.timed_out) {
-      m.outcome = Outcome::Timeout;
-      m.message = pr.describe() + during + "; the process group was killed";
-      return m;
+    EvalPaths paths;
+    paths.jobs = dir;
+    paths.runner = config_.runner.empty() ? find_runner() : config_.runner;
+    EvalOptions o;
+    o.case_timeout_seconds = q.timeout_seconds;
+    o.memory_bytes = q.host_memory_bytes;
+    o.interleave = q.interleave;
+    if (q.flush_bytes) {
+      o.flush = "read";
+      o.flush_bytes = q.flush_bytes;
     }
-    if (pr.term_signal) {
-      m.outcome = Outcome::Crash;
-      m.message = "the kernel process was killed by " + signal_name(pr.term_signal) + during;
-      return m;
-    }
-    if (!pr.started || pr.exit_code != 0) {
-      switch (pr.exit_code) {
-        case kRunnerKernelError: m.outcome = Outcome::KernelError; break;
-        case kRunnerLoadError: m.outcome = Outcome::LoadError; break;
-        case kRunnerInputsModified: m.outcome = Outcome::InputsModified; break;
-        default: m.outcome = pr.started ? Outcome::KernelError : Outcome::ToolError;
+    try {
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      Judge judge(paths, q.candidate, q.baseline.empty() ? q.candidate : q.baseline, {q.kcase}, o);
+      Judge::Calls calls = judge.measure_calls(q.kcase, q.inputs, q.warmup, q.reps, !q.baseline.empty(), q.interleave);
+      const CaseResult& r = calls.failure;
+      m.log = r.log;
+      m.measured_bandwidth_gbps = judge.copy_bytes_per_ns();
+      if (!r.correct()) {
+        m.failed_call = r.failed_call;
+        m.message = r.message;
+        switch (r.status) {
+          case CaseStatus::Crash: m.outcome = Outcome::Crash; break;
+          case CaseStatus::Timeout: m.outcome = Outcome::Timeout; break;
+          case CaseStatus::LoadError: m.outcome = Outcome::LoadError; break;
+          case CaseStatus::InputsModified: m.outcome = Outcome::InputsModified; break;
+          case CaseStatus::Background: m.outcome = Outcome::BackgroundWork; break;
+          default: m.outcome = Outcome::KernelError;
+        }
+        if (m.outcome == Outcome::Crash && r.message.find("out of memory") != std::string::npos)
+          m.outcome = Outcome::OutOfMemory;
+        return m;
       }
-      const std::string why = trim(tail_text(pr.err, 600));
-      m.message = (pr.started ? "the kernel process ended with " + pr.describe() : pr.describe()) + during +
-                  (why.empty() ? "" : ": " + why);
-      return m;
+      m.first_outputs = std::move(calls.first_outputs);
+      m.last_outputs = std::move(calls.last_outputs);
+      m.candidate_ns = std::move(calls.candidate_ns);
+      m.baseline_ns = std::move(calls.baseline_ns);
+      m.order = std::move(calls.order);
+    } catch (const Error& e) {
+      m.outcome = Outcome::ToolError;  // the judge could not set up (shared memory, the job folder, bad inputs)
+      m.message = e.what();
     }
-    for (std::size_t i = 0; i < q.kcase.outputs.size(); ++i) {
-      m.first_outputs.push_back(read_file(first_output_path(dir, i), "output"));
-      m.last_outputs.push_back(read_file(last_output_path(dir, i), "output"));
-    }
-    json result = json::parse(read_file(result_path(dir), "runner result"));
-    m.baseline_ns = result.at("base_ns").get<std::vector<double>>();
-    m.candidate_ns = result.at("cand_ns").get<std::vector<double>>();
-    if (result.contains("order"))
-      for (const auto& o : result["order"]) {
-        for (char ch : o.is_string() ? o.get<std::string>() : std::string())  // "BC" or "CB" per rep
-          m.order.push_back(ch == 'B' ? 'b' : 'c');
-      }
-    m.measured_bandwidth_gbps = result.value("copy_bytes_per_ns", 0.0);
-    if (q.baseline.empty()) m.baseline_ns.clear();
     return m;
   }
 
@@ -205,7 +193,7 @@ Fingerprint cpu_fingerprint() {
   std::string l3 = trim(read_file_or_empty("/sys/devices/system/cpu/cpu0/cache/index3/size"));
   if (!l3.empty()) f.extra.emplace_back("l3_cache", l3);
   f.peak_bandwidth_gbps = host_copy_bandwidth();
-  f.extra.emplace_back("peak_bandwidth_source", "one-core memcpy measured in this process");
+  f.extra.emplace_back("peak_bandwidth_source", "copy bandwidth measured in this process (as the judge does)");
   return f;
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/device/cuda.h"
+#include "kope/device/worker_sandbox.h"
 #include "kope/device/worker_protocol.h"
 #include "kope/embedded.h"
 #include "kope/error.h"
@@ -201,9 +202,11 @@ class CudaDevice : public Device {
     const fs::path san = sanitizer();
     if (q.sanitize && !san.empty()) {
       // The correctness call alone under memcheck: its findings, and an outcome when it found any.
-      ProcessResult sr = run_process({san.string(), "--tool", "memcheck", "--error-exitcode", std::to_string(kSanitizerExit),
-                                      worker.string(), dir.string(), "correctness"},
-                                     ProcessLimits{q.timeout_seconds * 20, 0, 0, 0, 1 << 20}, dir, config_.env);
+      ProcessResult sr = run_sandboxed(
+          worker_spec({san.string(), "--tool", "memcheck", "--error-exitcode", std::to_string(kSanitizerExit),
+                       worker.string(), dir.string(), "correctness"},
+                      dir, {san.parent_path().parent_path(), q.candidate.parent_path()}),
+          q.timeout_seconds * 20, 1 << 20);
       findings = parse_sanitizer_report(sr.out + sr.err);
       if (sr.started && !sr.timed_out && sr.exit_code == kSanitizerExit) {
         m.outcome = Outcome::IllegalAddress;
@@ -213,7 +216,10 @@ class CudaDevice : public Device {
         return m;
       }
     }
-    ProcessResult pr = run_process({worker.string(), dir.string(), q.baseline.empty() ? "candidate" : "both"}, lim, dir, config_.env);
+    (void)lim;
+    ProcessResult pr = run_sandboxed(worker_spec({worker.string(), dir.string(), q.baseline.empty() ? "candidate" : "both"}, dir,
+                                                 {q.candidate.parent_path(), q.baseline.empty() ? fs::path() : q.baseline.parent_path()}),
+                                     q.timeout_seconds, lim.max_captured_bytes);
     m = read_worker_result(dir, pr, q);
     m.timer = "cudaEvent";
     m.findings.insert(m.findings.end(), findings.begin(), findings.end());
@@ -245,7 +251,8 @@ class CudaDevice : public Device {
     ProcessLimits lim;
     lim.wall_seconds = q.timeout_seconds * 20;
     lim.max_captured_bytes = 4 << 20;
-    ProcessResult pr = run_process(p.command, lim, dir, config_.env);
+    ProcessResult pr = run_sandboxed(worker_spec(p.command, dir, {ncu.parent_path(), q.candidate.parent_path()}),
+                                     lim.wall_seconds, lim.max_captured_bytes);
     p.log = tail_text(pr.out + pr.err, 4000);
     p.counters = parse_ncu_csv(pr.out);
     p.available = !p.counters.empty();
@@ -282,9 +289,11 @@ class CudaDevice : public Device {
       probe_ = {{"count", 0}, {"error", "no kope-cuda-worker to probe the GPU with: " + werr}};
       return probe_;
     }
-    ProcessLimits lim;
-    lim.wall_seconds = 60;
-    ProcessResult r = run_process({worker.string(), "--probe"}, lim, {}, config_.env);
+    // Confined like every run of the worker: the GPU's device nodes, the worker's folder, no network.
+    const fs::path home = work_dir_for(config_) / "cuda-probe";
+    std::error_code ec;
+    fs::create_directories(home, ec);
+    ProcessResult r = run_sandboxed(worker_spec({worker.string(), "--probe"}, home, {}), 60);
     probe_ = json::parse(r.out, nullptr, false);
     if (probe_.is_discarded() || !probe_.is_object())
       probe_ = {{"count", 0}, {"error", "kope-cuda-worker --probe failed (" + r.describe() + "): " + trim(tail_text(r.err, 300))}};
@@ -295,6 +304,23 @@ class CudaDevice : public Device {
     const json& p = probe();
     if (p.value("count", 0) == 0) return "no GPU: " + p.value("error", std::string("none found"));
     return std::to_string(p.value("count", 0)) + " GPU(s), " + p.value("name", "") + " (compute " + p.value("cc", "") + ")";
+  }
+
+  // The sandbox a worker (or a tool running it) starts in: the job folder writable, the worker's folder and
+  // `ro` readable, the GPU's device nodes bound, the driver's /sys and /proc views (unverified on a GPU here).
+  SandboxSpec worker_spec(std::vector<std::string> argv, const fs::path& dir, std::vector<fs::path> ro) {
+    WorkerSandbox w;
+    w.argv = std::move(argv);
+    w.job_dir = dir;
+    ro.push_back(fs::path(w.argv[0]).parent_path());
+    for (const auto& a : w.argv)
+      if (!a.empty() && a[0] == '/' && a != dir.string()) ro.push_back(fs::path(a).parent_path());
+    w.ro = std::move(ro);
+    w.dev_patterns = cuda_device_patterns();
+    w.env = worker_env(config_.env, dir);
+    SandboxSpec s = worker_sandbox_spec(w);
+    s.ro_paths.push_back("/sys");  // the CUDA driver reads the PCI topology there
+    return s;
   }
 
   DeviceConfig config_;

@@ -38,6 +38,21 @@ class Judge {
                       const std::function<void()>& on_timing = {});
   bool cancel_requested() const { return options_.cancel && options_.cancel->cancelled(); }
 
+  // The device-style measurement behind CpuDevice::measure (and so cpu@HOST, where kope-remote runs it): no
+  // golden here, the caller checks the outputs. The correctness call on `inputs` (raw bytes per input), then
+  // `warmup` + `reps` calls on the same inputs (pairs alternating who goes first when `interleave`, else every
+  // baseline call first), each timed on the judge's clock, outputs sentinel-filled before every call. A failure
+  // is `failure` (status not Passed, as run_case would say it), never thrown.
+  struct Calls {
+    CaseResult failure;                       // Passed when every call returned 0
+    std::vector<std::string> first_outputs;   // the correctness call's outputs, raw bytes per output
+    std::vector<std::string> last_outputs;    // the last candidate call's outputs
+    std::vector<double> candidate_ns, baseline_ns;
+    std::vector<char> order;                  // 'b' or 'c' per timed call, as they ran
+  };
+  Calls measure_calls(const ConcreteCase& c, const std::vector<std::string>& inputs, int warmup, int reps,
+                      bool with_baseline, bool interleave);
+
   // Sum of the judge's measured times of timed calls (candidate and baseline) so far, in seconds.
   double timed_call_seconds() const { return timed_ns_ * 1e-9; }
   // The copy bandwidth measured once for this evaluation (bytes per ns).

@@ -31,6 +31,9 @@ struct SandboxSpec {
   std::vector<std::filesystem::path> rw_paths;    // visible read-write at the same path (handed to uid 65534
                                                   // when root runs it without bubblewrap)
   std::vector<int> keep_fds;                      // stay open with the same numbers in the child
+  std::vector<std::filesystem::path> dev_paths;   // device nodes (/dev/nvidia0, /dev/davinci0, ...) the child may
+                                                  // open, bound with --dev-bind where they exist; the rest of /dev
+                                                  // is bubblewrap's minimal one
   std::filesystem::path cwd;                      // must be inside ro_paths or rw_paths
   std::vector<std::string> env;                   // the child's whole environment ("NAME=value")
   bool network = false;                           // false: no network of any kind

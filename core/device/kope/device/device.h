@@ -71,6 +71,7 @@ struct BuildResult {
   std::string error;                   // why it failed, in one line
   std::vector<std::string> command;
   double seconds = 0.0;
+  std::string isolation;               // what confined the compiler (cpu: its sandbox's summary), when known
 };
 
 // A call's outcome, as the worker reports it. A candidate's failure is an outcome, never an exception.
@@ -84,7 +85,8 @@ enum class Outcome {
   LoadError,       // the artifact did not load or lacks the entry point
   LaunchError,     // the launch failed for another reason (bad configuration, no kernel image)
   InputsModified,  // the kernel wrote into an input
-  ToolError        // the device's tooling failed (no board, a profiler that matched nothing); not the kernel's fault
+  ToolError,       // the device's tooling failed (no board, a profiler that matched nothing); not the kernel's fault
+  BackgroundWork   // the kernel kept working after it returned (outputs changed while no call was held; cpu)
 };
 std::string_view outcome_name(Outcome o);
 std::optional<Outcome> outcome_from_name(std::string_view name);
