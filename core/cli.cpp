@@ -48,6 +48,8 @@ commands:
   suite show TASK [--json]            one task: tensors, attributes, cases with resolved shapes
   eval --task TASK --kernel FILE      compile, check against the fp64 golden, time against the baseline
   eval --task TASK --library          the same for the task's library implementation (ATen on the CPU)
+                                      speedup and HAP are against the library baseline where the task has one,
+                                      the naive baseline as the second column (--no-library: naive only)
   run [--tasks A,B] [--level 1,2] [--max-attempts N]
                                       the optimisation loop: the policy proposes, kope executes and records,
                                       only a correct and faster kernel becomes the incumbent; without --tasks
@@ -107,7 +109,8 @@ Args parse_args(const std::vector<std::string>& argv) {
                                                "--feedback", "--target", "--tags", "--incumbent", "--weights",
                                                "--kernels", "--level"};
   static const std::set<std::string> boolean = {"--json", "--help", "-h", "--recheck", "--subtree", "--no-fts",
-                                                "--unpin", "--rebuild", "--all", "--library"};
+                                                "--unpin", "--rebuild", "--all", "--library",
+                                                "--no-library"};
   Args a;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string s = argv[i];
@@ -217,6 +220,7 @@ EvalOptions eval_options(const Args& a) {
                                                     1 << 20)) << 20;
   if (auto c = a.get("--cases")) o.cases = split_list(*c);
   if (auto f = a.get("--cxxflags")) o.cxxflags = split_list(*f, ' ');
+  o.library = !a.has("--no-library");  // issue 11: speedups against the library baseline by default
   return o;
 }
 
@@ -321,25 +325,47 @@ void print_report(const EvalReport& rep, std::ostream& out) {
     return;
   }
   out << "compile: ok" << (rep.compile.cached ? " (cached)" : " (" + fmt_sci(rep.compile.seconds) + " s)") << "\n";
-  out << std::left << std::setw(16) << "case" << std::setw(16) << "status" << std::setw(13) << "max rel err"
-      << std::setw(12) << "baseline" << std::setw(12) << "kernel" << std::setw(9) << "speedup" << "95% interval\n";
+  // Speedup against the library baseline when it ran (issue 11), the naive baseline as the second column;
+  // the library's own check against the golden in its own column ("wrong" is shown, not hidden).
+  const bool any_library = std::any_of(rep.cases.begin(), rep.cases.end(), [](const CaseResult& c) {
+    return c.library_ran || !c.library_message.empty();
+  });
+  out << std::left << std::setw(16) << "case" << std::setw(16) << "status" << std::setw(13) << "max rel err";
+  if (any_library) out << std::setw(12) << "library" << std::setw(12) << "lib check";
+  out << std::setw(12) << "naive" << std::setw(12) << "kernel" << std::setw(10)
+      << (any_library ? "vs lib" : "speedup");
+  if (any_library) out << std::setw(10) << "vs naive";
+  out << "95% interval\n";
   for (const CaseResult& c : rep.cases) {
     double max_rel = 0;
     for (const auto& o : c.outputs) max_rel = std::max(max_rel, o.max_rel);
     out << std::left << std::setw(16) << c.name << std::setw(16) << case_status_name(c.status) << std::setw(13)
-        << (c.outputs.empty() ? "-" : fmt_sci(max_rel)) << std::setw(12) << fmt_ns(c.baseline_median_ns)
-        << std::setw(12) << fmt_ns(c.kernel_median_ns) << std::setw(9) << fmt_x(c.speedup)
-        << (c.speedup_interval ? "[" + fmt_x(c.speedup_interval->first) + " .. " + fmt_x(c.speedup_interval->second) + "]"
+        << (c.outputs.empty() ? "-" : fmt_sci(max_rel));
+    if (any_library) {
+      double lib_rel = 0;
+      for (const auto& o : c.library_outputs) lib_rel = std::max(lib_rel, o.max_rel);
+      out << std::setw(12) << fmt_ns(c.library_median_ns) << std::setw(12)
+          << (!c.library_correct ? std::string("-") : *c.library_correct ? "ok" : "WRONG " + fmt_sci(lib_rel));
+    }
+    const std::optional<double> naive = c.naive_median_ns ? c.naive_median_ns : c.baseline_median_ns;
+    out << std::setw(12) << fmt_ns(naive) << std::setw(12) << fmt_ns(c.kernel_median_ns) << std::setw(10)
+        << (any_library && c.baseline != "library" ? std::string("-") : fmt_x(c.speedup));
+    if (any_library) out << std::setw(10) << fmt_x(c.speedup_vs_naive ? c.speedup_vs_naive : c.speedup);
+    out << (c.speedup_interval ? "[" + fmt_x(c.speedup_interval->first) + " .. " + fmt_x(c.speedup_interval->second) + "]"
                                : std::string()) << "\n";
     if (!c.correct()) out << "    " << c.message << "\n";
   }
   for (const auto& w : rep.warnings) out << "warning: " << w << "\n";
   out << "result: " << rep.status();
   if (auto s = rep.speedup()) {
-    out << ", speedup " << fmt_x(s) << " (geometric mean over " << rep.cases.size() << " cases";
+    out << ", speedup " << fmt_x(s) << " against the " << rep.baseline() << " baseline (geometric mean over "
+        << rep.cases.size() << " cases";
     if (auto ci = task_speedup_interval(rep.cases)) out << ", 95% interval " << fmt_x(ci->low) << " .. " << fmt_x(ci->high);
     out << ")";
+    if (rep.baseline() != "naive")
+      if (auto n = rep.speedup_vs_naive()) out << "; " << fmt_x(n) << " against the naive baseline";
   }
+  if (auto lc = rep.library_correct(); lc && !*lc) out << "; the library baseline itself misses the golden";
   out << "\n";
 }
 
@@ -367,6 +393,7 @@ int cmd_eval(const Args& a, const std::vector<std::string>& raw, std::ostream& o
     source = lib->source;
     kernel_path = task.name + ".library.cpp";
     opt.cxxflags = library_candidate_flags(*lib);
+    opt.library = false;  // judged as the candidate, not also timed as the baseline
   } else {
     std::error_code ec;
     if (!fs::is_regular_file(*kernel_path, ec)) throw Error("kernel file '" + *kernel_path + "' does not exist or is not a file");
@@ -479,11 +506,12 @@ int cmd_run(const Args& a, const std::vector<std::string>& raw, std::ostream& ou
                           {"tasks", to_json(outcomes)}, {"summary", to_json(summary)}}, 2) << "\n";
   } else {
     out << std::left << std::setw(26) << "task" << std::setw(7) << "level" << std::setw(10) << "attempts"
-        << std::setw(10) << "speedup" << "incumbent\n";
+        << std::setw(18) << "speedup" << "incumbent\n";
     for (const auto& o : outcomes) {
       const Task* t = suite.find(o.task);
       out << std::left << std::setw(26) << o.task << std::setw(7) << (t ? "L" + std::to_string(t->level) : "-")
-          << std::setw(10) << o.attempts.size() << std::setw(10) << fmt_x(o.incumbent_speedup) << o.incumbent_name << "\n";
+          << std::setw(10) << o.attempts.size() << std::setw(18)
+          << fmt_x(o.incumbent_speedup) + " vs " + o.incumbent_baseline << o.incumbent_name << "\n";
       if (!o.error.empty()) out << "    error: " << o.error << "\n";
     }
     out << "\n";

@@ -10,6 +10,7 @@
 #include "kope/cli.h"
 #include "kope/error.h"
 #include "kope/loop.h"
+#include "kope/report_io.h"
 #include "kope/stats.h"
 #include "kope/text.h"
 #include "kope/workspace.h"
@@ -30,23 +31,6 @@ int64_t evaluation_id(const std::vector<std::string>& positional, const std::str
   } catch (const std::exception&) {
   }
   throw Error("evaluation id must be a positive number, got \"" + s + "\"");
-}
-
-// The interval of the stored report's speedup, from its timed samples.
-std::optional<SpeedupInterval> stored_interval(const EvaluationRow& row) {
-  json j = json::parse(row.report, nullptr, false);
-  if (j.is_discarded() || !j.contains("cases") || !j["cases"].is_array()) return std::nullopt;
-  std::vector<std::vector<double>> base, kern;
-  for (const auto& c : j["cases"]) {
-    if (!c.contains("baseline_ns") || !c.contains("kernel_ns")) return std::nullopt;
-    try {
-      base.push_back(c["baseline_ns"].get<std::vector<double>>());
-      kern.push_back(c["kernel_ns"].get<std::vector<double>>());
-    } catch (const json::exception&) {
-      return std::nullopt;
-    }
-  }
-  return geomean_speedup_interval(base, kern);
 }
 
 std::string fmt(double v) {
@@ -120,10 +104,23 @@ int run_review_cli(const std::vector<std::string>& positional, const std::option
   const double min_gain = LoopOptions{}.min_gain;
   const auto inc = ws.incumbent(row->task, row->device);
   const double inc_speedup = inc ? inc->speedup : 1.0;
-  const auto ci = row->correct.value_or(false) ? stored_interval(*row) : std::nullopt;
-  const bool promote = ci && row->speedup && ci->low > inc_speedup * min_gain;
+  // Like with like (issue 11): the stored report's figures against the incumbent's baseline.
+  std::optional<SpeedupInterval> ci;
+  bool promote = false;
+  std::string baseline = "naive";
+  if (row->correct.value_or(false)) {
+    json j = json::parse(row->report, nullptr, false);
+    if (!j.is_discarded() && j.is_object()) {
+      const EvalReport rep = report_from_json(j);
+      const Promotion pr = decide_promotion(rep, inc_speedup, min_gain, /*approved=*/true,
+                                            inc ? inc->baseline : std::string("naive"));
+      ci = pr.interval;
+      promote = pr.promote && pr.speedup;
+      baseline = rep.baseline();
+    }
+  }
   std::optional<Incumbent> new_inc;
-  if (promote) new_inc = Incumbent{row->task, row->device, row->kernel_id, id, *row->speedup};
+  if (promote) new_inc = Incumbent{row->task, row->device, row->kernel_id, id, *row->speedup, baseline};
   ws.decide_review(id, true, note.value_or(""), new_inc);
   result["review"] = "approved";
   result["promoted"] = promote;

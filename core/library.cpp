@@ -41,6 +41,7 @@ EvalReport evaluate_library(Evaluator& ev, const Task& task, const std::string& 
                 (it != task.library.end() && !task.library_why.empty() ? ": " + task.library_why : std::string()));
   }
   options.cxxflags = library_candidate_flags(*lib);
+  options.library = false;  // judged as the candidate, it is not also the baseline
   return ev.evaluate(task, lib->source, task.name + ".library.cpp", options);
 }
 

@@ -86,14 +86,19 @@ Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task
   return r;
 }
 
-Promotion decide_promotion(const EvalReport& rep, double incumbent_speedup, double min_gain, bool approved) {
+Promotion decide_promotion(const EvalReport& rep, double incumbent_speedup, double min_gain, bool approved,
+                           const std::string& incumbent_baseline) {
   Promotion p;
   if (!rep.correct()) {
     p.reason = "not correct";
     return p;
   }
-  p.speedup = rep.speedup();
-  p.interval = task_speedup_interval(rep.cases);
+  const std::string own = rep.baseline();
+  const bool vs_naive = incumbent_baseline == "naive" && own != "naive";
+  p.baseline = vs_naive ? "naive" : own;
+  p.speedup = vs_naive ? rep.speedup_vs_naive() : rep.speedup();
+  p.interval = vs_naive ? task_speedup_interval_vs_naive(rep.cases) : task_speedup_interval(rep.cases);
+  const bool incomparable = !incumbent_baseline.empty() && incumbent_baseline != "naive" && own == "naive";
   for (const CaseResult& c : rep.cases)
     if (faster_than_hardware_floor(c)) {
       p.needs_review = !approved;
@@ -107,13 +112,19 @@ Promotion decide_promotion(const EvalReport& rep, double incumbent_speedup, doub
       break;
     }
   const double bar = incumbent_speedup * min_gain;
+  if (incomparable) {
+    p.reason = "measured against the naive baseline only, while the incumbent's " + std::to_string(incumbent_speedup) +
+               "x is against the " + incumbent_baseline + " baseline: not comparable";
+    return p;
+  }
   if (!p.interval || !p.speedup) {
     p.reason = "no timing samples to bound the speedup";
     return p;
   }
   std::ostringstream s;
   s.precision(4);
-  s << "95% interval [" << p.interval->low << ", " << p.interval->high << "]x";
+  s << "95% interval [" << p.interval->low << ", " << p.interval->high << "]x against the " << p.baseline
+    << " baseline";
   if (p.interval->low > bar) {
     p.promote = true;
     s << ": its lower bound beats " << incumbent_speedup << "x by the margin " << min_gain;
@@ -168,14 +179,17 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
     state.device = options.device;
     std::optional<int64_t> incumbent_eval;
     std::string incumbent_thought;
+    std::string incumbent_baseline = "naive";  // no incumbent: the naive baseline itself at 1x
     if (auto inc = ws.incumbent(task->name, options.device)) {
       state.incumbent_speedup = inc->speedup;
+      incumbent_baseline = inc->baseline;
       state.incumbent_source = ws.kernel_source(inc->kernel_id).value_or("");
       incumbent_eval = inc->evaluation_id;
       incumbent_thought = thought_of(state.incumbent_source);
       if (auto row = ws.evaluation(inc->evaluation_id)) out.incumbent_name = row->kernel_origin;
     }
     out.incumbent_speedup = state.incumbent_speedup;
+    out.incumbent_baseline = incumbent_baseline;
     memory::MemoryStore mem(ws.handle());
     std::map<std::string, memory::KnownFailure> failed;
     if (!options.recheck) failed = mem.known_failures(task->name, options.device);
@@ -291,7 +305,7 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
       a.message = feedback_of(rep);
       state.latest_feedback = a.message;
       const bool pinned = control && control->pinned();  // steering: a pinned incumbent stays
-      const Promotion pr = decide_promotion(rep, state.incumbent_speedup, options.min_gain);
+      const Promotion pr = decide_promotion(rep, state.incumbent_speedup, options.min_gain, false, incumbent_baseline);
       if (pr.interval) {
         a.speedup_low = pr.interval->low;
         a.speedup_high = pr.interval->high;
@@ -304,8 +318,11 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
       if (pr.promote && !pinned) {
         a.promoted = true;
         stop.since_improvement = 0;
-        ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup});
+        // Stored against the report's own baseline (the library where it ran), from here on like with like.
+        ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup, rep.baseline()});
         state.incumbent_speedup = *a.speedup;
+        incumbent_baseline = rep.baseline();
+        out.incumbent_baseline = incumbent_baseline;
         state.incumbent_source = p->source;
         incumbent_thought = p->thought;
         incumbent_eval = a.evaluation_id;
@@ -353,6 +370,7 @@ json to_json(const std::vector<TaskOutcome>& outcomes) {
     for (const auto& s : o.skipped)
       skipped.push_back({{"name", s.name}, {"sha256", s.sha256}, {"case_id", s.case_id}, {"reason", s.reason}});
     arr.push_back({{"task", o.task}, {"incumbent", o.incumbent_name}, {"incumbent_speedup", o.incumbent_speedup},
+                   {"incumbent_baseline", o.incumbent_baseline},
                    {"attempts", attempts}, {"skipped", skipped},
                    {"error", o.error.empty() ? json(nullptr) : json(o.error)},
                    {"stopped", o.stopped.empty() ? json(nullptr) : json(o.stopped)}});

@@ -86,6 +86,23 @@ CaseResult case_from_json(const json& j) {
   if (auto it = j.find("last_run_outputs"); it != j.end() && it->is_array())
     for (const auto& o : *it) c.last_outputs.push_back(check_from_json(o));
   get(j, "log", c.log);
+  // The library baseline (issue 11); a report from before it has none and was measured against the naive one.
+  get(j, "baseline", c.baseline);
+  c.naive_median_ns = opt(j, "naive_median_ns");
+  c.speedup_vs_naive = opt(j, "speedup_vs_naive");
+  c.hap_vs_naive = opt(j, "hap_vs_naive");
+  if (c.baseline == "naive" && !j.contains("speedup_vs_naive")) {
+    c.naive_median_ns = c.baseline_median_ns;
+    c.speedup_vs_naive = c.speedup;
+    c.hap_vs_naive = c.hap;
+  }
+  c.library_median_ns = opt(j, "library_median_ns");
+  get(j, "library_ns", c.library_ns);
+  get(j, "library_ran", c.library_ran);
+  if (auto it = j.find("library_correct"); it != j.end() && it->is_boolean()) c.library_correct = it->get<bool>();
+  get(j, "library_message", c.library_message);
+  if (auto it = j.find("library_outputs"); it != j.end() && it->is_array())
+    for (const auto& o : *it) c.library_outputs.push_back(check_from_json(o));
   return c;
 }
 
@@ -139,6 +156,7 @@ EvalReport report_from_json(const json& j) {
     r.options.memory_bytes = mb << 20;
     get(s, "cxxflags", r.options.cxxflags);
     get(s, "interleave", r.options.interleave);
+    get(s, "library", r.options.library);
   }
   return r;
 }

@@ -65,6 +65,16 @@ std::optional<SpeedupInterval> task_speedup_interval(const std::vector<CaseResul
                                                      double confidence) {
   std::vector<std::vector<double>> base, kern;
   for (const CaseResult& c : cases) {
+    base.push_back(c.baseline == "library" && !c.library_ns.empty() ? c.library_ns : c.baseline_ns);
+    kern.push_back(c.kernel_ns);
+  }
+  return geomean_speedup_interval(base, kern, resamples, confidence);
+}
+
+std::optional<SpeedupInterval> task_speedup_interval_vs_naive(const std::vector<CaseResult>& cases, int resamples,
+                                                              double confidence) {
+  std::vector<std::vector<double>> base, kern;
+  for (const CaseResult& c : cases) {
     base.push_back(c.baseline_ns);
     kern.push_back(c.kernel_ns);
   }

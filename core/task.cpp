@@ -214,8 +214,8 @@ class Parser {
     if (auto it = v.find("init"); it != v.end()) t.init = init_at(*it, where + "/init");
     if (auto it = v.find("threshold"); it != v.end()) {
       double th = number_at(*it, where + "/threshold");
-      if (is_floating(t.dtype) ? !(th > 0) : !(th >= 0))
-        fail(where + "/threshold", is_floating(t.dtype) ? "must be positive" : "must be non-negative");
+      // 0 means exact, for any dtype (check_output's rule): L2's cummin compares its fp32 values exactly.
+      if (!(th >= 0)) fail(where + "/threshold", "must be non-negative (0: exact)");
       t.threshold = th;
     }
     return t;

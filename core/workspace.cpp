@@ -91,6 +91,10 @@ CREATE TABLE review_log(
   promoted INTEGER NOT NULL DEFAULT 0,
   decided_at TEXT NOT NULL);
 )sql",
+    // 3: the baseline an incumbent's speedup is against (issue 11); those stored before were all naive.
+    R"sql(
+ALTER TABLE incumbents ADD COLUMN baseline TEXT NOT NULL DEFAULT 'naive';
+)sql",
 };
 
 constexpr const char* kNow = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
@@ -486,19 +490,20 @@ std::optional<EvaluationRow> Workspace::evaluation(int64_t id) const {
 }
 
 std::optional<Incumbent> Workspace::incumbent(const std::string& task, const std::string& device) const {
-  Stmt s(db_, "SELECT kernel_id, evaluation_id, speedup FROM incumbents WHERE task=? AND device=?");
+  Stmt s(db_, "SELECT kernel_id, evaluation_id, speedup, baseline FROM incumbents WHERE task=? AND device=?");
   s.bind(1, task).bind(2, device);
   if (!s.step()) return std::nullopt;
-  return Incumbent{task, device, s.i64(0), s.i64(1), *s.opt_f64(2)};
+  return Incumbent{task, device, s.i64(0), s.i64(1), *s.opt_f64(2), s.text(3)};
 }
 
 void Workspace::set_incumbent(const Incumbent& inc) {
   WriteTxn txn(db_);
-  Stmt s(db_, std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at) "
-                          "VALUES(?,?,?,?,?,") + kNow + ") ON CONFLICT(task, device) DO UPDATE SET "
+  Stmt s(db_, std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at, "
+                          "baseline) VALUES(?,?,?,?,?,") + kNow + ",?) ON CONFLICT(task, device) DO UPDATE SET "
                           "kernel_id=excluded.kernel_id, evaluation_id=excluded.evaluation_id, "
-                          "speedup=excluded.speedup, updated_at=excluded.updated_at");
+                          "speedup=excluded.speedup, updated_at=excluded.updated_at, baseline=excluded.baseline");
   s.bind(1, inc.task).bind(2, inc.device).bind(3, inc.kernel_id).bind(4, inc.evaluation_id).bind(5, std::optional<double>(inc.speedup));
+  s.bind(6, inc.baseline);
   s.step();
   txn.commit();
 }
@@ -538,12 +543,13 @@ void Workspace::decide_review(int64_t evaluation, bool approve, const std::strin
                 kNow + ")")
       .bind(1, evaluation).bind(2, decision).bind(3, escape_invalid_utf8(note)).bind(4, int64_t{promote.has_value()}).step();
   if (promote) {
-    Stmt s(db_, std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at) "
-                            "VALUES(?,?,?,?,?,") + kNow + ") ON CONFLICT(task, device) DO UPDATE SET "
+    Stmt s(db_, std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at, "
+                            "baseline) VALUES(?,?,?,?,?,") + kNow + ",?) ON CONFLICT(task, device) DO UPDATE SET "
                             "kernel_id=excluded.kernel_id, evaluation_id=excluded.evaluation_id, "
-                            "speedup=excluded.speedup, updated_at=excluded.updated_at");
+                            "speedup=excluded.speedup, updated_at=excluded.updated_at, baseline=excluded.baseline");
     s.bind(1, promote->task).bind(2, promote->device).bind(3, promote->kernel_id).bind(4, promote->evaluation_id);
     s.bind(5, std::optional<double>(promote->speedup));
+    s.bind(6, promote->baseline);
     s.step();
   }
   txn.commit();

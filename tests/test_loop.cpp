@@ -167,6 +167,7 @@ TEST_F(LoopTest, InvalidBytesAndAForgedResultDoNotEndTheLoopNorLeaveAnythingRunn
   EXPECT_EQ(out[0].attempts[0].status, "crash") << out[0].attempts[0].message;
   EXPECT_FALSE(out[0].attempts[1].promoted);
   EXPECT_EQ(out[0].attempts[2].status, "passed") << out[0].attempts[2].message;
+  // (Listings read no report blob since the memory's merge: each report is read by id.)
   for (const auto& r : ws.evaluations(std::string("affine"), 10)) {
     EXPECT_NE(r.status, "running") << "evaluation " << r.id;
     EXPECT_FALSE(r.finished_at.empty());
@@ -228,6 +229,41 @@ TEST(Promotion, OnlyTheLowerBoundOfTheIntervalCounts) {
   EvalReport wrong = tight;
   wrong.cases[0].status = CaseStatus::Wrong;
   EXPECT_FALSE(decide_promotion(wrong, 0.1, 1.0).promote);
+}
+
+// Issue 11: an incumbent stored against the naive baseline is compared with the report's naive figures, one
+// stored against the library with its library figures; a naive-only report cannot displace a library incumbent.
+TEST(Promotion, ComparesLikeWithLikeAcrossBaselines) {
+  // The kernel: 2x the naive baseline, 0.5x the library.
+  CaseResult c = timed_case("a", {2000, 2001, 1999, 2000, 2000}, {1000, 1001, 999, 1000, 1000});
+  c.baseline = "library";
+  c.library_ns = {500, 501, 499, 500, 500};
+  c.naive_median_ns = c.baseline_median_ns;
+  c.speedup_vs_naive = c.speedup;
+  c.library_median_ns = 500;
+  c.baseline_median_ns = 500;
+  c.speedup = 0.5;
+  const EvalReport rep = report_of({c});
+  ASSERT_EQ(rep.baseline(), "library");
+  ASSERT_NEAR(*rep.speedup(), 0.5, 1e-9);
+  ASSERT_NEAR(*rep.speedup_vs_naive(), 2.0, 1e-9);
+
+  // Against an old incumbent at 1.5x the naive baseline: 2x naive beats it.
+  Promotion p = decide_promotion(rep, 1.5, 1.02, false, "naive");
+  EXPECT_TRUE(p.promote) << p.reason;
+  EXPECT_EQ(p.baseline, "naive");
+  EXPECT_NEAR(*p.speedup, 2.0, 1e-9);
+  EXPECT_GT(p.interval->low, 1.5);
+  // Against an incumbent at 0.6x the library: 0.5x does not.
+  p = decide_promotion(rep, 0.6, 1.02, false, "library");
+  EXPECT_FALSE(p.promote) << p.reason;
+  EXPECT_EQ(p.baseline, "library");
+  EXPECT_LT(p.interval->high, 0.6);
+  // A naive-only report against a library incumbent: not comparable.
+  const EvalReport naive = report_of({timed_case("a", {2000, 2001, 1999, 2000, 2000}, {1000, 1001, 999, 1000, 1000})});
+  p = decide_promotion(naive, 0.1, 1.02, false, "library");
+  EXPECT_FALSE(p.promote);
+  EXPECT_NE(p.reason.find("not comparable"), std::string::npos) << p.reason;
 }
 
 TEST(Promotion, FasterThanTheHardwareFloorWaitsForAPerson) {

@@ -95,6 +95,7 @@ EvalOptions quick_options() {
   o.case_timeout_seconds = 20;
   o.memory_bytes = uint64_t{1} << 30;
   o.flush_bytes = std::size_t{4} << 20;
+  o.library = false;  // a libtorch build is 5-30 s: the library baseline has its own tests
   return o;
 }
 

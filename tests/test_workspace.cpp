@@ -410,12 +410,14 @@ TEST(Workspace, IncumbentIsInsertedThenUpdated) {
   EXPECT_EQ(inc->kernel_id, f.kernel);
   EXPECT_EQ(inc->evaluation_id, e1);
   EXPECT_DOUBLE_EQ(inc->speedup, 1.5);
+  EXPECT_EQ(inc->baseline, "naive");  // the default, as for every incumbent stored before issue 11
 
   const int64_t k2 = f.ws.add_kernel("affine", "// kernel two\n", "edit", "");
   const int64_t e2 = f.ws.begin_evaluation(f.run, k2, f.task, "cpu", e1);
-  f.ws.set_incumbent({"affine", "cpu", k2, e2, 3.25});
+  f.ws.set_incumbent({"affine", "cpu", k2, e2, 3.25, "library"});
   inc = f.ws.incumbent("affine", "cpu");
   ASSERT_TRUE(inc);
+  EXPECT_EQ(inc->baseline, "library");
   EXPECT_EQ(inc->kernel_id, k2);
   EXPECT_EQ(inc->evaluation_id, e2);
   EXPECT_DOUBLE_EQ(inc->speedup, 3.25);
@@ -641,7 +643,7 @@ TEST(Workspace, MigratesAVersionOneDatabaseKeepingEveryRow) {
     sqlite3_close(db);
   }
   Workspace ws = Workspace::open(tmp.path());
-  EXPECT_EQ(ws.schema_version(), 2);
+  EXPECT_EQ(ws.schema_version(), kSchemaVersion);
   RawDb raw(db_file(tmp));
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM runs"), "1");
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM kernels"), "2");
@@ -662,13 +664,14 @@ TEST(Workspace, MigratesAVersionOneDatabaseKeepingEveryRow) {
   auto inc = ws.incumbent("affine", "cpu");
   ASSERT_TRUE(inc);
   EXPECT_EQ(inc->evaluation_id, 1);
+  EXPECT_EQ(inc->baseline, "naive");  // migration 3: stored before the library baseline, so naive
   EXPECT_EQ(ws.kernel_source(2), std::optional<std::string>("// two"));
   // The new columns work on migrated rows.
   ws.request_review(2, "test");
   EXPECT_EQ(ws.evaluation(2)->review, "pending");
   // Opening again does not migrate twice.
   Workspace again = Workspace::open(tmp.path());
-  EXPECT_EQ(again.schema_version(), 2);
+  EXPECT_EQ(again.schema_version(), kSchemaVersion);
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM evaluations"), "2");
 }
 

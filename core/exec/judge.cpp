@@ -284,6 +284,7 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
   const std::size_t in_size = wire::kLayoutBytes + std::max<std::size_t>(max_in, wire::kAlign);
   const std::size_t out_size = wire::kControlBytes + std::max<std::size_t>(max_out, wire::kAlign);
 
+  max_out_ = max_out;
   auto make_worker = [&](const char* role, const fs::path& so, const fs::path& dir, const char* file) {
     auto w = std::make_unique<Worker>();
     w->role = role;
@@ -345,8 +346,28 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
   bandwidth_ = bandwidth;
 }
 
+std::unique_ptr<Judge::Worker> Judge::make_worker(const char* role, const fs::path& so, const char* file) {
+  auto w = std::make_unique<Worker>();
+  w->role = role;
+  const fs::path dir = job_dir_ / role;
+  fs::create_directories(dir);
+  w->so = dir / file;
+  std::error_code ec;
+  fs::copy_file(so, w->so, fs::copy_options::overwrite_existing, ec);
+  if (ec) throw Error("cannot copy " + so.string() + " into the job folder: " + ec.message());
+  fs::permissions(w->so, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                             fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec, ec);
+  w->out.size = wire::kControlBytes + std::max<std::size_t>(max_out_, wire::kAlign);
+  w->out.fd = make_memfd(role, w->out.size);
+  w->out.base = map_rw(w->out.fd, w->out.size);
+  return w;
+}
+
+void Judge::add_library(const fs::path& library_so) { lib_ = make_worker("library", library_so, "library.so"); }
+
 Judge::~Judge() {
   if (cand_) release_worker(*cand_);
+  if (lib_) release_worker(*lib_);
   std::error_code ec;
   if (!job_dir_.empty()) fs::remove_all(job_dir_, ec);
   if (base_ && base_->alive() && base_->load_error.empty() && inputs_.base) {
@@ -633,7 +654,7 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
 }
 
 void Judge::record_death(Worker& w, const Call& call, const std::string& phase, CaseResult& r) {
-  const std::string who = &w == base_.get() ? "the baseline " : "the kernel ";
+  const std::string who = &w == base_.get() ? "the baseline " : &w == lib_.get() ? "the library baseline " : "the kernel ";
   const std::string during = phase == "loading" ? " while loading" : " during the " + phase;
   r.failed_call = phase;
   if (call.end == CallEnd::Cancelled) {
@@ -803,6 +824,65 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     return finish(r);
   }
 
+  // The library baseline (when added): its correctness call on the case's seeded inputs, still in the arena,
+  // against the golden. Whatever it does is reported in r.library_*, never the candidate's outcome; a library
+  // that cannot run leaves the case timed against the naive baseline alone.
+  Worker* l = lib_.get();
+  auto library_failed = [&](const std::string& why) {
+    r.library_message = why;
+    r.library_ns.clear();
+    l = nullptr;
+  };
+  if (l) {
+    CaseResult lr;
+    if (!ensure_started(*l, lr, deadline)) {
+      library_failed(lr.message);
+    } else {
+      fill_sentinels(*l, c);
+      flush_for(*l);
+      const Call lc = call(*l, deadline);
+      drain(*l);
+      if (lc.end != CallEnd::Done) {
+        record_death(*l, lc, "library's correctness run", lr);
+        library_failed(lr.message);
+      } else if (lc.rc != 0) {
+        library_failed("the library baseline returned " + std::to_string(lc.rc) + " during its correctness run");
+      } else {
+        const unsigned char* l_out = l->out.base + wire::kControlBytes;
+        r.library_ran = true;
+        bool ok = true;
+        for (std::size_t i = 0; i < c.outputs.size(); ++i) {
+          r.library_outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, l_out + out_off_[i],
+                                                   golden[i].data(), static_cast<std::size_t>(c.outputs[i].numel),
+                                                   c.outputs[i].threshold));
+          if (ok && !r.library_outputs.back().ok) {
+            ok = false;
+            r.library_message = "the library baseline misses the golden: " + describe_failure(r.library_outputs.back());
+          }
+        }
+        r.library_correct = ok;
+      }
+    }
+  }
+  // A timed library call; a failure drops the library from this case's timing, never the candidate.
+  auto run_library = [&](const std::string& phase, Call& out) {
+    fill_sentinels(*l, c);
+    flush_for(*l);
+    out = call(*l, deadline);
+    drain(*l);
+    if (out.end != CallEnd::Done) {
+      CaseResult lr;
+      record_death(*l, out, phase, lr);
+      library_failed(lr.message);
+      return false;
+    }
+    if (out.rc != 0) {
+      library_failed("the library baseline returned " + std::to_string(out.rc) + " during the " + phase);
+      return false;
+    }
+    return true;
+  };
+
   // Timing: pairs of calls on fresh inputs, baseline and kernel alternating which goes first. Each pair's
   // kernel output is checked against the baseline's on the same inputs, with twice the task's threshold: both
   // within t of the golden g bounds |kernel - baseline| by 2t|g|.
@@ -868,8 +948,9 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
       r.stop_rule = "fixed";
       return true;
     }
-    const double m = median(r.kernel_ns) > 0 ? median(r.baseline_ns) / median(r.kernel_ns) : 0.0;
-    const auto [lo, hi] = speedup_interval(r.baseline_ns, r.kernel_ns, 400);
+    const std::vector<double>& against = l ? r.library_ns : r.baseline_ns;  // the speedup that is reported
+    const double m = median(r.kernel_ns) > 0 ? median(against) / median(r.kernel_ns) : 0.0;
+    const auto [lo, hi] = speedup_interval(against, r.kernel_ns, 400);
     if (m > 0 && (hi - lo) <= options_.ci_rel_width * m) r.stop_rule = "converged";
     else if (timed >= max_reps) r.stop_rule = "max_reps";
     else if (std::chrono::duration<double>(Clock::now() - timing_start).count() >= options_.case_budget_seconds)
@@ -883,9 +964,17 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
       if (n == warmup) timing_start = Clock::now();
       fresh_inputs(n);
       const bool base_first = n % 2 == 0;
-      Call kc, bc;
-      for (int j = 0; j < 2; ++j) {
-        const bool is_base = (j == 0) == base_first;
+      // With the library: all six orders of baseline (0), kernel (1) and library (2) in turn.
+      static constexpr int kOrders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+      const bool with_library = l != nullptr;
+      Call kc, bc, lc;
+      for (int j = 0; j < (with_library ? 3 : 2); ++j) {
+        const int who = with_library ? kOrders[n % 6][j] : ((j == 0) == base_first ? 0 : 1);
+        if (who == 2) {
+          if (l) run_library(phase, lc);
+          continue;
+        }
+        const bool is_base = who == 0;
         if (!run_one(is_base ? b : k, phase, is_base ? bc : kc)) return finish(r);
       }
       if (!check_pair(phase) || snapshot_check(phase) || background(phase)) return finish(r);
@@ -893,6 +982,10 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
       r.baseline_ns.push_back(static_cast<double>(bc.ns));
       r.kernel_ns.push_back(static_cast<double>(kc.ns));
       timed_ns_ += static_cast<double>(bc.ns + kc.ns);
+      if (l) {
+        r.library_ns.push_back(static_cast<double>(lc.ns));
+        timed_ns_ += static_cast<double>(lc.ns);
+      }
       if (done_timing(n - warmup + 1)) break;
     }
   } else {
@@ -905,6 +998,11 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
       if (!run_one(b, "baseline's " + phase_name(n), bc)) return finish(r);
       if (n >= warmup) r.baseline_ns.push_back(static_cast<double>(bc.ns));
       if (n >= warmup) timed_ns_ += static_cast<double>(bc.ns);
+      Call lc;
+      if (l && run_library("library's " + phase_name(n), lc) && n >= warmup) {
+        r.library_ns.push_back(static_cast<double>(lc.ns));
+        timed_ns_ += static_cast<double>(lc.ns);
+      }
     }
     for (int n = 0; n < total; ++n) {
       const std::string phase = phase_name(n);

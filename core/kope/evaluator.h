@@ -50,6 +50,9 @@ struct EvalOptions {
   // (kope/device/device.h). Goldens, checks, statistics and records stay here whatever the device.
   std::string device = "cpu";
   bool sanitize = false;              // devices with a memory checker run the correctness call under it
+  // Time the task's library implementation for the device (issue 11) as a third worker, and report speedup and
+  // HAP against it (the naive baseline stays as speedup_vs_naive). No effect where the task names none.
+  bool library = true;
   std::shared_ptr<CancelToken> cancel;                // stop now: the evaluation ends as cancelled
   std::function<void(const EvalProgress&)> progress;  // phases as they happen, on the evaluating thread
 };
@@ -82,6 +85,18 @@ struct CaseResult {
   bool timed = false;       // false: an earlier case had failed, or this one failed before timing ended
   std::string failed_call;  // the call that failed: "correctness run", "warm-up 2", "timed run 3"
   bool correct() const { return status == CaseStatus::Passed; }
+
+  // The library baseline (issue 11), when the task has one for the device and EvalOptions::library is set.
+  // `baseline` says which baseline speedup, speedup_interval, hap and baseline_median_ns are against:
+  // "library" when the library was timed on this case, else "naive". baseline_ns stays the naive baseline's
+  // calls (the per-call reference of the candidate's outputs).
+  std::string baseline = "naive";
+  bool library_ran = false;                  // its correctness call ran
+  std::optional<bool> library_correct;       // its output against the fp64 golden, within the task's threshold
+  std::vector<OutputCheck> library_outputs;  // that check, per output (shown, not hidden)
+  std::string library_message;               // why it failed (wrong, crashed, did not load), or empty
+  std::vector<double> library_ns;            // its timed calls
+  std::optional<double> library_median_ns, naive_median_ns, speedup_vs_naive, hap_vs_naive;
 };
 
 struct EvalReport {
@@ -108,6 +123,12 @@ struct EvalReport {
   bool correct() const;
   std::string status() const;           // cancelled, passed, compile_error, or the first failing case's status
   std::optional<double> speedup() const;  // geometric mean over cases, when correct
+  // The same against the naive baseline (the second column), when correct.
+  std::optional<double> speedup_vs_naive() const;
+  // "library" when every timed case was timed against the library, "naive" when none was, else "mixed".
+  std::string baseline() const;
+  // Whether the library baseline met the golden on every case it ran (null when it ran on none).
+  std::optional<bool> library_correct() const;
   // 100 * [0.2 * compiled + sum over cases of correct_i * (0.3 + 0.5 * HAP_i) / cases]
   double score() const;
   nlohmann::json to_json() const;

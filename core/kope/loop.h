@@ -63,21 +63,26 @@ struct Skipped {
 // Whether a report's kernel should replace an incumbent of speedup `incumbent_speedup`.
 struct Promotion {
   bool promote = false;
+  std::string baseline;  // which baseline `speedup` and `interval` are against (like the incumbent's)
   bool needs_review = false;  // correct, but some case is faster than the hardware floor allows
   std::optional<double> speedup;
   std::optional<SpeedupInterval> interval;
   std::string reason;  // why, in one line
 };
 // Promote only a correct kernel whose interval's lower bound > incumbent_speedup * min_gain, and never one that
-// needs review. `approved`: a person has looked at the floor warning and accepted it.
+// needs review. `approved`: a person has looked at the floor warning and accepted it. Like with like:
+// `incumbent_baseline` "naive" (an incumbent from before the library baseline, or the naive baseline itself)
+// compares the report's naive figures; "library" compares its library figures, and a report measured against
+// the naive baseline alone is then not comparable (not promoted). Empty: the report's own baseline.
 Promotion decide_promotion(const EvalReport& report, double incumbent_speedup, double min_gain,
-                           bool approved = false);
+                           bool approved = false, const std::string& incumbent_baseline = "");
 
 struct TaskOutcome {
   std::string task;
   std::vector<Attempt> attempts;
   std::vector<Skipped> skipped;
   double incumbent_speedup = 1.0;  // 1.0: the baseline is still the incumbent
+  std::string incumbent_baseline = "naive";  // which baseline incumbent_speedup is against
   std::string incumbent_name = "baseline";
   std::string error;               // a task that could not be evaluated at all (a bad reference, say)
   bool internal_error = false;     // `error` is kope's own failure, not the task's

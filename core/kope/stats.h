@@ -22,9 +22,14 @@ std::optional<SpeedupInterval> geomean_speedup_interval(const std::vector<std::v
                                                         const std::vector<std::vector<double>>& kernel_ns,
                                                         int resamples = 2000, double confidence = 0.95);
 
-// The same over the cases of a report (their baseline_ns and kernel_ns).
+// The same over the cases of a report: each case's kernel_ns against the baseline its speedup is against
+// (library_ns where the case's `baseline` is "library", else baseline_ns).
 std::optional<SpeedupInterval> task_speedup_interval(const std::vector<CaseResult>& cases, int resamples = 2000,
                                                      double confidence = 0.95);
+// Always against the naive baseline (baseline_ns): the second column, and like with like for an incumbent
+// measured before the library baseline.
+std::optional<SpeedupInterval> task_speedup_interval_vs_naive(const std::vector<CaseResult>& cases,
+                                                              int resamples = 2000, double confidence = 0.95);
 
 // Flushed caches and rotated inputs leave no honest way under half the memory-bound floor: a case whose
 // kernel median is below 0.5 x hw_bound_ns, where the floor is above 1000 ns (below that, timer and call

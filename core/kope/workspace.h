@@ -15,7 +15,7 @@ struct sqlite3;
 
 namespace kope {
 
-inline constexpr int kSchemaVersion = 2;  // 2: reviews
+inline constexpr int kSchemaVersion = 3;  // 2: reviews, 3: the incumbent's baseline
 
 struct EvaluationRow {
   int64_t id = 0;
@@ -48,6 +48,9 @@ struct Incumbent {
   int64_t kernel_id = 0;
   int64_t evaluation_id = 0;
   double speedup = 0.0;
+  // Which baseline `speedup` is against: "naive" (every incumbent stored before the library baseline) or
+  // "library" (issue 11), "mixed" when the library ran on some cases only.
+  std::string baseline = "naive";
 };
 
 struct RunRow {

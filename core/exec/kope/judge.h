@@ -27,6 +27,13 @@ class Judge {
         const std::vector<ConcreteCase>& cases, const EvalOptions& options);
   ~Judge();
   Judge(const Judge&) = delete;
+
+  // Adds the task's library implementation (issue 11) as a third worker, in a sandbox of its own: each timed
+  // case then gets its correctness call against the golden (CaseResult::library_*) and a timed call in every
+  // pair. Call before the first case. Its outputs are never the reference of a candidate's call.
+  void add_library(const std::filesystem::path& library_so);
+  bool has_library() const { return lib_ != nullptr; }
+
   Judge& operator=(const Judge&) = delete;
 
   // The correctness call against `golden` (one fp64 array per output), then, when `time_it`, warm-ups and timed
@@ -92,6 +99,7 @@ class Judge {
   void drain(Worker& w);
   void record_death(Worker& w, const Call& call, const std::string& phase, CaseResult& r);
   int64_t worker_cpu_ns(const Worker& w) const;
+  std::unique_ptr<Worker> make_worker(const char* role, const std::filesystem::path& so, const char* file);
 
   EvalOptions options_;
   std::filesystem::path runner_;
@@ -100,6 +108,8 @@ class Judge {
   std::string held_key_;
   Arena inputs_;
   std::unique_ptr<Worker> cand_, base_;
+  std::unique_ptr<Worker> lib_;  // the library baseline, when added
+  std::size_t max_out_ = 0;      // the largest case's output bytes (sizes each worker's arena)
   std::size_t in_bytes_ = 0, out_bytes_ = 0;  // the current case's data
   std::vector<std::size_t> in_off_, out_off_;
   std::vector<unsigned char> snapshot_;
