@@ -86,6 +86,9 @@ CaseResult case_from_json(const json& j) {
   if (auto it = j.find("last_run_outputs"); it != j.end() && it->is_array())
     for (const auto& o : *it) c.last_outputs.push_back(check_from_json(o));
   get(j, "log", c.log);
+  get(j, "stop_rule", c.stop_rule);
+  get(j, "timed", c.timed);
+  get(j, "failed_call", c.failed_call);
   // The library baseline (issue 11); a report from before it has none and was measured against the naive one.
   get(j, "baseline", c.baseline);
   c.naive_median_ns = opt(j, "naive_median_ns");
@@ -157,7 +160,17 @@ EvalReport report_from_json(const json& j) {
     get(s, "cxxflags", r.options.cxxflags);
     get(s, "interleave", r.options.interleave);
     get(s, "library", r.options.library);
+    get(s, "max_reps", r.options.max_reps);
+    get(s, "ci_rel_width", r.options.ci_rel_width);
+    get(s, "case_budget_s", r.options.case_budget_seconds);
+    get(s, "flush", r.options.flush);
   }
+  if (auto it = j.find("timing"); it != j.end() && it->is_object()) {
+    get(*it, "wall_s", r.wall_seconds);
+    get(*it, "timed_calls_s", r.timed_call_seconds);
+    get(*it, "flush", r.flush_method);
+  }
+  get(j, "worker_isolation", r.worker_isolation);
   return r;
 }
 
