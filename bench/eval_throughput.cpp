@@ -78,7 +78,9 @@ std::pair<double, double> timed_share(const fs::path& ws) {
   for (const auto& row : rows) last_run = std::max(last_run, row.run_id);
   for (const auto& row : rows) {
     if (row.run_id != last_run) continue;  // with --warm, only the measured run
-    json j = json::parse(row.report, nullptr, false);
+    const auto full = w.evaluation(row.id);  // the list leaves the report out
+    if (!full) continue;
+    json j = json::parse(full->report, nullptr, false);
     if (j.is_discarded() || !j.contains("timing")) continue;
     wall += j["timing"].value("wall_s", 0.0);
     inside += j["timing"].value("timed_calls_s", 0.0);

@@ -19,6 +19,7 @@
 #include "kope/agent/prompts.h"
 #include "kope/agent/store.h"
 #include "kope/loop.h"
+#include "kope/run_control.h"
 #include "kope/stop_rules.h"
 #include "kope/workspace.h"
 #include "scripted_llm_server.h"
@@ -335,6 +336,50 @@ TEST_F(AgentLoop, MemoryOffCarriesNoCase) {
   EXPECT_EQ(r.outcomes[1].attempts[0].status, "passed");
 }
 
+// The engineer's hint (RunControl, as the window's run controller sends it) goes into the next prompt as the
+// hot section "Engineer's hints", is recorded in that attempt's transcript, and is consumed: the prompt after
+// it carries none.
+TEST_F(AgentLoop, EngineersHintGoesIntoTheNextPromptAndItsTranscript) {
+  const std::string hint = "try __builtin_fmaf and keep the loop simple (hint 7f3a)";
+  test::ScriptedServer srv({
+      test::sse_response({test::openai_stream({kernel_reply("fma", "__builtin_fmaf(2.0f, x[i], 1.0f)")})}),
+      test::sse_response({test::openai_stream({"no kernel this time"})}),
+  });
+  Workspace ws = Workspace::open(dir / "hints");
+  AgentStore store = AgentStore::open(ws.dir());
+  Evaluator ev(EvalPaths::under(ws.dir()));
+  llm::Profile p;
+  p.name = "scripted";
+  p.base_url = srv.url() + "/v1";
+  p.model = "scripted-model";
+  p.context_window = 16000;
+  p.max_output_tokens = 1000;
+  p.max_retries = 1;
+  p.backoff_base_s = 0.01;
+  LlmPolicy policy(llm::Client(p, kKey), PromptTemplates::load("cpu", std::nullopt), store, nullptr, {});
+  LoopOptions lo;
+  lo.max_attempts = 2;
+  lo.tasks = {"affine"};
+  lo.eval = test::quick_options();
+  lo.control = std::make_shared<RunControl>();
+  lo.control->add_hint(hint);
+  LoopRun lr = run_loop_in_new_run(ws, ev, suite, policy, lo, "test");
+  const auto reqs = srv.requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_NE(reqs[0].body.find("Engineer's hints"), std::string::npos) << reqs[0].body;
+  EXPECT_NE(user_prompt(reqs[0]).find(hint), std::string::npos) << user_prompt(reqs[0]);
+  EXPECT_EQ(user_prompt(reqs[1]).find(hint), std::string::npos) << "a hint is used once";
+  EXPECT_EQ(user_prompt(reqs[1]).find("{{hints}}"), std::string::npos);
+  ASSERT_EQ(lr.outcomes.size(), 1u);
+  ASSERT_FALSE(lr.outcomes[0].attempts.empty());
+  auto t = store.transcript(lr.outcomes[0].attempts[0].transcript_id);
+  ASSERT_TRUE(t.has_value());
+  bool recorded = false;
+  for (const auto& s : (*t)["sections"])
+    if (s["name"] == "hints" && s["tier"] == "hot" && s["source_kind"] == "engineer") recorded = true;
+  EXPECT_TRUE(recorded) << t->dump(2);
+}
+
 TEST(AgentCli, RunAndTranscriptThroughTheBinaryNeverShowTheKey) {
   test::TempDir dir;
   test::write_text(dir / "suite" / "affine.json", test::affine_task_json());
@@ -376,6 +421,72 @@ TEST(AgentCli, RunAndTranscriptThroughTheBinaryNeverShowTheKey) {
                                    "--workspace " + ws + " 2>&1", rc);
   EXPECT_EQ(rc, 2) << nokey;
   EXPECT_NE(nokey.find("$KOPE_UNSET_KEY_VAR"), std::string::npos) << nokey;
+}
+
+// Exit codes of `kope run --policy llm`: a model that cannot be reached, or keeps answering 5xx/529 or 429
+// after the retries, is the environment (4); a refused key is bad input (2) and names the key's variable.
+TEST(AgentCli, ExitCodesSayEnvironmentForAnUnreachableModelAndInputForABadKey) {
+  test::TempDir dir;
+  test::write_text(dir / "suite" / "affine.json", test::affine_task_json());
+  auto sh = [](const std::string& c, int& rc) {
+    std::string out;
+    FILE* f = popen(c.c_str(), "r");
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
+    rc = WEXITSTATUS(pclose(f));
+    return out;
+  };
+  // One retry at most, so the test is quick (the profile's own setting, from the settings file).
+  auto run_against = [&](const std::string& base_url, const std::string& ws_name, int& rc) {
+    test::write_text(dir / "cfg" / "kope" / "llm.json",
+                     R"({"profiles": {"t": {"provider": "openai", "base_url": ")" + base_url +
+                         R"(", "model": "m", "api_key_env": "KOPE_TEST_KEY", "max_retries": 1}}})");
+    return sh(std::string("KOPE_TEST_KEY=") + kKey + " XDG_CONFIG_HOME=" + (dir / "cfg").string() + " " +
+                  KOPE_CLI_BINARY + " run --policy llm --profile t --suite " + (dir / "suite").string() +
+                  " --max-attempts 1 --workspace " + (dir / ws_name).string() + " 2>&1",
+              rc);
+  };
+  int rc = -1;
+  {
+    test::ScriptedServer srv({test::error_response(503, R"({"error": {"message": "busy"}})"),
+                              test::error_response(529, R"({"error": {"message": "overloaded"}})")});
+    const std::string out = run_against(srv.url() + "/v1", "ws5xx", rc);
+    EXPECT_EQ(rc, 4) << out;
+    EXPECT_EQ(srv.requests().size(), 2u);
+    EXPECT_EQ(out.find(kKey), std::string::npos);
+  }
+  {
+    test::ScriptedServer srv({test::error_response(429, R"({"error": {"message": "slow down"}})"),
+                              test::error_response(429, R"({"error": {"message": "slow down"}})")});
+    const std::string out = run_against(srv.url() + "/v1", "ws429", rc);
+    EXPECT_EQ(rc, 4) << out;
+  }
+  {
+    // Nothing listens there: a connect failure.
+    int port = 0;
+    {
+      test::ScriptedServer closed;
+      port = std::stoi(closed.url().substr(closed.url().rfind(':') + 1));
+    }
+    const std::string out = run_against("http://127.0.0.1:" + std::to_string(port) + "/v1", "wsdown", rc);
+    EXPECT_EQ(rc, 4) << out;
+  }
+  {
+    test::ScriptedServer srv({test::error_response(401, R"({"error": {"message": "invalid api key"}})")});
+    const std::string out = run_against(srv.url() + "/v1", "ws401", rc);
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_NE(out.find("KOPE_TEST_KEY"), std::string::npos) << out;
+    EXPECT_EQ(out.find(kKey), std::string::npos);
+    EXPECT_EQ(srv.requests().size(), 1u);  // never retried
+  }
+  {
+    // A bad profile stays bad input.
+    test::write_text(dir / "cfg" / "kope" / "llm.json", R"({"profiles": {"t": {"provider": "openai"}}})");
+    const std::string out = sh(std::string("XDG_CONFIG_HOME=") + (dir / "cfg").string() + " " + KOPE_CLI_BINARY +
+                                   " run --policy llm --profile t --workspace " + (dir / "wsbad").string() + " 2>&1",
+                               rc);
+    EXPECT_EQ(rc, 2) << out;
+  }
 }
 
 TEST(AgentCli, CtrlCDuringARequestEndsTheRunWithinASecond) {
