@@ -65,7 +65,8 @@ TEST_P(LibraryBaseline, BuildsLoadsAndIsJudgedAgainstTheGolden) {
   for (const auto& c : r.cases) {
     EXPECT_TRUE(c.status == CaseStatus::Passed || c.status == CaseStatus::Wrong)
         << c.name << ": " << case_status_name(c.status) << ": " << c.message;
-    EXPECT_FALSE(c.kernel_ns.empty()) << c.name;
+    // The judge stops timing once a case is wrong (issue 5), so only a library that passes is timed throughout.
+    if (r.correct()) EXPECT_FALSE(c.kernel_ns.empty()) << c.name;
   }
   if (GetParam() == "gelu") {
     EXPECT_FALSE(r.correct()) << "ATen's gelu was expected to miss the fp32 threshold in the negative tail";
