@@ -568,7 +568,6 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     if (options.progress) options.progress({ph, k, n, k < n ? cases[k].name : std::string(), r});
   };
   const CancelToken* cancel = options.cancel.get();
-  copt.cancel = cancel;
   // Stopped (before or during the compile, a golden run or a case): the cases that finished are kept, the
   // report says cancelled, and nothing about the kernel follows from it.
   auto end_cancelled = [&] {
@@ -583,6 +582,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   bo.build_dir = paths_.build;
   bo.display_name = kernel_name;
   bo.flags = options.cxxflags;
+  bo.cancel = cancel;
   if (d.local_cpu) bo.timeout_seconds = CompileOptions{}.timeout_seconds;  // as compile_kernel always had it
   try {
     const device::BuildResult b = d.dev->build(source, bo);

@@ -82,6 +82,7 @@ class CpuDevice : public Device {
     if (!o.flags.empty()) co.flags = o.flags;
     co.defines = o.defines;
     co.timeout_seconds = o.timeout_seconds;
+    co.cancel = o.cancel;
     if (auto cxx = env_value(config_.env, "CXX")) co.cxx = *cxx;
     fs::path dir = o.build_dir.empty() ? work_dir_for(config_) / "build" : o.build_dir;
     CompileResult r = compile_kernel(source, o.display_name, dir, include_dir_for(config_), co);

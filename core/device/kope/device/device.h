@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <filesystem>
+
+#include "kope/cancel.h"
 #include <functional>
 #include <memory>
 #include <optional>
@@ -60,6 +62,7 @@ struct BuildOptions {
   std::string mode;                    // empty: the device's default (ascend: direct, msopgen, cpu-twin)
   const ConcreteCase* signature = nullptr;  // the tensors an operator project declares (ascend msopgen)
   double timeout_seconds = 300.0;
+  const CancelToken* cancel = nullptr;  // stops the build (the compiler's whole tree) when set
 };
 
 struct BuildResult {
