@@ -165,7 +165,8 @@ TEST_F(LoopTest, InvalidBytesAndAForgedResultDoNotEndTheLoopNorLeaveAnythingRunn
   ASSERT_EQ(out.size(), 1u);
   ASSERT_EQ(out[0].attempts.size(), 3u) << "a failing attempt ended the loop";
   EXPECT_EQ(out[0].attempts[0].status, "crash") << out[0].attempts[0].message;
-  EXPECT_FALSE(out[0].attempts[1].promoted);
+  // The judge writes no result file a kernel could forge: the destructor changes nothing, the verdict is honest.
+  EXPECT_EQ(out[0].attempts[1].status, "passed") << out[0].attempts[1].message;
   EXPECT_EQ(out[0].attempts[2].status, "passed") << out[0].attempts[2].message;
   // (Listings read no report blob since the memory's merge: each report is read by id.)
   for (const auto& r : ws.evaluations(std::string("affine"), 10)) {
