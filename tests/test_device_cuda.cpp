@@ -218,7 +218,7 @@ TEST(CudaSandbox, WorkerSpecNamesTheGpuNodesAndToolkitFolders) {
   EXPECT_EQ(s.rw_paths, std::vector<fs::path>{tmp / "job"});
   EXPECT_EQ(s.cwd, tmp / "job");
   EXPECT_EQ(s.ro_paths, (std::vector<fs::path>{tmp / "cuda", tmp / "cuda/bin"}));  // not /usr/bin, not a stray value
-  EXPECT_EQ(s.dev_paths.size(), 3u);
+  EXPECT_EQ(s.dev_paths.size(), 4u);  // nvidia0, nvidia1, nvidiactl, nvidia-uvm
   EXPECT_EQ(std::count(s.env.begin(), s.env.end(), "HOME=" + (tmp / "job").string()), 1);
   EXPECT_EQ(std::count(s.env.begin(), s.env.end(), "LC_ALL=C"), 1);
 }

@@ -243,6 +243,9 @@ class AscendDevice : public Device {
   // and the toolkit folders the environment names readable; the NPU's device nodes bound; no network.
   ProcessResult run_worker(const std::vector<std::string>& argv, const fs::path& dir, const MeasureRequest& q,
                            const ProcessLimits& lim) {
+    // Not yet: under the sandbox the fake-tool contract tests fail (AscendMeasure.*), not debugged yet; until
+    // then the Ascend worker runs as before (own process group, wall limit). The spec below is what it will use.
+    if (std::getenv("KOPE_ASCEND_SANDBOX") == nullptr) return run_process(argv, lim, dir, tool_env());
     WorkerSandbox w;
     w.argv = argv;
     if (!argv.empty() && fs::path(argv[0]).is_relative()) {
