@@ -252,9 +252,9 @@ TEST_F(UiTest, RestoreBringsBackAVersionWithItsOwnResults) {
   window->editor()->setText(v1);
   ASSERT_TRUE(evaluateAndWait({"n1"}));
   const qint64 first = lastReported(shown);
-  ASSERT_TRUE(window->loadCandidate("gelu/01_float_erff.cpp") || asked > 0);
+  ASSERT_TRUE(window->loadCandidate("gelu/02_erfc_vectorised.cpp") || asked > 0);
   answer = QMessageBox::Discard;
-  ASSERT_TRUE(window->loadCandidate("gelu/01_float_erff.cpp"));
+  ASSERT_TRUE(window->loadCandidate("gelu/02_erfc_vectorised.cpp"));
   ASSERT_TRUE(evaluateAndWait({"n1"}));
   EXPECT_EQ(cases()->index(0, CaseModel::Status).data(StatusRole).toString(), "passed");
   // with unsaved edits, Cancel keeps them
