@@ -80,7 +80,7 @@ common options:
 
 eval and run options:
   --cases A,B             only these cases
-  --warmup N  --reps N    untimed and timed runs per case (default 3 and 5)
+  --warmup N  --reps N    untimed and timed runs per case (default 1 and 5)
   --timeout SECONDS       per case, the runner's process group is killed past it (default 60)
   --memory-mb N           address-space limit of the runner (default 4096)
   --cxxflags "FLAGS"      the candidate's compiler flags instead of -O2 (a kernel may add its own with a

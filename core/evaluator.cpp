@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <random>
 #include <sstream>
 
@@ -85,18 +86,56 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+namespace {
+
+// A sample sorted once, for bootstrap medians: a resample's median depends only on the ranks drawn, so each
+// resample counts ranks (O(n)) instead of copying and sorting values. Same draws, same medians as sorting.
+struct RankedSample {
+  std::vector<double> sorted;
+  std::vector<uint32_t> rank;  // rank[i]: the position of sample i in `sorted`
+  std::vector<uint32_t> count;
+  explicit RankedSample(const std::vector<double>& v) : sorted(v), rank(v.size()), count(v.size()) {
+    std::vector<uint32_t> order(v.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return v[a] < v[b]; });
+    for (uint32_t r = 0; r < order.size(); ++r) {
+      sorted[r] = v[order[r]];
+      rank[order[r]] = r;
+    }
+  }
+  template <typename Pick>
+  double resample_median(Pick&& pick) {
+    const std::size_t n = rank.size();
+    std::fill(count.begin(), count.end(), 0u);
+    for (std::size_t i = 0; i < n; ++i) ++count[rank[pick()]];
+    const std::size_t lo_at = (n - 1) / 2, hi_at = n / 2;  // the middle order statistics (equal when n is odd)
+    std::size_t seen = 0, lo = 0, hi = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (seen <= lo_at && lo_at < seen + count[r]) lo = r;
+      if (seen <= hi_at && hi_at < seen + count[r]) {
+        hi = r;
+        break;
+      }
+      seen += count[r];
+    }
+    return n % 2 ? sorted[hi] : 0.5 * (sorted[lo] + sorted[hi]);
+  }
+};
+
+}  // namespace
+
 std::pair<double, double> speedup_interval(const std::vector<double>& base, const std::vector<double>& kern,
                                            int resamples) {
   if (base.empty() || kern.empty() || resamples < 1) return {0.0, 0.0};
   std::mt19937_64 rng(0x6b6f7065);
-  std::vector<double> ratios, b(base.size()), k(kern.size());
+  std::vector<double> ratios;
   ratios.reserve(static_cast<std::size_t>(resamples));
   std::uniform_int_distribution<std::size_t> pick_b(0, base.size() - 1), pick_k(0, kern.size() - 1);
+  RankedSample b(base), k(kern);
   for (int r = 0; r < resamples; ++r) {
-    for (auto& v : b) v = base[pick_b(rng)];
-    for (auto& v : k) v = kern[pick_k(rng)];
-    const double mk = median(k);
-    if (mk > 0) ratios.push_back(median(b) / mk);
+    const double mb = b.resample_median([&] { return pick_b(rng); });
+    const double mk = k.resample_median([&] { return pick_k(rng); });
+    if (mk > 0) ratios.push_back(mb / mk);
   }
   if (ratios.empty()) return {0.0, 0.0};
   std::sort(ratios.begin(), ratios.end());
@@ -530,6 +569,66 @@ std::vector<fs::path> Evaluator::golden_dirs(const Task& task, const std::vector
   return dirs;
 }
 
+std::vector<std::shared_ptr<const Evaluator::Golden>> Evaluator::goldens(const Task& task,
+                                                                        const std::vector<ConcreteCase>& cases,
+                                                                        const EvalOptions& options) {
+  // Held in memory across evaluations (the agent's loop evaluates one task over and over), up to this much.
+  constexpr std::size_t kCacheBytes = std::size_t{768} << 20;
+  const std::vector<fs::path> dirs = golden_dirs(task, cases, options);
+  std::vector<std::shared_ptr<const Golden>> out;
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    const std::string key = dirs[ci].string();
+    {
+      std::lock_guard<std::mutex> lock(cache_mutex_);
+      if (auto it = golden_cache_.find(key); it != golden_cache_.end()) {
+        out.push_back(it->second);
+        continue;
+      }
+    }
+    const ConcreteCase& c = cases[ci];
+    auto g = std::make_shared<Golden>();
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < c.outputs.size(); ++i) {
+      g->push_back(read_doubles(golden_output_path(dirs[ci], i), static_cast<std::size_t>(c.outputs[i].numel)));
+      bytes += g->back().size() * sizeof(double);
+    }
+    out.push_back(g);
+    if (bytes > kCacheBytes / 4) continue;
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    if (golden_cache_bytes_ + bytes > kCacheBytes) {  // another task's turn: start over
+      golden_cache_.clear();
+      golden_cache_bytes_ = 0;
+    }
+    golden_cache_.emplace(key, std::move(g));
+    golden_cache_bytes_ += bytes;
+  }
+  return out;
+}
+
+CompileResult Evaluator::library_build(const Task& task, const LibraryImpl& lib) {
+  std::string key = task.digest + '\0' + sha256_hex(lib.source);
+  for (const std::string& dir : lib.include_dirs) {  // installing the library changes the key
+    std::error_code ec;
+    const auto t = fs::last_write_time(dir, ec);
+    key += '\0' + dir + '@' + (ec ? std::string("none") : std::to_string(t.time_since_epoch().count()));
+  }
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    if (auto it = library_failures_.find(key); it != library_failures_.end()) return it->second;
+  }
+  CompileResult r;
+  try {
+    r = build_library(task, lib, paths_);
+  } catch (const EnvError&) { throw; } catch (const Error& e) {
+    r.error = e.what();
+  }
+  if (!r.ok && !r.cancelled) {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    library_failures_[key] = r;
+  }
+  return r;
+}
+
 EvalReport Evaluator::evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
                                const EvalOptions& options) {
   EvalReport rep;
@@ -578,6 +677,48 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   };
   if (cancel && cancel->cancelled()) return end_cancelled();
   progress(EvalProgress::Phase::Compiling, 0, nullptr);
+
+  // The trusted side: the baseline, the goldens (kept in kope's memory for the evaluation; their cache in the
+  // workspace is out of every worker's view) and the library baseline. On the local CPU it is prepared on a
+  // second thread while the candidate compiles (nothing is timed yet; the first evaluation of a task builds the
+  // reference and the baseline and runs the golden reference, the others find them cached).
+  struct Prepared {
+    fs::path base;
+    std::vector<std::shared_ptr<const Golden>> goldens;
+    std::optional<CompileResult> library;
+  };
+  auto prepare = [&]() -> Prepared {
+    Prepared p;
+    std::future<fs::path> local_base;  // built beside the reference and its golden run, on the local CPU
+    if (d.local_cpu) {
+      local_base = std::async(std::launch::async, [&] { return baseline_so(task, cancel); });
+    } else {
+      // The device's own baseline (the task's baselines[kind], else the shipped one), built there once per task.
+      const std::string kind = d.dev->kind();
+      std::string src = device::baseline_source(task, kind);
+      if (src.empty() && kind == "cpu") src = task.reference;  // the fp32 reference, as on the local CPU
+      if (src.empty())
+        throw Error("task '" + task.origin + "' has no " + kind + " baseline (a \"baselines\": {\"" + kind +
+                    "\": ...} entry in the task, or resources/baselines/" + kind + "/" + task.name + d.caps.source_suffix +
+                    ")");
+      device::BuildOptions bb;
+      bb.build_dir = paths_.build;
+      bb.display_name = task.name + ".baseline" + d.caps.source_suffix;
+      const device::BuildResult b = d.dev->build(src, bb);
+      if (!b.ok) throw Error("task '" + task.origin + "': the " + kind + " baseline does not build on " + d.dev->name() + ": " + b.error);
+      p.base = b.artifact;
+    }
+    throw_if_cancelled(cancel);
+    p.goldens = goldens(task, cases, options);
+    if (local_base.valid()) p.base = local_base.get();
+    // The library baseline (issue 11): a third worker, when the task names one for the device.
+    if (options.library && d.local_cpu)
+      if (const LibraryImpl* lib = library_for(task, rep.device)) p.library = library_build(task, *lib);
+    return p;
+  };
+  std::future<Prepared> preparing;
+  if (d.local_cpu) preparing = std::async(std::launch::async, prepare);  // its destructor waits for it
+
   device::BuildOptions bo;
   bo.build_dir = paths_.build;
   bo.display_name = kernel_name;
@@ -601,7 +742,13 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   if (rep.compile.cancelled || (cancel && cancel->cancelled())) return end_cancelled();
   rep.compiled = rep.compile.ok;
   progress(EvalProgress::Phase::Compiled, 0, nullptr);
+  lap("compile");
   if (!rep.compiled) {
+    // The trusted side's own failure, if any, is the next evaluation's to report: this one is about the source.
+    if (preparing.valid()) try {
+        preparing.get();
+      } catch (const std::exception&) {
+      }
     rep.errors.push_back(rep.compile.error);
     for (const auto& d : rep.compile.diagnostics)
       if (d.severity == "error" || d.severity == "fatal error")
@@ -609,69 +756,32 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return rep;
   }
-  lap("compile");
-  fs::path base;
-  // The goldens live in kope's memory for the evaluation (and in the workspace's cache, which no worker sees).
-  std::vector<std::vector<std::vector<double>>> goldens;
+  Prepared prepared;
   try {
-    if (d.local_cpu) {
-      base = baseline_so(task, cancel);
-    } else {
-      // The device's own baseline (the task's baselines[kind], else the shipped one), built there once per task.
-      const std::string kind = d.dev->kind();
-      std::string src = device::baseline_source(task, kind);
-      if (src.empty() && kind == "cpu") src = task.reference;  // the fp32 reference, as on the local CPU
-      if (src.empty())
-        throw Error("task '" + task.origin + "' has no " + kind + " baseline (a \"baselines\": {\"" + kind +
-                    "\": ...} entry in the task, or resources/baselines/" + kind + "/" + task.name + d.caps.source_suffix +
-                    ")");
-      device::BuildOptions bb;
-      bb.build_dir = paths_.build;
-      bb.display_name = task.name + ".baseline" + d.caps.source_suffix;
-      const device::BuildResult b = d.dev->build(src, bb);
-      if (!b.ok) throw Error("task '" + task.origin + "': the " + kind + " baseline does not build on " + d.dev->name() + ": " + b.error);
-      base = b.artifact;
-    }
-    throw_if_cancelled(cancel);
-    const std::vector<fs::path> golden_at = golden_dirs(task, cases, options);
-    for (std::size_t ci = 0; ci < cases.size(); ++ci) {
-      const ConcreteCase& c = cases[ci];
-      const fs::path& dir = golden_at[ci];
-      std::vector<std::vector<double>> g;
-      for (std::size_t i = 0; i < c.outputs.size(); ++i)
-        g.push_back(read_doubles(golden_output_path(dir, i), static_cast<std::size_t>(c.outputs[i].numel)));
-      goldens.push_back(std::move(g));
-    }
+    prepared = preparing.valid() ? preparing.get() : prepare();
   } catch (const EvalCancelled&) {
     return end_cancelled();
   }
+  const fs::path& base = prepared.base;
   lap("baseline and goldens");
   // The local CPU: the judge's own sandboxed workers. Any other device: Device::measure, checked here.
   std::unique_ptr<Judge> judge;
   if (d.local_cpu) judge = std::make_unique<Judge>(paths_, rep.compile.shared_object, base, cases, options);
   auto run_case = [&](std::size_t ci, bool time_it) {
     if (judge)
-      return judge->run_case(cases[ci], goldens[ci], time_it,
+      return judge->run_case(cases[ci], *prepared.goldens[ci], time_it,
                              [&] { progress(EvalProgress::Phase::Timing, static_cast<int>(ci), nullptr); });
     JobDir scratch(paths_.jobs);
-    return measure_on_device(*d.dev, d.caps, cases[ci], goldens[ci], time_it, rep.compile.shared_object, base,
-                             scratch.path, options);
+    return measure_on_device(*d.dev, d.caps, cases[ci], *prepared.goldens[ci], time_it, rep.compile.shared_object,
+                             base, scratch.path, options);
   };
-  // The library baseline (issue 11): a third worker, when the task names one for the device.
-  if (options.library && judge)
-    if (const LibraryImpl* lib = library_for(task, rep.device)) {
-      CompileResult lr;
-      try {
-        lr = build_library(task, *lib, paths_);
-      } catch (const EnvError&) { throw; } catch (const Error& e) {
-        lr.error = e.what();
-      }
-      if (lr.ok) judge->add_library(lr.shared_object);
-      else
-        rep.warnings.push_back("the library baseline does not build (" + trim(tail(lr.error + "\n" + lr.log, 600)) +
-                               "); speedups are against the naive baseline");
-      lap("library baseline");
-    }
+  if (judge && prepared.library) {
+    const CompileResult& lr = *prepared.library;
+    if (lr.ok) judge->add_library(lr.shared_object);
+    else
+      rep.warnings.push_back("the library baseline does not build (" + trim(tail(lr.error + "\n" + lr.log, 600)) +
+                             "); speedups are against the naive baseline");
+  }
   lap("judge set-up");
   std::string first_failure;
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {

@@ -33,7 +33,7 @@ class Setting {
 inline const Setting<QString> kLastKernelDir{"paths/last_kernel_dir", QString()};
 inline const Setting<QByteArray> kWindowGeometry{"window/geometry", QByteArray()};
 inline const Setting<QByteArray> kWindowState{"window/state", QByteArray()};
-inline const Setting<int> kWarmup{"eval/warmup", 3};
+inline const Setting<int> kWarmup{"eval/warmup", 1};
 inline const Setting<int> kReps{"eval/reps", 5};
 inline const Setting<int> kTimeoutSeconds{"eval/timeout_s", 60};
 

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <map>
 #include <new>
 #include <mutex>
 #include <sstream>
@@ -64,6 +65,33 @@ struct Judge::Held {
 
 namespace {
 std::mutex held_mutex;
+
+// KOPE_TRACE_EVAL: where the judge's own time goes, summed per kind of work over the process, printed at exit.
+enum Spent { kStart, kInputs, kSentinels, kFlush, kCalls, kSnapshot, kCheck, kIdle, kStop, kSpentKinds };
+const char* const kSpentNames[kSpentKinds] = {"worker start", "input generation", "sentinel fill", "flush",
+                                              "calls (all)", "snapshot", "output checks",
+                                              "idle CPU reads", "stop rule"};
+struct SpentTable {
+  const bool on = std::getenv("KOPE_TRACE_EVAL") != nullptr;
+  double ms[kSpentKinds] = {};
+  long count[kSpentKinds] = {};
+  ~SpentTable() {
+    if (!on) return;
+    for (int i = 0; i < kSpentKinds; ++i)
+      std::fprintf(stderr, "kope: judge %-18s %9.1f ms in %ld\n", kSpentNames[i], ms[i], count[i]);
+  }
+};
+SpentTable spent_table;
+struct Spend {
+  Spent kind;
+  Clock::time_point t0;
+  explicit Spend(Spent k) : kind(k), t0(spent_table.on ? Clock::now() : Clock::time_point{}) {}
+  ~Spend() {
+    if (!spent_table.on) return;
+    spent_table.ms[kind] += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    ++spent_table.count[kind];
+  }
+};
 }
 
 // The slot holds at most one baseline. Dropping one (another task, another workspace) kills its tree. Static
@@ -252,6 +280,48 @@ OutputCheck check_against_reference(const std::string& name, DType dtype, const 
   for (std::size_t i = 0; i < numel; ++i) wide[i] = load_as_double(dtype, ref, i);
   return check_output(name, dtype, got, wide.data(), numel, threshold);
 }
+
+namespace {
+
+// A case's seeded correctness inputs (the ones its golden was computed from) are a pure function of the case:
+// generated once per process, laid out as in the arena, and copied in on every later evaluation of the case.
+std::shared_ptr<const std::vector<unsigned char>> correctness_inputs(const ConcreteCase& c) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const std::vector<unsigned char>>> cache;
+  static std::size_t cached_bytes = 0;
+  constexpr std::size_t kCacheBytes = std::size_t{512} << 20;
+  std::ostringstream key;
+  key.precision(17);
+  key << c.seed;
+  std::size_t bytes = 0;
+  for (const ConcreteTensor& t : c.inputs) {
+    key << '|' << static_cast<int>(t.dtype) << ',' << t.numel << ',' << static_cast<int>(t.init.kind) << ','
+        << t.init.a << ',' << t.init.b;
+    bytes += wire::round_up(tensor_bytes(t), wire::kAlign);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = cache.find(key.str()); it != cache.end()) return it->second;
+  }
+  auto v = std::make_shared<std::vector<unsigned char>>(bytes);
+  std::size_t off = 0;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    generate_tensor(c.inputs[i], c.seed, i, v->data() + off);
+    off += wire::round_up(tensor_bytes(c.inputs[i]), wire::kAlign);
+  }
+  if (bytes <= kCacheBytes / 4) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (cached_bytes + bytes > kCacheBytes) {
+      cache.clear();
+      cached_bytes = 0;
+    }
+    cache.emplace(key.str(), v);
+    cached_bytes += bytes;
+  }
+  return v;
+}
+
+}  // namespace
 
 Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::path& baseline_so,
              const std::vector<ConcreteCase>& cases, const EvalOptions& options)
@@ -455,6 +525,7 @@ int64_t Judge::worker_cpu_ns(const Worker& w) const {
 
 bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline) {
   if (w.alive()) return true;
+  Spend spend(kStart);
   const bool is_kernel = &w == cand_.get();
   if (!w.load_error.empty()) {
     r.status = CaseStatus::LoadError;
@@ -546,6 +617,7 @@ bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline)
 }
 
 void Judge::fill_sentinels(Worker& w, const ConcreteCase& c) {
+  Spend spend(kSentinels);
   unsigned char* out = w.out.base + wire::kControlBytes;
   for (std::size_t i = 0; i < c.outputs.size(); ++i) {
     const ConcreteTensor& t = c.outputs[i];
@@ -555,6 +627,7 @@ void Judge::fill_sentinels(Worker& w, const ConcreteCase& c) {
 }
 
 void Judge::flush_for(const Worker& w) {
+  Spend spend(kFlush);
   if (flush_method_ == "lines") {
     flush_lines(inputs_.base + wire::kLayoutBytes, in_bytes_);
     flush_lines(w.out.base + wire::kControlBytes, out_bytes_);
@@ -567,6 +640,7 @@ void Judge::flush_for(const Worker& w) {
 }
 
 Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
+  Spend spend(kCalls);
   wire::Control& c = *w.ctl;
   Call res;
   const uint32_t seq = ++w.seq;
@@ -754,10 +828,12 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   int64_t idle_cpu_from = 0;
   Clock::time_point idle_from{};
   auto idle_begin = [&] {
+    Spend spend(kIdle);
     idle_from = Clock::now();
     idle_cpu_from = worker_cpu_ns(k);
   };
   auto idle_end = [&] {
+    Spend spend(kIdle);
     idle_cpu += worker_cpu_ns(k) - idle_cpu_from;
     idle_wall += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - idle_from).count();
     ++idle_windows;
@@ -774,6 +850,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     return true;
   };
   auto snapshot_check = [&](const std::string& phase) {
+    Spend spend(kSnapshot);
     if (std::memcmp(snapshot_.data(), k_out, out_bytes_) == 0) return false;
     r.status = CaseStatus::Background;
     r.failed_call = phase;
@@ -783,7 +860,12 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   };
 
   // The correctness call: the case's seeded inputs, which the fp64 golden saw.
-  for (std::size_t i = 0; i < c.inputs.size(); ++i) generate_tensor(c.inputs[i], c.seed, i, in_data + in_off_[i]);
+  {
+    Spend spend(kInputs);
+    const std::shared_ptr<const std::vector<unsigned char>> seeded = correctness_inputs(c);
+    for (std::size_t i = 0; i < c.inputs.size(); ++i)
+      std::memcpy(in_data + in_off_[i], seeded->data() + in_off_[i], tensor_bytes(c.inputs[i]));
+  }
   if (cancelled("correctness run")) return finish(r);
   fill_sentinels(k, c);
   flush_for(k);
@@ -866,7 +948,6 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   }
   // A timed library call; a failure drops the library from this case's timing, never the candidate.
   auto run_library = [&](const std::string& phase, Call& out) {
-    fill_sentinels(*l, c);
     flush_for(*l);
     out = call(*l, deadline);
     drain(*l);
@@ -893,6 +974,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   Clock::time_point timing_start = Clock::now();
   if (on_timing) on_timing();
   auto fresh_inputs = [&](int call_no) {
+    Spend spend(kInputs);
     for (std::size_t i = 0; i < c.inputs.size(); ++i)
       generate_fresh(c.inputs[i], mix_seed(nonce_, case_no, static_cast<uint64_t>(call_no), i),
                      in_data + in_off_[i]);
@@ -900,10 +982,11 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   auto phase_name = [&](int n) {
     return n < warmup ? "warm-up " + std::to_string(n + 1) : "timed run " + std::to_string(n - warmup + 1);
   };
+  // No sentinel fill on these calls: each has inputs no earlier call saw, so outputs left from an earlier call,
+  // or not written, fail the check against the baseline's.
   auto run_one = [&](Worker& w, const std::string& phase, Call& out) {
     if (cancelled(phase)) return false;
     if (&w == &k) idle_end();
-    fill_sentinels(w, c);
     flush_for(w);
     out = call(w, deadline);
     if (out.end != CallEnd::Done) {
@@ -913,6 +996,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     }
     if (&w == &k) {
       idle_begin();
+      Spend spend(kSnapshot);
       std::memcpy(snapshot_.data(), k_out, out_bytes_);
     }
     if (out.rc != 0) {
@@ -925,6 +1009,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     return true;
   };
   auto check_pair = [&](const std::string& phase) {
+    Spend spend(kCheck);
     std::vector<OutputCheck> checks;
     for (std::size_t i = 0; i < c.outputs.size(); ++i)
       checks.push_back(check_against_reference(c.outputs[i].name, c.outputs[i].dtype, snapshot_.data() + out_off_[i],
@@ -943,6 +1028,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     return true;
   };
   auto done_timing = [&](int timed) -> bool {
+    Spend spend(kStop);
     if (timed < min_reps) return false;
     if (!adaptive) {
       r.stop_rule = "fixed";

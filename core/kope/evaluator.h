@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,7 +33,7 @@ struct EvalPaths {
 std::filesystem::path find_runner();
 
 struct EvalOptions {
-  int warmup = 3;
+  int warmup = 1;                     // untimed pairs after the correctness call (which is the kernel's first warm call)
   int reps = 5;                       // timed pairs at least
   int max_reps = 40;                  // timed pairs at most (repetitions adapt between reps and this)
   double ci_rel_width = 0.10;         // stop adding pairs once the 95% interval is this narrow, relative to the speedup
@@ -169,12 +170,24 @@ class Evaluator {
   std::vector<std::filesystem::path> golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
                                                  const EvalOptions& options);
 
+  // The fp64 goldens of these cases, from the in-memory cache or read from their folders (then cached).
+  using Golden = std::vector<std::vector<double>>;
+  std::vector<std::shared_ptr<const Golden>> goldens(const Task& task, const std::vector<ConcreteCase>& cases,
+                                                     const EvalOptions& options);
+  // The task's library baseline built for the local CPU; a failed build is remembered for this evaluator (as
+  // long as the library's include folders are unchanged), so it is not retried on every attempt.
+  CompileResult library_build(const Task& task, const LibraryImpl& lib);
+
   // Each device spec made once per evaluator (a remote one keeps its SSH connection), with its fingerprint.
   struct DeviceEntry;
   DeviceEntry& device_for(const std::string& spec);
 
   EvalPaths paths_;
   std::map<std::string, std::unique_ptr<DeviceEntry>> devices_;
+  std::mutex cache_mutex_;  // the trusted side is prepared on a second thread while the candidate compiles
+  std::map<std::string, std::shared_ptr<const Golden>> golden_cache_;  // by golden folder
+  std::size_t golden_cache_bytes_ = 0;
+  std::map<std::string, CompileResult> library_failures_;
 };
 
 }  // namespace kope
