@@ -13,6 +13,7 @@
 #include <future>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "kope/device/device.h"
 #include "kope/embedded.h"
@@ -531,41 +532,65 @@ std::vector<fs::path> Evaluator::golden_dirs(const Task& task, const std::vector
     if (!fs::exists(dirs.back() / "done", ec)) missing.push_back(k);
   }
   if (missing.empty()) return dirs;
-  // Every missing case in one sandboxed run of the reference (one start, one load), each into a folder of its own.
+  // The missing cases in sandboxed runs of the reference (one start and one load each), one run per core up to
+  // two, the cases dealt out largest first so the runs take about as long; each case into a folder of its own.
   const fs::path ref = reference_so(task, options.cancel.get());
-  JobDir job_dir(paths_.jobs);
-  RunnerJob job;
-  job.mode = RunnerJob::Mode::Golden;
-  job.kernel = ref;
-  job.out_dir = job_dir.path;
-  job.isolate_network = false;  // the sandbox gives it no network
-  for (std::size_t k : missing) job.golden_cases.push_back(cases[k]);
-  EvalOptions opt = options;
-  opt.case_timeout_seconds = options.case_timeout_seconds * static_cast<double>(missing.size());
-  SandboxRun pr = run_job(paths_, job, job_dir.path, opt);
-  if (pr.cancelled) throw EvalCancelled();
-  if (!pr.ok()) {
-    // Name the case the reference was on when it failed (its folder's phase file is the last one written).
-    std::string which;
-    for (std::size_t m = missing.size(); m-- > 0;)
-      if (fs::exists(job_dir.path / std::to_string(m), ec)) {
-        which = cases[missing[m]].name;
-        break;
-      }
-    throw Error("task '" + task.origin + "': " + (which.empty() ? "" : "case '" + which + "': ") +
-                "the reference run failed (" + pr.describe() + "): " + trim(tail(pr.err, 2000)));
+  const std::size_t runs = std::min<std::size_t>(missing.size(), std::thread::hardware_concurrency() > 1 ? 2 : 1);
+  std::vector<std::size_t> by_size = missing;
+  auto weight = [&](std::size_t k) {
+    int64_t n = 0;
+    for (const auto* ts : {&cases[k].inputs, &cases[k].outputs})
+      for (const ConcreteTensor& t : *ts) n += t.numel;
+    return n;
+  };
+  std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t x, std::size_t y) { return weight(x) > weight(y); });
+  std::vector<std::vector<std::size_t>> share(runs);
+  std::vector<int64_t> load(runs, 0);
+  for (std::size_t k : by_size) {
+    const std::size_t r = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    share[r].push_back(k);
+    load[r] += weight(k);
   }
-  for (std::size_t m = 0; m < missing.size(); ++m) {
-    const ConcreteCase& c = cases[missing[m]];
-    const fs::path& dir = dirs[missing[m]];
-    const fs::path from = job_dir.path / std::to_string(m);
-    fs::create_directories(dir, ec);
-    for (std::size_t i = 0; i < c.outputs.size(); ++i) {
-      fs::rename(golden_output_path(from, i), golden_output_path(dir, i), ec);
-      if (ec) throw Error("cannot store golden output in '" + dir.string() + "': " + ec.message());
+  auto golden_run = [&](const std::vector<std::size_t>& mine) {
+    JobDir job_dir(paths_.jobs);
+    RunnerJob job;
+    job.mode = RunnerJob::Mode::Golden;
+    job.kernel = ref;
+    job.out_dir = job_dir.path;
+    job.isolate_network = false;  // the sandbox gives it no network
+    for (std::size_t k : mine) job.golden_cases.push_back(cases[k]);
+    EvalOptions opt = options;
+    opt.case_timeout_seconds = options.case_timeout_seconds * static_cast<double>(mine.size());
+    SandboxRun pr = run_job(paths_, job, job_dir.path, opt);
+    if (pr.cancelled) throw EvalCancelled();
+    std::error_code ec;
+    if (!pr.ok()) {
+      // Name the case the reference was on when it failed (its folder's phase file is the last one written).
+      std::string which;
+      for (std::size_t m = mine.size(); m-- > 0;)
+        if (fs::exists(job_dir.path / std::to_string(m), ec)) {
+          which = cases[mine[m]].name;
+          break;
+        }
+      throw Error("task '" + task.origin + "': " + (which.empty() ? "" : "case '" + which + "': ") +
+                  "the reference run failed (" + pr.describe() + "): " + trim(tail(pr.err, 2000)));
     }
-    write_file_atomic(dir / "done", task.digest + "\n");
-  }
+    for (std::size_t m = 0; m < mine.size(); ++m) {
+      const ConcreteCase& c = cases[mine[m]];
+      const fs::path& dir = dirs[mine[m]];
+      const fs::path from = job_dir.path / std::to_string(m);
+      fs::create_directories(dir, ec);
+      for (std::size_t i = 0; i < c.outputs.size(); ++i) {
+        fs::rename(golden_output_path(from, i), golden_output_path(dir, i), ec);
+        if (ec) throw Error("cannot store golden output in '" + dir.string() + "': " + ec.message());
+      }
+      write_file_atomic(dir / "done", task.digest + "\n");
+    }
+  };
+  std::vector<std::future<void>> others;
+  for (std::size_t r = 1; r < runs; ++r) others.push_back(std::async(std::launch::async, golden_run, share[r]));
+  golden_run(share[0]);
+  for (auto& f : others) f.get();
   return dirs;
 }
 

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "kope/parallel.h"
+
 namespace kope {
 
 namespace {
@@ -22,23 +24,30 @@ struct SplitMix64 {
 }  // namespace
 
 void generate_tensor(const ConcreteTensor& t, uint64_t case_seed, std::size_t index, void* out) {
-  SplitMix64 rng{case_seed * 0x100000001b3ULL + 0x51ed2705a1d3c1f7ULL * (index + 1)};
-  rng.next();
+  // One SplitMix64 stream per tensor (its first value skipped), one draw per element (two for a normal): the
+  // stream's state before element i is known, so ranges of elements are filled on several threads with exactly
+  // the values a single pass gives.
+  constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ULL;
+  const uint64_t start = case_seed * 0x100000001b3ULL + 0x51ed2705a1d3c1f7ULL * (index + 1) + kGamma;
   const InitSpec& s = t.init;
-  for (int64_t i = 0; i < t.numel; ++i) {
-    double v = 0.0;
-    switch (s.kind) {
-      case InitSpec::Kind::Uniform: v = s.a + (s.b - s.a) * rng.uniform01(); break;
-      case InitSpec::Kind::Normal: {
-        double u1 = 1.0 - rng.uniform01(), u2 = rng.uniform01();
-        v = s.a + s.b * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-        break;
+  const uint64_t draws = s.kind == InitSpec::Kind::Normal ? 2 : 1;
+  parallel_ranges(static_cast<std::size_t>(std::max<int64_t>(t.numel, 0)), [&](std::size_t lo, std::size_t hi) {
+    SplitMix64 rng{start + kGamma * draws * lo};
+    for (std::size_t i = lo; i < hi; ++i) {
+      double v = 0.0;
+      switch (s.kind) {
+        case InitSpec::Kind::Uniform: v = s.a + (s.b - s.a) * rng.uniform01(); break;
+        case InitSpec::Kind::Normal: {
+          double u1 = 1.0 - rng.uniform01(), u2 = rng.uniform01();
+          v = s.a + s.b * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+          break;
+        }
+        case InitSpec::Kind::Bernoulli: v = rng.uniform01() < s.a ? 1.0 : 0.0; break;
+        case InitSpec::Kind::RandInt: v = std::floor(s.a + rng.uniform01() * (s.b - s.a + 1.0)); break;
       }
-      case InitSpec::Kind::Bernoulli: v = rng.uniform01() < s.a ? 1.0 : 0.0; break;
-      case InitSpec::Kind::RandInt: v = std::floor(s.a + rng.uniform01() * (s.b - s.a + 1.0)); break;
+      store_from_double(t.dtype, out, i, round_to(t.dtype, v));
     }
-    store_from_double(t.dtype, out, static_cast<std::size_t>(i), round_to(t.dtype, v));
-  }
+  });
 }
 
 void fill_sentinel(DType t, void* out, std::size_t numel) {

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "kope/check.h"
@@ -73,4 +75,68 @@ TEST(Check, IntegersMustMatchExactly) {
   OutputCheck c = check_output("i", DType::I32, got.data(), gold.data(), 3, 0.0);
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.mismatches, 1);
+}
+
+namespace {
+// The contract, element by element: the float paths (vectorised) must find the same worst element, count and
+// verdict, and the same mean up to the order of summation.
+OutputCheck by_definition(const float* got, const double* golden, std::size_t n, double t) {
+  OutputCheck c;
+  double sum = 0.0;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < n; ++i) {
+    const double g = golden[i], v = got[i];
+    double rel = std::fabs(v - g) / (std::fabs(g) + kRelEps);
+    if (std::isnan(g) || std::isnan(v)) rel = std::isnan(g) && std::isnan(v) ? 0.0 : inf;
+    else if (std::isinf(g) || std::isinf(v)) rel = g == v ? 0.0 : inf;
+    sum += rel;
+    if (rel > 10 * t || (t == 0.0 && rel > 0.0)) ++c.mismatches;
+    if (rel > c.max_rel || c.worst_index < 0) {
+      c.max_rel = rel;
+      c.worst_index = static_cast<int64_t>(i);
+    }
+  }
+  c.mean_rel = n ? sum / static_cast<double>(n) : 0.0;
+  c.ok = t == 0.0 ? c.max_rel == 0.0 : (c.mean_rel < t && c.max_rel < 10 * t);
+  return c;
+}
+}  // namespace
+
+TEST(Check, FloatPathsAgreeWithTheDefinition) {
+  std::mt19937 rng(3);
+  std::normal_distribution<double> normal(0, 1);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t n = trial % 7 == 0 ? 0 : 1 + rng() % (trial % 5 == 0 ? 20000 : 3000);
+    std::vector<double> g(n);
+    std::vector<float> v(n), gf(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      gf[i] = static_cast<float>(normal(rng));
+      g[i] = gf[i];
+      v[i] = static_cast<float>(g[i] * (1 + 1e-4 * normal(rng)));
+    }
+    for (int k = 0; k < 3 && n; ++k) {  // NaN and infinity on either side, a doubled value
+      const std::size_t i = rng() % n;
+      switch (rng() % 5) {
+        case 0: v[i] = nan; break;
+        case 1: g[i] = gf[i] = nan; break;
+        case 2: v[i] = inf; break;
+        case 3: g[i] = gf[i] = inf; break;
+        case 4: v[i] = gf[i] * 2; break;
+      }
+    }
+    if (trial % 3 == 0 && n > 5) v[n / 2] = v[n / 3] = gf[n / 3] * 3;  // a tie: the first one is the worst
+    const double t = trial % 11 == 0 ? 0.0 : 1e-3;
+    const OutputCheck want = by_definition(v.data(), g.data(), n, t);
+    for (const OutputCheck& got : {check_output("y", DType::F32, v.data(), g.data(), n, t),
+                                   check_output_f32("y", v.data(), gf.data(), n, t)}) {
+      SCOPED_TRACE("trial " + std::to_string(trial) + ", n " + std::to_string(n));
+      EXPECT_EQ(got.worst_index, want.worst_index);
+      EXPECT_EQ(got.max_rel, want.max_rel);
+      EXPECT_EQ(got.mismatches, want.mismatches);
+      EXPECT_EQ(got.ok, want.ok);
+      if (std::isinf(want.mean_rel)) EXPECT_TRUE(std::isinf(got.mean_rel));
+      else EXPECT_NEAR(got.mean_rel, want.mean_rel, 1e-12 * want.mean_rel + 1e-300);
+    }
+  }
 }

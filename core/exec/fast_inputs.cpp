@@ -4,10 +4,9 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <thread>
-#include <vector>
 
 #include "kope/dtype.h"
+#include "kope/parallel.h"
 
 namespace kope {
 
@@ -105,23 +104,6 @@ KOPE_CLONES void fill_bernoulli_u8(uint8_t* y, std::size_t lo, std::size_t hi, u
     y[i] = static_cast<uint64_t>(hash32(static_cast<uint32_t>(i) * kStep + s1)) < thr ? 1 : 0;
 }
 
-// Splits [0, n) over the machine's cores when n is large enough to pay for a thread (no kernel runs meanwhile:
-// the judge fills inputs between calls).
-template <typename F>
-void split(std::size_t n, F&& fill) {
-  static const unsigned cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
-  const std::size_t parts = std::min<std::size_t>(cores, n / (std::size_t{1} << 18) + 1);
-  if (parts <= 1) return fill(std::size_t{0}, n);
-  std::vector<std::thread> helpers;
-  const std::size_t chunk = (n / parts + 63) / 64 * 64;  // whole cache lines per part
-  for (std::size_t p = 1; p < parts; ++p) {
-    const std::size_t lo = std::min(n, p * chunk), hi = p + 1 == parts ? n : std::min(n, (p + 1) * chunk);
-    helpers.emplace_back([&fill, lo, hi] { fill(lo, hi); });
-  }
-  fill(std::size_t{0}, std::min(n, chunk));
-  for (auto& h : helpers) h.join();
-}
-
 uint64_t bernoulli_threshold(double p) {
   // u = h / 2^32 < p exactly when the integer h < ceil(p * 2^32)
   return static_cast<uint64_t>(std::ceil(std::clamp(p, 0.0, 1.0) * 4294967296.0));
@@ -143,14 +125,14 @@ void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
     const float a = static_cast<float>(s.a), b = static_cast<float>(s.b);
     switch (s.kind) {
       case InitSpec::Kind::Uniform:
-        return split(n, [&](std::size_t lo, std::size_t hi) { fill_uniform(y, lo, hi, s1, a, b - a); });
+        return parallel_ranges(n, [&](std::size_t lo, std::size_t hi) { fill_uniform(y, lo, hi, s1, a, b - a); });
       case InitSpec::Kind::Normal: {
         const float* q = quantiles().data();
-        return split(n, [&](std::size_t lo, std::size_t hi) { fill_normal(y, lo, hi, s1, a, b, q); });
+        return parallel_ranges(n, [&](std::size_t lo, std::size_t hi) { fill_normal(y, lo, hi, s1, a, b, q); });
       }
       case InitSpec::Kind::Bernoulli: {
         const uint64_t thr = bernoulli_threshold(s.a);
-        return split(n, [&](std::size_t lo, std::size_t hi) { fill_bernoulli_f32(y, lo, hi, s1, thr); });
+        return parallel_ranges(n, [&](std::size_t lo, std::size_t hi) { fill_bernoulli_f32(y, lo, hi, s1, thr); });
       }
       case InitSpec::Kind::RandInt: break;
     }
@@ -158,11 +140,11 @@ void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
   if (t.dtype == DType::U8 && s.kind == InitSpec::Kind::Bernoulli) {
     auto* y = static_cast<uint8_t*>(out);
     const uint64_t thr = bernoulli_threshold(s.a);
-    return split(n, [&](std::size_t lo, std::size_t hi) { fill_bernoulli_u8(y, lo, hi, s1, thr); });
+    return parallel_ranges(n, [&](std::size_t lo, std::size_t hi) { fill_bernoulli_u8(y, lo, hi, s1, thr); });
   }
   // Every other dtype and distribution: 53-bit uniforms from two streams, rounded through double.
   const auto& q = quantiles();
-  split(n, [&](std::size_t lo, std::size_t hi) {
+  parallel_ranges(n, [&](std::size_t lo, std::size_t hi) {
   for (std::size_t i = lo; i < hi; ++i) {
     const uint32_t h1 = hash32(static_cast<uint32_t>(i) * step + s1);
     const uint32_t h2 = hash32(static_cast<uint32_t>(i) * step + s2 * 0x85ebca6bU);

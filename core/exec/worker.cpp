@@ -204,6 +204,7 @@ int worker_main(int argc, char** argv) {
   uint32_t seen = 0;  // a fresh control block: the first command is 1
   for (;;) {
     uint32_t w;
+    c.idle.store(seen, std::memory_order_release);
     while ((w = c.wake.load(std::memory_order_acquire)) == seen) wire::futex_wait(&c.wake, seen, nullptr);
     seen = w;
     if (c.command.load(std::memory_order_acquire) == static_cast<uint32_t>(wire::Command::Exit)) _exit(0);

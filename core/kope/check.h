@@ -28,4 +28,8 @@ struct OutputCheck {
 OutputCheck check_output(const std::string& name, DType dtype, const void* got, const double* golden,
                          std::size_t numel, double threshold);
 
+// The same for float outputs against a float reference (the trusted baseline's output), widened per element.
+OutputCheck check_output_f32(const std::string& name, const float* got, const float* ref, std::size_t numel,
+                             double threshold);
+
 }  // namespace kope

@@ -66,6 +66,8 @@ struct Control {
   alignas(64) std::atomic<uint32_t> done{0};      // worker: that number, the kernel returned; futex word
   std::atomic<int32_t> rc{0};                     // the kernel's return value
   std::atomic<uint32_t> judge_sleeping{0};        // judge: waiting on `done` in the kernel, wake it
+  alignas(64) std::atomic<uint32_t> idle{0};      // worker: the number of the call it finished, set as it goes
+                                                  // to wait for the next (the CPU it used is then accounted)
   alignas(64) std::atomic<uint32_t> state{0};     // WorkerState; futex word while starting
   char message[2048] = {};                        // why loading failed, or which input was written
 };
