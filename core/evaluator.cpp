@@ -875,6 +875,9 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
                            "reported per run (see README, Devices)";
   }
   rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (trace)
+    std::fprintf(stderr, "kope: evaluation %.1f ms, %.1f ms of it in timed calls\n", rep.wall_seconds * 1e3,
+                 rep.timed_call_seconds * 1e3);
   return rep;
 }
 
