@@ -594,6 +594,31 @@ std::vector<fs::path> Evaluator::golden_dirs(const Task& task, const std::vector
   return dirs;
 }
 
+void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions& options) {
+  if (tasks.empty() || !device_for(options.device).local_cpu) return;
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < tasks.size();) {
+      const Task& task = *tasks[i];
+      try {
+        std::vector<ConcreteCase> cases;
+        for (const Case& c : task.cases)
+          if (options.cases.empty() || std::find(options.cases.begin(), options.cases.end(), c.name) != options.cases.end())
+            cases.push_back(resolve_case(task, c));
+        auto base = std::async(std::launch::async, [&] { return baseline_so(task, options.cancel.get()); });
+        golden_dirs(task, cases, options);
+        base.get();
+      } catch (const std::exception&) {  // the evaluation says it, with the task's other outcomes
+      }
+    }
+  };
+  // Two tasks at a time on two or more cores (each runs its own builds and golden runs side by side too).
+  std::vector<std::thread> more;
+  for (unsigned t = 1; t < std::min(2u, std::thread::hardware_concurrency()); ++t) more.emplace_back(worker);
+  worker();
+  for (auto& t : more) t.join();
+}
+
 std::vector<std::shared_ptr<const Evaluator::Golden>> Evaluator::goldens(const Task& task,
                                                                         const std::vector<ConcreteCase>& cases,
                                                                         const EvalOptions& options) {

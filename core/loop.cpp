@@ -163,6 +163,11 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
   } else {
     for (const std::string& name : options.tasks) tasks.push_back(&suite.require(name));
   }
+  // Every task's baseline and goldens first, on all cores: nothing is timed yet, and each task's first attempt
+  // then starts at once instead of waiting for its reference build and golden run.
+  EvalOptions ahead = options.eval;
+  ahead.device = options.device;
+  ev.prepare(tasks, ahead);
   std::vector<TaskOutcome> outcomes;
   RunControl* control = options.control.get();
   StopState stop;

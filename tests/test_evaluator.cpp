@@ -199,6 +199,20 @@ TEST_F(EvaluatorTest, GoldenOutputsAreCachedPerTaskDigest) {
   EXPECT_TRUE(eval(kCorrect, o).correct());
 }
 
+TEST_F(EvaluatorTest, PrepareMakesEveryGoldenAheadAndLeavesFailuresToTheEvaluation) {
+  const EvalOptions o = test::quick_options();
+  ev.prepare({&task}, o);
+  for (const Case& c : task.cases)
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "golden" / task.digest / c.name / "done")) << c.name;
+  EXPECT_TRUE(eval(kCorrect, o).correct());
+  Task broken = task;
+  broken.name = "broken";
+  broken.reference = "#include \"kope_kernel.h\"\nint kope_kernel(const kope_args* a) { return oops; }\n";
+  broken.digest = "broken-digest";
+  EXPECT_NO_THROW(ev.prepare({&broken}, o));  // said by the evaluation, not here
+  EXPECT_THROW(ev.evaluate(broken, test::affine_kernel(kCorrect), "k.cpp", o), Error);
+}
+
 TEST(EvaluatorL1, ShippedKernelPassesOnTheEmbeddedTask) {
   test::TempDir dir;
   Evaluator ev{EvalPaths::under(dir.path())};

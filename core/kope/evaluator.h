@@ -159,6 +159,11 @@ class Evaluator {
   EvalReport evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
                       const EvalOptions& options);
 
+  // The trusted side of these tasks (the baseline build, the reference build and its golden runs) made ahead of
+  // their evaluations on all cores, while nothing is timed; the local CPU only. Anything that fails is left for
+  // the task's evaluation to report.
+  void prepare(const std::vector<const Task*>& tasks, const EvalOptions& options);
+
   const EvalPaths& paths() const { return paths_; }
 
  private:
