@@ -14,4 +14,5 @@ cmake --build "$root/build" --target kope-runner
 export KOPE_RUNNER="$root/build/bin/kope-runner"
 cd "$root/build-asan"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp"
 exec ctest --output-on-failure --parallel 2 --timeout 1800 "$@"

@@ -34,7 +34,10 @@ SpeedupChart::~SpeedupChart() { delete d_; }
 void SpeedupChart::clear() {
   QChart* chart = d_->view->chart();
   chart->removeAllSeries();
-  for (auto* axis : chart->axes()) chart->removeAxis(axis);
+  for (auto* axis : chart->axes()) {
+    chart->removeAxis(axis);  // hands the axis back to the caller
+    delete axis;
+  }
   chart->setTitle(tr("Speedup over the baseline, per case"));
   d_->values.clear();
 }
