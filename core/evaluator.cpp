@@ -595,7 +595,12 @@ std::vector<fs::path> Evaluator::golden_dirs(const Task& task, const std::vector
 }
 
 void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions& options) {
-  if (tasks.empty() || !device_for(options.device).local_cpu) return;
+  if (tasks.empty()) return;
+  try {
+    if (!device_for(options.device).local_cpu) return;
+  } catch (const std::exception&) {  // a device that cannot be made: each evaluation records why
+    return;
+  }
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i; (i = next++) < tasks.size();) {
