@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "kope/target_clones.h"
+
 namespace kope {
 
 namespace {
@@ -73,11 +75,6 @@ __attribute__((always_inline)) inline void check_f32(OutputCheck& c, const float
   c.mean_rel = sum / static_cast<double>(numel);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define KOPE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define KOPE_CLONES
-#endif
 
 KOPE_CLONES void check_f32_golden(OutputCheck& c, const float* got, const double* ref, std::size_t n, double t) {
   check_f32(c, got, ref, n, t);

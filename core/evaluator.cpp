@@ -594,6 +594,32 @@ std::vector<fs::path> Evaluator::golden_dirs(const Task& task, const std::vector
   return dirs;
 }
 
+namespace {
+
+// The cases `options` selects (all when it names none), resolved; a name the task does not have is bad input.
+std::vector<ConcreteCase> selected_cases(const Task& task, const EvalOptions& options) {
+  for (const std::string& name : options.cases)
+    if (!find_case(task, name)) {
+      std::string known;
+      for (const Case& c : task.cases) known += (known.empty() ? "" : ", ") + c.name;
+      throw Error("task '" + task.name + "' has no case \"" + name + "\" (cases: " + known + ")");
+    }
+  std::vector<ConcreteCase> cases;
+  for (const Case& c : task.cases)
+    if (options.cases.empty() || std::find(options.cases.begin(), options.cases.end(), c.name) != options.cases.end())
+      cases.push_back(resolve_case(task, c));
+  return cases;
+}
+
+}  // namespace
+
+fs::path Evaluator::local_trusted_side(const Task& task, const std::vector<ConcreteCase>& cases,
+                                       const EvalOptions& options) {
+  auto base = std::async(std::launch::async, [&] { return baseline_so(task, options.cancel.get()); });
+  golden_dirs(task, cases, options);
+  return base.get();
+}
+
 void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions& options) {
   if (tasks.empty()) return;
   try {
@@ -606,13 +632,7 @@ void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions
     for (std::size_t i; (i = next++) < tasks.size();) {
       const Task& task = *tasks[i];
       try {
-        std::vector<ConcreteCase> cases;
-        for (const Case& c : task.cases)
-          if (options.cases.empty() || std::find(options.cases.begin(), options.cases.end(), c.name) != options.cases.end())
-            cases.push_back(resolve_case(task, c));
-        auto base = std::async(std::launch::async, [&] { return baseline_so(task, options.cancel.get()); });
-        golden_dirs(task, cases, options);
-        base.get();
+        local_trusted_side(task, selected_cases(task, options), options);
       } catch (const std::exception&) {  // the evaluation says it, with the task's other outcomes
       }
     }
@@ -627,18 +647,13 @@ void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions
 std::vector<std::shared_ptr<const Evaluator::Golden>> Evaluator::goldens(const Task& task,
                                                                         const std::vector<ConcreteCase>& cases,
                                                                         const EvalOptions& options) {
-  // Held in memory across evaluations (the agent's loop evaluates one task over and over), up to this much.
-  constexpr std::size_t kCacheBytes = std::size_t{768} << 20;
   const std::vector<fs::path> dirs = golden_dirs(task, cases, options);
   std::vector<std::shared_ptr<const Golden>> out;
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const std::string key = dirs[ci].string();
-    {
-      std::lock_guard<std::mutex> lock(cache_mutex_);
-      if (auto it = golden_cache_.find(key); it != golden_cache_.end()) {
-        out.push_back(it->second);
-        continue;
-      }
+    if (auto held = golden_cache_.find(key)) {
+      out.push_back(std::move(held));
+      continue;
     }
     const ConcreteCase& c = cases[ci];
     auto g = std::make_shared<Golden>();
@@ -648,14 +663,7 @@ std::vector<std::shared_ptr<const Evaluator::Golden>> Evaluator::goldens(const T
       bytes += g->back().size() * sizeof(double);
     }
     out.push_back(g);
-    if (bytes > kCacheBytes / 4) continue;
-    std::lock_guard<std::mutex> lock(cache_mutex_);
-    if (golden_cache_bytes_ + bytes > kCacheBytes) {  // another task's turn: start over
-      golden_cache_.clear();
-      golden_cache_bytes_ = 0;
-    }
-    golden_cache_.emplace(key, std::move(g));
-    golden_cache_bytes_ += bytes;
+    golden_cache_.put(key, std::move(g), bytes);
   }
   return out;
 }
@@ -668,7 +676,7 @@ CompileResult Evaluator::library_build(const Task& task, const LibraryImpl& lib)
     key += '\0' + dir + '@' + (ec ? std::string("none") : std::to_string(t.time_since_epoch().count()));
   }
   {
-    std::lock_guard<std::mutex> lock(cache_mutex_);
+    std::lock_guard<std::mutex> lock(library_mutex_);
     if (auto it = library_failures_.find(key); it != library_failures_.end()) return it->second;
   }
   CompileResult r;
@@ -678,7 +686,7 @@ CompileResult Evaluator::library_build(const Task& task, const LibraryImpl& lib)
     r.error = e.what();
   }
   if (!r.ok && !r.cancelled) {
-    std::lock_guard<std::mutex> lock(cache_mutex_);
+    std::lock_guard<std::mutex> lock(library_mutex_);
     library_failures_[key] = r;
   }
   return r;
@@ -701,16 +709,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     last = now;
   };
 
-  std::vector<ConcreteCase> cases;
-  for (const std::string& name : options.cases)
-    if (!find_case(task, name)) {
-      std::string known;
-      for (const Case& c : task.cases) known += (known.empty() ? "" : ", ") + c.name;
-      throw Error("task '" + task.name + "' has no case \"" + name + "\" (cases: " + known + ")");
-    }
-  for (const Case& c : task.cases)
-    if (options.cases.empty() || std::find(options.cases.begin(), options.cases.end(), c.name) != options.cases.end())
-      cases.push_back(resolve_case(task, c));
+  const std::vector<ConcreteCase> cases = selected_cases(task, options);
 
   DeviceEntry& d = device_for(options.device);
   if (!d.availability.available)
@@ -744,9 +743,8 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   };
   auto prepare = [&]() -> Prepared {
     Prepared p;
-    std::future<fs::path> local_base;  // built beside the reference and its golden run, on the local CPU
     if (d.local_cpu) {
-      local_base = std::async(std::launch::async, [&] { return baseline_so(task, cancel); });
+      p.base = local_trusted_side(task, cases, options);  // the baseline built beside the golden runs
     } else {
       // The device's own baseline (the task's baselines[kind], else the shipped one), built there once per task.
       const std::string kind = d.dev->kind();
@@ -765,7 +763,6 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     }
     throw_if_cancelled(cancel);
     p.goldens = goldens(task, cases, options);
-    if (local_base.valid()) p.base = local_base.get();
     // The library baseline (issue 11): a third worker, when the task names one for the device.
     if (options.library && d.local_cpu)
       if (const LibraryImpl* lib = library_for(task, rep.device)) p.library = library_build(task, *lib);

@@ -7,6 +7,7 @@
 
 #include "kope/dtype.h"
 #include "kope/parallel.h"
+#include "kope/target_clones.h"
 
 namespace kope {
 
@@ -67,13 +68,8 @@ const std::array<float, kQ + 1>& quantiles() {
 
 constexpr uint32_t kStep = 0x9e3779b9U;
 
-// The float loops, one index range at a time, built for AVX-512, AVX2 and plain x86-64 (the loader picks one):
-// the hash is counter-based, so any range can be filled alone and the result does not depend on the split.
-#if defined(__x86_64__) && defined(__GNUC__)
-#define KOPE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define KOPE_CLONES
-#endif
+// The float loops, one index range at a time (KOPE_CLONES): the hash is counter-based, so any range can be
+// filled alone and the result does not depend on the split.
 
 KOPE_CLONES void fill_uniform(float* y, std::size_t lo, std::size_t hi, uint32_t s1, float a, float w) {
   for (std::size_t i = lo; i < hi; ++i) {
@@ -119,7 +115,6 @@ void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
   const InitSpec& s = t.init;
   const auto n = static_cast<std::size_t>(t.numel);
   const uint32_t s1 = static_cast<uint32_t>(seed), s2 = static_cast<uint32_t>(seed >> 32) | 1u;
-  const uint32_t step = kStep;
   if (t.dtype == DType::F32) {
     float* y = static_cast<float*>(out);
     const float a = static_cast<float>(s.a), b = static_cast<float>(s.b);
@@ -145,24 +140,24 @@ void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
   // Every other dtype and distribution: 53-bit uniforms from two streams, rounded through double.
   const auto& q = quantiles();
   parallel_ranges(n, [&](std::size_t lo, std::size_t hi) {
-  for (std::size_t i = lo; i < hi; ++i) {
-    const uint32_t h1 = hash32(static_cast<uint32_t>(i) * step + s1);
-    const uint32_t h2 = hash32(static_cast<uint32_t>(i) * step + s2 * 0x85ebca6bU);
-    const double u = (static_cast<double>(h1 >> 5) * 67108864.0 + static_cast<double>(h2 >> 6)) * 0x1.0p-53;
-    double v = 0.0;
-    switch (s.kind) {
-      case InitSpec::Kind::Uniform: v = s.a + (s.b - s.a) * u; break;
-      case InitSpec::Kind::Normal: {
-        const uint32_t k = h1 >> (32 - kQBits);
-        const double f = static_cast<double>(h1 & ((1u << (32 - kQBits)) - 1)) / (1u << (32 - kQBits));
-        v = s.a + s.b * (q[k] + f * (q[k + 1] - q[k]));
-        break;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const uint32_t h1 = hash32(static_cast<uint32_t>(i) * kStep + s1);
+      const uint32_t h2 = hash32(static_cast<uint32_t>(i) * kStep + s2 * 0x85ebca6bU);
+      const double u = (static_cast<double>(h1 >> 5) * 67108864.0 + static_cast<double>(h2 >> 6)) * 0x1.0p-53;
+      double v = 0.0;
+      switch (s.kind) {
+        case InitSpec::Kind::Uniform: v = s.a + (s.b - s.a) * u; break;
+        case InitSpec::Kind::Normal: {
+          const uint32_t k = h1 >> (32 - kQBits);
+          const double f = static_cast<double>(h1 & ((1u << (32 - kQBits)) - 1)) / (1u << (32 - kQBits));
+          v = s.a + s.b * (q[k] + f * (q[k + 1] - q[k]));
+          break;
+        }
+        case InitSpec::Kind::Bernoulli: v = u < s.a ? 1.0 : 0.0; break;
+        case InitSpec::Kind::RandInt: v = std::floor(s.a + u * (s.b - s.a + 1.0)); break;
       }
-      case InitSpec::Kind::Bernoulli: v = u < s.a ? 1.0 : 0.0; break;
-      case InitSpec::Kind::RandInt: v = std::floor(s.a + u * (s.b - s.a + 1.0)); break;
+      store_from_double(t.dtype, out, i, round_to(t.dtype, v));
     }
-    store_from_double(t.dtype, out, i, round_to(t.dtype, v));
-  }
   });
 }
 

@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <map>
 #include <new>
 #include <mutex>
 #include <sstream>
@@ -24,6 +23,7 @@
 #include "kope/error.h"
 #include "kope/fast_inputs.h"
 #include "kope/inputs.h"
+#include "kope/sized_cache.h"
 #include "kope/process.h"
 #include "kope/worker.h"
 #include "kope/worker_protocol.h"
@@ -286,10 +286,7 @@ namespace {
 // A case's seeded correctness inputs (the ones its golden was computed from) are a pure function of the case:
 // generated once per process, laid out as in the arena, and copied in on every later evaluation of the case.
 std::shared_ptr<const std::vector<unsigned char>> correctness_inputs(const ConcreteCase& c) {
-  static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<const std::vector<unsigned char>>> cache;
-  static std::size_t cached_bytes = 0;
-  constexpr std::size_t kCacheBytes = std::size_t{512} << 20;
+  static SizedCache<std::vector<unsigned char>> cache(std::size_t{512} << 20);
   std::ostringstream key;
   key.precision(17);
   key << c.seed;
@@ -299,25 +296,14 @@ std::shared_ptr<const std::vector<unsigned char>> correctness_inputs(const Concr
         << t.init.a << ',' << t.init.b;
     bytes += wire::round_up(tensor_bytes(t), wire::kAlign);
   }
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (auto it = cache.find(key.str()); it != cache.end()) return it->second;
-  }
+  if (auto held = cache.find(key.str())) return held;
   auto v = std::make_shared<std::vector<unsigned char>>(bytes);
   std::size_t off = 0;
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
     generate_tensor(c.inputs[i], c.seed, i, v->data() + off);
     off += wire::round_up(tensor_bytes(c.inputs[i]), wire::kAlign);
   }
-  if (bytes <= kCacheBytes / 4) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (cached_bytes + bytes > kCacheBytes) {
-      cache.clear();
-      cached_bytes = 0;
-    }
-    cache.emplace(key.str(), v);
-    cached_bytes += bytes;
-  }
+  cache.put(key.str(), v, bytes);
   return v;
 }
 

@@ -16,6 +16,7 @@
 #include "kope/check.h"
 #include "kope/compiler.h"
 #include "kope/progress.h"
+#include "kope/sized_cache.h"
 #include "kope/task.h"
 
 namespace kope {
@@ -175,6 +176,9 @@ class Evaluator {
   std::vector<std::filesystem::path> golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
                                                  const EvalOptions& options);
 
+  // The local CPU's baseline (returned) built beside the golden runs of the cases that miss them.
+  std::filesystem::path local_trusted_side(const Task& task, const std::vector<ConcreteCase>& cases,
+                                           const EvalOptions& options);
   // The fp64 goldens of these cases, from the in-memory cache or read from their folders (then cached).
   using Golden = std::vector<std::vector<double>>;
   std::vector<std::shared_ptr<const Golden>> goldens(const Task& task, const std::vector<ConcreteCase>& cases,
@@ -189,9 +193,9 @@ class Evaluator {
 
   EvalPaths paths_;
   std::map<std::string, std::unique_ptr<DeviceEntry>> devices_;
-  std::mutex cache_mutex_;  // the trusted side is prepared on a second thread while the candidate compiles
-  std::map<std::string, std::shared_ptr<const Golden>> golden_cache_;  // by golden folder
-  std::size_t golden_cache_bytes_ = 0;
+  // Held across evaluations (the agent's loop evaluates one task over and over), by golden folder.
+  SizedCache<Golden> golden_cache_{std::size_t{768} << 20};
+  std::mutex library_mutex_;  // the trusted side is prepared on a second thread while the candidate compiles
   std::map<std::string, CompileResult> library_failures_;
 };
 
