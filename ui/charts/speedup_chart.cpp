@@ -23,8 +23,6 @@ SpeedupChart::SpeedupChart(QWidget* parent) : QWidget(parent), d_(new Impl) {
   layout->setContentsMargins(0, 0, 0, 0);
   d_->view = new QChartView(new QChart, this);
   d_->view->setRenderHint(QPainter::Antialiasing);
-  d_->view->chart()->setAnimationOptions(QChart::NoAnimation);  // the first grab is blank otherwise
-  d_->view->chart()->legend()->hide();
   layout->addWidget(d_->view);
   clear();
 }
@@ -32,12 +30,14 @@ SpeedupChart::SpeedupChart(QWidget* parent) : QWidget(parent), d_(new Impl) {
 SpeedupChart::~SpeedupChart() { delete d_; }
 
 void SpeedupChart::clear() {
-  QChart* chart = d_->view->chart();
-  chart->removeAllSeries();
-  for (auto* axis : chart->axes()) {
-    chart->removeAxis(axis);  // hands the axis back to the caller
-    delete axis;
-  }
+  // A new chart each time, as ChartPanel does: axes removed from a chart leave their labels drawn (and
+  // QChart::removeAxis hands the axis back, so it would leak too).
+  QChart* old = d_->view->chart();
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);  // the first grab is blank otherwise
+  chart->legend()->hide();
+  d_->view->setChart(chart);
+  delete old;
   chart->setTitle(tr("Speedup over the baseline, per case"));
   d_->values.clear();
 }
