@@ -7,6 +7,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
       qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
       libqt6opengl6-dev libgl-dev qt6-svg-dev libgraphviz-dev graphviz imagemagick
       bubblewrap libseccomp-dev
+      libtorch-dev  # the CPU library baseline (ATen); every library-baseline test needs it
       openssh-server openssh-client
       xvfb fonts-wqy-microhei)  # Xvfb and a CJK font for scripts/screenshots.sh (the zh_CN window)
 missing=()
