@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -98,15 +99,85 @@ std::string flag_refusal(const std::string& f) {
 
 }  // namespace
 
+namespace {
+
+// The lines (1-based, among the first `max_lines`) that begin, after blanks, with a `//` comment the compiler
+// sees as one: not inside a block comment, a string or a raw string literal, and not continued from the line
+// before by a backslash. A small lexer: only where a directive can hide matters here.
+std::vector<std::pair<int, std::string>> line_comments(const std::string& source, int max_lines) {
+  std::vector<std::pair<int, std::string>> out;
+  enum class St { Code, Block, Str, Chr, Raw, Line } st = St::Code;
+  std::string raw_end;  // )delim" of the open raw string
+  int line = 1;
+  bool at_start = true;     // only blanks so far on this line, in code
+  bool continued = false;   // this line is spliced onto the one before (backslash-newline)
+  for (std::size_t i = 0; i < source.size() && line <= max_lines; ++i) {
+    const char ch = source[i];
+    if (ch == '\n') {
+      continued = i > 0 && source[i - 1] == '\\';
+      if (st == St::Line && !continued) st = St::Code;
+      if ((st == St::Str || st == St::Chr) && !continued) st = St::Code;  // an unterminated literal ends here
+      ++line;
+      at_start = st == St::Code && !continued;
+      continue;
+    }
+    switch (st) {
+      case St::Code:
+        if (ch == '/' && i + 1 < source.size() && source[i + 1] == '/') {
+          if (at_start) {
+            const std::size_t end = source.find('\n', i);
+            out.push_back({line, source.substr(i, end == std::string::npos ? std::string::npos : end - i)});
+          }
+          st = St::Line;
+          ++i;
+        } else if (ch == '/' && i + 1 < source.size() && source[i + 1] == '*') {
+          st = St::Block;
+          ++i;
+        } else if (ch == 'R' && i + 1 < source.size() && source[i + 1] == '"' &&
+                   (i == 0 || !(std::isalnum(static_cast<unsigned char>(source[i - 1])) || source[i - 1] == '_') ||
+                    source[i - 1] == 'u' || source[i - 1] == 'U' || source[i - 1] == 'L' || source[i - 1] == '8')) {
+          const std::size_t open = source.find('(', i + 2);
+          if (open == std::string::npos) return out;
+          raw_end = ")" + source.substr(i + 2, open - i - 2) + "\"";
+          st = St::Raw;
+          for (std::size_t k = i; k < open; ++k) line += source[k] == '\n';
+          i = open;
+        } else if (ch == '"') {
+          st = St::Str;
+        } else if (ch == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(source[i - 1])))) {
+          st = St::Chr;  // (a digit separator like 1'000 is not a character literal)
+        }
+        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\f' && ch != '\v') at_start = false;
+        break;
+      case St::Block:
+        if (ch == '*' && i + 1 < source.size() && source[i + 1] == '/') st = St::Code, ++i;
+        break;
+      case St::Str:
+      case St::Chr:
+        if (ch == '\\') ++i;
+        else if ((st == St::Str && ch == '"') || (st == St::Chr && ch == '\'')) st = St::Code;
+        break;
+      case St::Raw:
+        if (source.compare(i, raw_end.size(), raw_end) == 0) {
+          i += raw_end.size() - 1;
+          st = St::Code;
+        }
+        break;
+      case St::Line:
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> flag_directives(const std::string& source, const std::string& display_name) {
   std::vector<std::string> flags;
-  std::istringstream in(source);
-  std::string line;
   const std::string marker = "// kope:cxxflags";
-  for (int n = 1; n <= 20 && std::getline(in, line); ++n) {
-    auto pos = line.find(marker);
-    if (pos == std::string::npos) continue;
-    std::istringstream words(line.substr(pos + marker.size()));
+  for (const auto& [n, text] : line_comments(source, 20)) {
+    if (text.compare(0, marker.size(), marker) != 0) continue;
+    std::istringstream words(text.substr(marker.size()));
     std::string f;
     while (words >> f) {
       if (std::string why = flag_refusal(f); !why.empty())

@@ -73,6 +73,27 @@ TEST(CompilerFlags, DirectivesAreReadAndChecked) {
   EXPECT_THROW(flag_directives("// kope:cxxflags -Wl,-rpath,/tmp", "k.cpp"), Error);
 }
 
+// A directive counts only where the compiler itself sees a line comment at the start of a line: text that merely
+// looks like one inside another comment, a string or a raw string, or after code, is not obeyed.
+TEST(CompilerFlags, DirectivesHiddenInOtherTextAreNotObeyed) {
+  for (const char* src : {
+           "/* notes\n// kope:cxxflags -O3\n*/ int x;",
+           "/* one line */ /* and another\n   // kope:cxxflags -O3 */",
+           "// a comment continued \\\n// kope:cxxflags -O3\n",
+           "const char* s = \"// kope:cxxflags -O3\";",
+           "const char* s = \"line \\\n// kope:cxxflags -O3\";",
+           "const char* s = R\"x(\n// kope:cxxflags -O3\n)x\";",
+           "int y; // kope:cxxflags -O3",
+           "// see the note: // kope:cxxflags -O3",
+       })
+    EXPECT_TRUE(flag_directives(src, "k.cpp").empty()) << src;
+  // Blanks before it are fine, and a literal or comment that ends before it does not hide it.
+  EXPECT_EQ(flag_directives("  \t// kope:cxxflags -O3", "k.cpp"), std::vector<std::string>{"-O3"});
+  EXPECT_EQ(flag_directives("/* a */ int c = '\"';\nconst char* s = R\"(x)\";\n// kope:cxxflags -O1", "k.cpp"),
+            std::vector<std::string>{"-O1"});
+  EXPECT_EQ(flag_directives("int n = 1'000;\n// kope:cxxflags -O1", "k.cpp"), std::vector<std::string>{"-O1"});
+}
+
 TEST(CompilerDiagnostics, ParsesGccLines) {
   auto d = parse_diagnostics("k.cpp: In function 'int f()':\nk.cpp:12:7: warning: unused variable 'q'\n"
                              "k.cpp:14:1: error: expected ';' before '}' token\n");
@@ -127,8 +148,9 @@ TEST_F(CompilerTest, ARefusedFlagWritesNothing) {
 // a secret gets "file not found", and nothing of the secret reaches the log that is stored in the report.
 TEST_F(CompilerTest, IncludingAFileOutsideTheJobIsNotFoundAndLeaksNothing) {
   const Isolation caps = sandbox_capabilities();
-  if (std::find(caps.active.begin(), caps.active.end(), "mount-namespace") == caps.active.end())
-    GTEST_SKIP() << "no private filesystem view here, the compiler sees what its uid may read: " << caps.summary();
+  ASSERT_NE(std::find(caps.active.begin(), caps.active.end(), "mount-namespace"), caps.active.end())
+      << "no private filesystem view here (bubblewrap, from install-deps.sh), the compiler sees what its uid may "
+         "read: " << caps.summary();
   const fs::path secret = dir / "secret.txt";
   test::write_text(secret, "TOPSECRET-LINE the first line\n");
   test::write_text(dir / "golden" / "y.bin", "GOLDEN-ANSWERS\n");
