@@ -268,6 +268,7 @@ json EvalReport::to_json() const {
     cj["library_ran"] = c.library_ran;
     cj["library_correct"] = c.library_correct ? json(*c.library_correct) : json(nullptr);
     cj["library_message"] = c.library_message;
+    if (!c.evidence.is_null()) cj["evidence"] = c.evidence;
     cj["library_outputs"] = json::array();
     for (const auto& o : c.library_outputs) cj["library_outputs"].push_back(check_json(o));
     if (!c.last_outputs.empty()) {

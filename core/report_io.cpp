@@ -89,6 +89,7 @@ CaseResult case_from_json(const json& j) {
   get(j, "stop_rule", c.stop_rule);
   get(j, "timed", c.timed);
   get(j, "failed_call", c.failed_call);
+  if (auto it = j.find("evidence"); it != j.end() && it->is_object()) c.evidence = *it;
   // The library baseline (issue 11); a report from before it has none and was measured against the naive one.
   get(j, "baseline", c.baseline);
   c.naive_median_ns = opt(j, "naive_median_ns");

@@ -4,7 +4,9 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <linux/perf_event.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +25,7 @@
 #include "kope/error.h"
 #include "kope/fast_inputs.h"
 #include "kope/inputs.h"
+#include "kope/ledger.h"
 #include "kope/sized_cache.h"
 #include "kope/process.h"
 #include "kope/worker.h"
@@ -40,8 +43,14 @@ struct Judge::Worker {
   wire::Control* ctl = nullptr;
   std::unique_ptr<SandboxChild> child;
   int pidfd = -1;
-  clockid_t cpu_clock = 0;
+  clockid_t cpu_clock = 0;     // the worker process's CPU clock: every thread's running time, to the ns
   bool has_cpu_clock = false;
+  bool tree_by_cgroup = false;  // no seccomp here, so the kernel may start processes: read the tree's cgroup
+  // The CPU reading at the worker's last "done" (or when it became ready): what it spends from here until the
+  // judge's next call is acknowledged is outside every timed call (see Judge::Ledger).
+  int64_t cpu_mark = -1;
+  int perf_fd = -1;  // a perf task-clock counter on the worker and its threads, or -1
+  std::chrono::steady_clock::time_point done_at{};
   std::string load_error;  // once it failed to load, every case says so without a restart
   std::string log;
   std::size_t log_dropped = 0;
@@ -133,6 +142,8 @@ void Judge::release_worker(Worker& w) {
   }
   if (w.pidfd >= 0) close(w.pidfd);
   w.pidfd = -1;
+  if (w.perf_fd >= 0) close(w.perf_fd);
+  w.perf_fd = -1;
   if (w.out.base) munmap(w.out.base, w.out.size);
   w.out.base = nullptr;
   if (w.out.fd >= 0) close(w.out.fd);
@@ -142,6 +153,7 @@ void Judge::release_worker(Worker& w) {
 namespace {
 
 constexpr std::size_t kMaxLog = 64 << 10;
+constexpr uint64_t kWorkerMaxFileBytes = uint64_t{64} << 20;  // any one file a worker writes
 
 std::size_t tensor_bytes(const ConcreteTensor& t) {
   return static_cast<std::size_t>(t.numel) * dtype_size(t.dtype);
@@ -178,6 +190,10 @@ std::string read_small(const fs::path& p) {
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
+int64_t ns_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count();
+}
+
 std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
 
 std::string trim(std::string s) {
@@ -211,14 +227,20 @@ std::string seconds_text(double s) {
   return o.str();
 }
 
-pid_t find_worker_pid(pid_t root) {
+pid_t find_worker_pid(pid_t root, const fs::path& runner) {
+  // The worker is the process below `root` that runs kope-runner's file (bubblewrap wraps it, and the worker may
+  // not start processes of its own). Matched by device and inode, which nothing inside the sandbox can change
+  // (its command line it could).
+  struct stat want {};
+  if (stat(runner.c_str(), &want) != 0) return -1;
   std::vector<pid_t> level = {root};
   for (int depth = 0; depth < 4 && !level.empty(); ++depth) {
     std::vector<pid_t> next;
     for (pid_t p : level) {
-      std::string cmd = read_small("/proc/" + std::to_string(p) + "/cmdline");
-      std::replace(cmd.begin(), cmd.end(), '\0', ' ');
-      if (cmd.find(" --worker ") != std::string::npos) return p;
+      struct stat got {};
+      if (stat(("/proc/" + std::to_string(p) + "/exe").c_str(), &got) == 0 && got.st_dev == want.st_dev &&
+          got.st_ino == want.st_ino)
+        return p;
       std::error_code ec;
       for (const auto& t : fs::directory_iterator("/proc/" + std::to_string(p) + "/task", ec)) {
         std::istringstream kids(read_small(t.path() / "children"));
@@ -227,6 +249,14 @@ pid_t find_worker_pid(pid_t root) {
     }
     level = std::move(next);
   }
+  return -1;
+}
+
+// How many seccomp filters the OS has on the process (its status file), or -1 where it does not say.
+int seccomp_filters(pid_t p) {
+  std::istringstream in(read_small("/proc/" + std::to_string(p) + "/status"));
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("Seccomp_filters:", 0) == 0) return std::atoi(line.c_str() + 16);
   return -1;
 }
 
@@ -497,9 +527,12 @@ void Judge::drain(Worker& w) {
 }
 
 int64_t Judge::worker_cpu_ns(const Worker& w) const {
-  // The whole tree where a cgroup counts it (threads and any processes the kernel started), else the worker's
-  // own threads.
-  if (w.child) {
+  if (w.perf_fd >= 0) {
+    uint64_t v = 0;
+    if (read(w.perf_fd, &v, sizeof v) == static_cast<ssize_t>(sizeof v)) return static_cast<int64_t>(v);
+  }
+  // The worker process's clock (it may start no processes), else the whole tree where a cgroup counts it.
+  if (w.tree_by_cgroup && w.child) {
     const double tree = w.child->cpu_seconds();
     if (tree >= 0) return static_cast<int64_t>(tree * 1e9);
   }
@@ -507,6 +540,52 @@ int64_t Judge::worker_cpu_ns(const Worker& w) const {
   timespec ts{};
   if (clock_gettime(w.cpu_clock, &ts) != 0) return 0;
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+void Judge::watch_worker(Worker& w, bool is_kernel) {
+  // Before the kernel is loaded, so nothing of it has run yet. The CPU it uses, read in the judge's ledger: a
+  // perf task-clock counter on the worker, inherited by every thread started after it, exact to the ns even
+  // while a thread runs; else the worker process's clock, which Linux brings up to date for a running thread
+  // only at ticks and switches. The worker confined itself: one seccomp filter of its own (no new processes)
+  // on top of the one it was started under. Where that is not so, a process the kernel starts would escape
+  // both, so the tree's cgroup is read instead, as coarse as the process clock.
+  const pid_t p = find_worker_pid(w.child->pid(), runner_);
+  w.has_cpu_clock = p > 0 && clock_getcpuclockid(p, &w.cpu_clock) == 0;
+  if (w.perf_fd >= 0) close(w.perf_fd);
+  w.perf_fd = -1;
+  std::string perf_why = "the worker process was not found under /proc";
+  if (p > 0) {
+    perf_event_attr a{};
+    a.type = PERF_TYPE_SOFTWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.inherit = 1;
+    w.perf_fd = static_cast<int>(syscall(SYS_perf_event_open, &a, p, -1, -1, PERF_FLAG_FD_CLOEXEC));
+    if (w.perf_fd < 0)
+      perf_why = std::string("perf_event_open: ") + strerror(errno) +
+                 " (see /proc/sys/kernel/perf_event_paranoid; kope doctor says more)";
+  }
+  const auto& active = w.child->isolation().active;
+  const bool spawn_filter = std::find(active.begin(), active.end(), std::string("seccomp")) != active.end();
+  const int filters = p > 0 ? seccomp_filters(p) : -1;
+  const bool no_processes = filters >= (spawn_filter ? 2 : 1);
+  w.tree_by_cgroup = !no_processes && w.child->cpu_seconds() >= 0;
+  if (w.tree_by_cgroup && w.perf_fd >= 0) close(w.perf_fd), w.perf_fd = -1;
+  if (!w.has_cpu_clock && w.child->cpu_seconds() >= 0) w.tree_by_cgroup = w.has_cpu_clock = true;
+  if (w.perf_fd >= 0) w.has_cpu_clock = true;
+  if (!is_kernel) return;
+  auto add = [&](bool ok, const std::string& name, const std::string& why) {
+    if (ok) {
+      const auto at = isolation_.find("; missing: ");
+      isolation_.insert(at == std::string::npos ? isolation_.size() : at, ", " + name);
+      return;
+    }
+    missing_.push_back({name, why});
+    isolation_ += (isolation_.find("; missing: ") == std::string::npos ? "; missing: " : ", ") + name + " (" + why + ")";
+  };
+  add(no_processes, "no-new-processes",
+      filters < 0 ? "the OS does not report the worker's seccomp filters" : "the worker could not install its seccomp filter");
+  add(w.perf_fd >= 0, "exact-cpu-clock", perf_why);
 }
 
 bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline) {
@@ -532,7 +611,7 @@ bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline)
   spec.network = false;
   spec.memory_bytes = options_.memory_bytes;
   spec.max_processes = 256;
-  spec.max_file_bytes = uint64_t{64} << 20;
+  spec.max_file_bytes = kWorkerMaxFileBytes;
   try {
     w.child = spawn_worker_process(spec);
   } catch (const Error& e) {
@@ -548,7 +627,7 @@ bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline)
   w.log.clear();
   w.log_dropped = 0;
   w.pidfd = static_cast<int>(syscall(SYS_pidfd_open, w.child->pid(), 0));
-  w.has_cpu_clock = w.child->cpu_seconds() >= 0;
+  w.has_cpu_clock = w.tree_by_cgroup = false;
   if (is_kernel) {
     const Isolation& iso = w.child->isolation();
     std::string s = "isolated: ";
@@ -564,13 +643,22 @@ bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline)
   // Wait until it has loaded its kernel (constructors run here: a crash or hang in one is the kernel's).
   for (;;) {
     const auto st = static_cast<wire::WorkerState>(ctl->state.load(std::memory_order_acquire));
+    if (st == wire::WorkerState::Confined && ctl->load.load(std::memory_order_relaxed) == 0) {
+      watch_worker(w, is_kernel);
+      ctl->load.store(1, std::memory_order_seq_cst);
+      wire::futex_wake(&ctl->load);
+    }
     if (st == wire::WorkerState::Ready) {
-      if (!w.has_cpu_clock) {
-        // No cgroup: the CPU clock of the worker process itself, the shallowest `--worker` below what kope
-        // started (bubblewrap wraps it; anything the kernel forked sits deeper).
-        const pid_t p = find_worker_pid(w.child->pid());
-        w.has_cpu_clock = p > 0 && clock_getcpuclockid(p, &w.cpu_clock) == 0;
+      if (ctl->load.load(std::memory_order_relaxed) == 0) {
+        // Ready without waiting for the judge's word: not the worker kope built. Nothing it says is believed.
+        Call c;
+        c.end = CallEnd::Died;
+        record_death(w, c, "loading", r);
+        r.status = CaseStatus::LoadError;
+        r.message = std::string("the ") + w.role + " worker did not follow the start-up protocol";
+        return false;
       }
+      w.cpu_mark = worker_cpu_ns(w);
       return true;
     }
     bool dead = false;
@@ -633,6 +721,9 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
   const uint32_t prev_done = c.done.load(std::memory_order_acquire);
   c.command.store(static_cast<uint32_t>(wire::Command::Call), std::memory_order_relaxed);
   c.judge_cpu.store(sched_getcpu(), std::memory_order_relaxed);
+  // The worker's CPU before it is woken: it has been asleep since its last "done" unless something kept going.
+  res.cpu_wake = w.has_cpu_clock ? worker_cpu_ns(w) : -1;
+  res.wake_at = Clock::now();
   c.wake.store(seq, std::memory_order_seq_cst);
   wire::futex_wake(&c.wake);
   auto dead = [&] {
@@ -640,13 +731,15 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
     pollfd p{w.pidfd, POLLIN, 0};
     return poll(&p, 1, 0) > 0;
   };
-  // 1. The worker acknowledges: it is awake, has built the call's arguments, and spins on go.
+  // 1. The worker acknowledges: it is awake, has built the call's arguments, and spins briefly on go. Past a
+  // short spin the judge sleeps, and says so first: the worker then sleeps for go at once.
   for (int spins = 0; c.ack.load(std::memory_order_acquire) != seq;) {
     if (++spins < 2000) {
       wire::cpu_relax();
       continue;
     }
-    const uint32_t a = c.ack.load(std::memory_order_acquire);
+    c.judge_waits_ack.store(1, std::memory_order_seq_cst);
+    const uint32_t a = c.ack.load(std::memory_order_seq_cst);
     if (a == seq) break;
     timespec ts{0, 10 * 1000 * 1000};
     wire::futex_wait(&c.ack, a, &ts);
@@ -664,6 +757,10 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
       return res;
     }
   }
+  // The worker's CPU up to here, read from the OS: from its wake-up to its acknowledgement, what it spent
+  // getting ready for the call (Ledger).
+  res.cpu_ack = w.has_cpu_clock ? worker_cpu_ns(w) : -1;
+  c.judge_waits_ack.store(0, std::memory_order_relaxed);
   // 2. Go, on the judge's clock; the worker's own account of time is never read.
   const auto t0 = Clock::now();
   c.go.store(seq, std::memory_order_seq_cst);
@@ -706,6 +803,8 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
     }
   }
   const auto t1 = Clock::now();
+  res.cpu_done = w.has_cpu_clock ? worker_cpu_ns(w) : -1;
+  res.done_at = t1;
   c.judge_sleeping.store(0, std::memory_order_relaxed);
   (void)prev_done;
   res.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
@@ -740,8 +839,13 @@ void Judge::record_death(Worker& w, const Call& call, const std::string& phase, 
       r.status = CaseStatus::Crash;
       r.message = who + "process was killed by " + signal_name(sig) + during;
       const uint64_t peak = w.child->peak_memory_bytes();
-      if (w.log.find("bad_alloc") != std::string::npos || w.child->limit_hit() == "memory" ||
-          (sig == SIGKILL && peak > 0 && peak >= options_.memory_bytes / 10 * 9))
+      // The signal says which limit first: the OS sends SIGXFSZ and SIGXCPU for those two alone.
+      if (sig == SIGXFSZ)
+        r.message += " (the sandbox's file size limit: " + std::to_string(kWorkerMaxFileBytes >> 20) + " MiB a file)";
+      else if (sig == SIGXCPU)
+        r.message += " (the sandbox's CPU time limit)";
+      else if ((sig == SIGABRT && w.log.find("bad_alloc") != std::string::npos) || w.child->limit_hit() == "memory" ||
+               (sig == SIGKILL && peak > 0 && peak >= options_.memory_bytes / 10 * 9))
         r.message += " (out of memory: the limit is " + std::to_string(options_.memory_bytes >> 20) + " MiB)";
       else if (const std::string hit = w.child->limit_hit(); !hit.empty())
         r.message += " (the sandbox's " + hit + " limit)";
@@ -749,6 +853,7 @@ void Judge::record_death(Worker& w, const Call& call, const std::string& phase, 
       r.status = CaseStatus::InputsModified;
       r.message = (note.empty() ? "the kernel wrote into an input" : note) + during +
                   " (inputs are mapped read-only; the write faulted)";
+      r.evidence = {{"kind", "input written"}, {"phase", phase}, {"fault", note}};
     } else if (WIFEXITED(st) && WEXITSTATUS(st) == wire::kWorkerLoadError) {
       r.status = CaseStatus::LoadError;
       r.message = who + "could not be loaded: " + (note.empty() ? trim(tail(w.log, 600)) : note);
@@ -761,11 +866,43 @@ void Judge::record_death(Worker& w, const Call& call, const std::string& phase, 
   }
   if (w.pidfd >= 0) close(w.pidfd);
   w.pidfd = -1;
+  if (w.perf_fd >= 0) close(w.perf_fd);
+  w.perf_fd = -1;
   w.child.reset();  // the next case starts a fresh worker
 }
 
 CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
                            const std::function<void()>& on_timing) {
+  CaseResult first = run_case_once(c, golden, time_it, on_timing);
+  // A verdict of cheating stands only when it happens again: the case once more from the start, in a fresh
+  // worker with fresh inputs. Cheating is a property of the code and comes back; a one-off (the machine's
+  // doing) does not, and the case's result is then the re-run's, the first flag kept as unconfirmed evidence.
+  if (first.status != CaseStatus::Background && first.status != CaseStatus::InputsModified) return first;
+  if (cand_->alive()) {
+    Call stop;
+    stop.end = CallEnd::Died;
+    CaseResult scratch;
+    cand_->child->kill_all();
+    record_death(*cand_, stop, "re-run", scratch);
+  }
+  CaseResult again = run_case_once(c, golden, time_it, on_timing);
+  nlohmann::json ev = first.evidence.is_object() ? first.evidence : nlohmann::json::object();
+  ev["status"] = std::string(case_status_name(first.status));
+  ev["message"] = first.message;
+  ev["rerun"] = {{"status", std::string(case_status_name(again.status))}, {"message", again.message}};
+  if (again.evidence.is_object()) ev["rerun"]["evidence"] = again.evidence;
+  ev["confirmed"] = again.status == CaseStatus::Background || again.status == CaseStatus::InputsModified;
+  if (ev["confirmed"].get<bool>()) {
+    again.message += " (seen again when the case was re-run in a fresh worker)";
+  } else if (again.status == CaseStatus::Cancelled) {
+    return again;
+  }
+  again.evidence = std::move(ev);
+  return again;
+}
+
+CaseResult Judge::run_case_once(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
+                                const std::function<void()>& on_timing) {
   CaseResult r;
   r.name = c.name;
   // Stopped: whatever was started is killed, and the case ends as cancelled (no verdict on the kernel).
@@ -804,41 +941,69 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   if (cancelled("case")) return finish(r);
   write_layout(c);
   if (!ensure_started(k, r, deadline)) return finish(r);
-  const int64_t cpu_clock_ok = k.has_cpu_clock;
   unsigned char* in_data = inputs_.base + wire::kLayoutBytes;
   unsigned char* k_out = k.out.base + wire::kControlBytes;
   unsigned char* b_out = b.out.base + wire::kControlBytes;
 
-  // Work after a return: the kernel worker's CPU time while the judge holds no call of it, summed over the case.
-  int64_t idle_cpu = 0, idle_wall = 0, idle_windows = 0;
-  int64_t idle_cpu_from = 0;
-  Clock::time_point idle_from{};
-  auto idle_begin = [&] {
+  // Work outside the calls (kope/ledger.h): each worker's window runs from its "done" to its next
+  // acknowledgement. The baseline's windows measure honest bookkeeping; what the kernel's spend beyond that is
+  // added to the timed call before the window, and a case that holds more than a little is work after return.
+  Ledger ledger(k.perf_fd < 0);
+  const Call* first_call = nullptr;
+  int64_t charge_to = -1;  // the index in r.kernel_ns of the kernel's last timed call
+  auto account = [&](Worker& w, Call& cl) {
     Spend spend(kIdle);
-    idle_from = Clock::now();
-    // A running task's CPU time is accounted when it stops running, so the reading waits (up to 2 ms) until the
-    // worker says it is going to sleep: the call's last stretch must not be billed to the idle window. (A kernel
-    // that sets the flag early only makes the reading earlier, so more of its own work counts as idle.)
-    for (const auto until = idle_from + std::chrono::milliseconds(2);
-         k.ctl->idle.load(std::memory_order_acquire) != k.seq && Clock::now() < until;)
-      wire::cpu_relax();
-    idle_cpu_from = worker_cpu_ns(k);
+    const bool open = cl.cpu_wake >= 0 && cl.cpu_ack >= 0 && w.cpu_mark >= 0;
+    Ledger::Window win;
+    if (open) {
+      win.after_ns = cl.cpu_wake - w.cpu_mark;
+      win.before_ns = cl.cpu_ack - cl.cpu_wake;
+      win.wall_ns = w.done_at == Clock::time_point{} ? 0 : ns_between(w.done_at, cl.wake_at);
+    }
+    w.cpu_mark = cl.cpu_done;
+    w.done_at = cl.done_at;
+    if (!open) return;
+    if (&w == &b) ledger.baseline_window(win);
+    if (&w != &k) return;
+    // The window before the correctness call: a fresh layout, pages touched for the first time, and nothing to
+    // gain (that call is not timed). Only what follows it counts.
+    if (&cl == first_call) win.before_ns = 0;
+    const Ledger::Excess e = ledger.kernel_window(win);
+    if (e.after_ns > 0 && charge_to >= 0) r.kernel_ns[static_cast<std::size_t>(charge_to)] += static_cast<double>(e.after_ns);
+    cl.ns += e.before_ns;
+    if (std::getenv("KOPE_TRACE_LEDGER"))
+      std::fprintf(stderr, "ledger %s: after %lld (bk %lld) before %lld (bk %lld) wall %lld\n", c.name.c_str(),
+                   static_cast<long long>(win.after_ns), static_cast<long long>(ledger.after_bookkeeping_ns()),
+                   static_cast<long long>(win.before_ns), static_cast<long long>(ledger.before_bookkeeping_ns()),
+                   static_cast<long long>(win.wall_ns));
   };
-  auto idle_end = [&] {
-    Spend spend(kIdle);
-    idle_cpu += worker_cpu_ns(k) - idle_cpu_from;
-    idle_wall += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - idle_from).count();
-    ++idle_windows;
+  // The kernel's last window of the case, up to now (as if the judge woke it now).
+  auto close_window = [&] {
+    if (!k.has_cpu_clock || k.cpu_mark < 0) return;
+    Call now;
+    now.wake_at = now.done_at = Clock::now();
+    now.cpu_wake = now.cpu_ack = now.cpu_done = worker_cpu_ns(k);
+    account(k, now);
   };
   auto background = [&](const std::string& phase) {
-    // An idle worker sleeps on a futex: a few microseconds per call are its bookkeeping (10 us allowed per idle
-    // window), anything beyond 200 us plus 3% of the idle time is the kernel's own work going on.
-    if (!cpu_clock_ok || idle_cpu - 10000 * idle_windows <= 200000 + idle_wall * 3 / 100) return false;
+    if (!k.has_cpu_clock || !ledger.flagged()) return false;
     r.status = CaseStatus::Background;
     r.failed_call = phase;
-    r.message = "the kernel kept running after it returned: " + std::to_string(idle_cpu / 1000) +
-                " us of CPU while idle for " + std::to_string(idle_wall / 1000) + " us (up to the " + phase +
-                "); work must be finished when kope_kernel returns";
+    r.message = "the kernel kept running outside its calls (up to the " + phase + "): " + ledger.describe() +
+                "; its work must start when kope_kernel is called and be finished when it returns";
+    r.evidence = {{"kind", "cpu outside calls"},
+                  {"phase", phase},
+                  {"clock", k.perf_fd >= 0       ? "perf task-clock on the worker's threads"
+                            : k.tree_by_cgroup ? "the worker tree's cgroup"
+                                               : "the worker process's CPU clock"},
+                  {"cpu_us", ledger.cpu_ns() / 1e3},
+                  {"beyond_bookkeeping_us", ledger.excess_ns() / 1e3},
+                  {"allowed_us", ledger.allowed_ns() / 1e3},
+                  {"windows", ledger.windows()},
+                  {"window_us", ledger.wall_ns() / 1e3},
+                  {"bookkeeping_after_call_us", ledger.after_bookkeeping_ns() / 1e3},
+                  {"coarse_clock", ledger.coarse()},
+                  {"bookkeeping_before_call_us", ledger.before_bookkeeping_ns() / 1e3}};
     return true;
   };
   auto snapshot_check = [&](const std::string& phase) {
@@ -846,8 +1011,13 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     if (std::memcmp(snapshot_.data(), k_out, out_bytes_) == 0) return false;
     r.status = CaseStatus::Background;
     r.failed_call = phase;
-    r.message = "the kernel's outputs changed after it returned (" + phase +
+    std::size_t at = 0;
+    while (at < out_bytes_ && snapshot_[at] == k_out[at]) ++at;
+    r.message = "the kernel's outputs changed after it returned (" + phase + ", first at byte " +
+                std::to_string(at) + " of " + std::to_string(out_bytes_) +
                 "): work must be finished when kope_kernel returns";
+    r.evidence = {{"kind", "outputs changed after return"}, {"phase", phase}, {"first_changed_byte", at},
+                  {"output_bytes", out_bytes_}};
     return true;
   };
 
@@ -862,12 +1032,13 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   fill_sentinels(k, c);
   flush_for(k);
   Call first = call(k, deadline);
+  first_call = &first;
   if (first.end != CallEnd::Done) {
     record_death(k, first, "correctness run", r);
     return finish(r);
   }
-  idle_begin();
   std::memcpy(snapshot_.data(), k_out, out_bytes_);
+  account(k, first);
   if (first.rc != 0) {
     r.status = CaseStatus::RuntimeError;
     r.failed_call = "correctness run";
@@ -892,8 +1063,8 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
     }
   if (snapshot_check("correctness run")) return finish(r);
   if (!time_it) {
-    idle_end();
-    if (background("correctness run")) return finish(r);
+    close_window();
+    background("correctness run");
     return finish(r);
   }
   if (!ensure_started(b, r, deadline)) {
@@ -981,7 +1152,6 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   // or not written, fail the check against the baseline's.
   auto run_one = [&](Worker& w, const std::string& phase, Call& out) {
     if (cancelled(phase)) return false;
-    if (&w == &k) idle_end();
     flush_for(w);
     out = call(w, deadline);
     if (out.end != CallEnd::Done) {
@@ -990,10 +1160,10 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
       return false;
     }
     if (&w == &k) {
-      idle_begin();
       Spend spend(kSnapshot);
       std::memcpy(snapshot_.data(), k_out, out_bytes_);
     }
+    account(w, out);
     if (out.rc != 0) {
       r.status = CaseStatus::RuntimeError;
       r.failed_call = phase;
@@ -1062,6 +1232,7 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
       if (n < warmup) continue;
       r.baseline_ns.push_back(static_cast<double>(bc.ns));
       r.kernel_ns.push_back(static_cast<double>(kc.ns));
+      charge_to = static_cast<int64_t>(r.kernel_ns.size()) - 1;
       timed_ns_ += static_cast<double>(bc.ns + kc.ns);
       if (l) {
         r.library_ns.push_back(static_cast<double>(lc.ns));
@@ -1094,12 +1265,13 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
       if (!check_pair(phase) || snapshot_check(phase) || background(phase)) return finish(r);
       if (n >= warmup) {
         r.kernel_ns.push_back(static_cast<double>(kc.ns));
+        charge_to = static_cast<int64_t>(r.kernel_ns.size()) - 1;
         timed_ns_ += static_cast<double>(kc.ns);
       }
     }
     r.stop_rule = "fixed";
   }
-  idle_end();
+  close_window();
   if (background("end of the case")) return finish(r);
   r.timed = true;
   // The last pair in full detail (the fast pass leaves the worst element out).

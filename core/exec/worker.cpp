@@ -131,6 +131,15 @@ bool build_args(const wire::Layout& l, unsigned char* in_data, std::size_t in_li
 
 }  // namespace
 
+namespace {
+constexpr int64_t kGoSpinNs = 5000;  // how long the worker spins for go before it sleeps
+int64_t elapsed_ns(const timespec& from) {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (now.tv_sec - from.tv_sec) * 1000000000LL + (now.tv_nsec - from.tv_nsec);
+}
+}  // namespace
+
 int worker_main(int argc, char** argv) {
   std::string kernel;
   int in_fd = -1, out_fd = -1;
@@ -181,6 +190,11 @@ int worker_main(int argc, char** argv) {
     std::fprintf(stderr, "kope-worker: not confined: %s\n", why.c_str());
     std::fflush(stderr);
   }
+  // Wait for the judge's word before any kernel code runs (its constructors run in dlopen): it attaches its
+  // CPU counter to this thread first, which then counts every thread the kernel starts.
+  g_ctl->state.store(static_cast<uint32_t>(wire::WorkerState::Confined), std::memory_order_seq_cst);
+  wire::futex_wake(&g_ctl->state);
+  while (g_ctl->load.load(std::memory_order_acquire) == 0) wire::futex_wait(&g_ctl->load, 0, nullptr);
 
   void* h = dlopen(kernel.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
@@ -204,7 +218,6 @@ int worker_main(int argc, char** argv) {
   uint32_t seen = 0;  // a fresh control block: the first command is 1
   for (;;) {
     uint32_t w;
-    c.idle.store(seen, std::memory_order_release);
     while ((w = c.wake.load(std::memory_order_acquire)) == seen) wire::futex_wait(&c.wake, seen, nullptr);
     seen = w;
     if (c.command.load(std::memory_order_acquire) == static_cast<uint32_t>(wire::Command::Exit)) _exit(0);
@@ -212,16 +225,22 @@ int worker_main(int argc, char** argv) {
     const int cpu = sched_getcpu();
     c.worker_cpu.store(cpu, std::memory_order_relaxed);
     c.ack.store(w, std::memory_order_seq_cst);
-    wire::futex_wake(&c.ack);
-    // Spin for go (the judge sets it right after seeing the ack), sleeping only if it is slow to come. Sharing
-    // a CPU with the judge, spinning would only keep it from saying go: yield instead.
+    // Spin briefly for go (the judge sets it right after seeing the ack), then sleep. The spin is CPU spent
+    // outside any call, which the judge accounts against the kernel's (Ledger): it is short and bounded in time,
+    // and skipped when the judge sleeps for the ack (it says so first; then it also needs waking). Sharing a CPU
+    // with the judge, spinning would only keep it from saying go: yield instead.
+    const bool judge_asleep = c.judge_waits_ack.load(std::memory_order_seq_cst) != 0;
+    if (judge_asleep) wire::futex_wake(&c.ack);
     const bool shared = cpu >= 0 && cpu == c.judge_cpu.load(std::memory_order_relaxed);
+    timespec from{};
+    clock_gettime(CLOCK_MONOTONIC, &from);
     for (int spins = 0; c.go.load(std::memory_order_acquire) != w;) {
-      if (++spins < 20000) {
+      if (!judge_asleep && (++spins & 15) != 0) {
         if (shared) sched_yield();
         else wire::cpu_relax();
         continue;
       }
+      if (!judge_asleep && elapsed_ns(from) < kGoSpinNs) continue;
       c.worker_sleeping.store(1, std::memory_order_seq_cst);
       uint32_t g = c.go.load(std::memory_order_seq_cst);
       if (g != w) wire::futex_wait(&c.go, g, nullptr);

@@ -86,6 +86,10 @@ struct CaseResult {
   std::string stop_rule;
   bool timed = false;       // false: an earlier case had failed, or this one failed before timing ended
   std::string failed_call;  // the call that failed: "correctness run", "warm-up 2", "timed run 3"
+  // What a verdict of cheating rests on (work outside the calls, outputs changed after return, a written
+  // input): the figures measured, the allowance, the phase, and the re-run in a fresh worker that confirmed it
+  // ("rerun"). A flag that a re-run did not confirm stays here with "confirmed": false on a passing case.
+  nlohmann::json evidence;
   bool correct() const { return status == CaseStatus::Passed; }
 
   // The library baseline (issue 11), when the task has one for the device and EvalOptions::library is set.

@@ -89,8 +89,14 @@ class Judge {
     CallEnd end = CallEnd::Done;
     int rc = 0;
     int64_t ns = 0;
+    // The worker's CPU (its process clock) just before the judge woke it, when it saw its acknowledgement,
+    // and when it saw "done"; -1 where there is no clock.
+    int64_t cpu_wake = -1, cpu_ack = -1, cpu_done = -1;
+    std::chrono::steady_clock::time_point wake_at{}, done_at{};
   };
 
+  CaseResult run_case_once(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
+                           const std::function<void()>& on_timing);
   void write_layout(const ConcreteCase& c);
   bool ensure_started(Worker& w, CaseResult& r, std::chrono::steady_clock::time_point deadline);
   Call call(Worker& w, std::chrono::steady_clock::time_point deadline);
@@ -99,6 +105,7 @@ class Judge {
   void drain(Worker& w);
   void record_death(Worker& w, const Call& call, const std::string& phase, CaseResult& r);
   int64_t worker_cpu_ns(const Worker& w) const;
+  void watch_worker(Worker& w, bool is_kernel);
   std::unique_ptr<Worker> make_worker(const char* role, const std::filesystem::path& so, const char* file);
 
   EvalOptions options_;

@@ -99,7 +99,8 @@ SandboxRun sandbox_run(const SandboxSpec& spec, double wall_seconds, std::size_t
 
 // Called inside a worker after its own set-up and before it loads untrusted code: installs the seccomp filter
 // (no socket creation or connection of any family, no setns/unshare/mount/ptrace/process_vm_*/bpf/keyctl/
-// perf_event_open, no new namespaces through clone, no execve). Returns "" on success, else why it could not.
+// perf_event_open, no new namespaces through clone, no execve, and no new processes: threads only). Returns "" on
+// success, else why it could not.
 std::string confine_current_process();
 
 }  // namespace kope

@@ -47,7 +47,9 @@ struct Layout {
 inline constexpr std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
 inline constexpr std::size_t kLayoutBytes = round_up(sizeof(Layout), kAlign);  // input data follows
 
-enum class WorkerState : uint32_t { Starting = 0, Ready = 1, LoadError = 2 };
+// Starting -> Confined (the worker has confined itself and waits for `load` before it loads any kernel code, so
+// that the judge can attach what watches it first) -> Ready, or LoadError.
+enum class WorkerState : uint32_t { Starting = 0, Ready = 1, LoadError = 2, Confined = 3 };
 enum class Command : uint32_t { Call = 1, Exit = 2 };
 
 // Return codes the worker itself puts in `rc` (a kernel's own codes are whatever it returns).
@@ -63,12 +65,14 @@ struct Control {
   alignas(64) std::atomic<uint32_t> go{0};        // judge: that number, call now
   std::atomic<uint32_t> command{0};               // judge: a Command, set before `wake`
   std::atomic<int32_t> judge_cpu{-1};             // judge: the CPU it runs on (a hint, for waiting)
+  std::atomic<uint32_t> judge_waits_ack{0};       // judge: asleep until the ack; the worker then sleeps for go
+                                                  // at once instead of spinning (its spin would be CPU spent
+                                                  // outside any call while the judge cannot see it end)
   alignas(64) std::atomic<uint32_t> done{0};      // worker: that number, the kernel returned; futex word
   std::atomic<int32_t> rc{0};                     // the kernel's return value
   std::atomic<uint32_t> judge_sleeping{0};        // judge: waiting on `done` in the kernel, wake it
-  alignas(64) std::atomic<uint32_t> idle{0};      // worker: the number of the call it finished, set as it goes
-                                                  // to wait for the next (the CPU it used is then accounted)
   alignas(64) std::atomic<uint32_t> state{0};     // WorkerState; futex word while starting
+  std::atomic<uint32_t> load{0};                  // judge: 1, load the kernel now; futex word
   char message[2048] = {};                        // why loading failed, or which input was written
 };
 
