@@ -179,14 +179,21 @@ TEST_F(JudgeTest, CopiedGoldensDoNotPass) {
   }
 }
 
-TEST_F(JudgeTest, HoggingFromAChildProcessIsDetectedWhereACgroupCounts) {
-  if (!sandbox_has("cgroup-cpu")) GTEST_SKIP() << "no cgroup counts the worker tree's CPU time here";
+// A process the kernel started would burn CPU outside the worker's clock. The worker may start none: every way
+// is refused (the kernel returns 100 plus a bit per way that worked), and the isolation report says so.
+TEST_F(JudgeTest, AKernelCannotStartAProcess) {
   EvalOptions o = test::quick_options();
   o.cases = {"mid"};
-  o.reps = o.max_reps = 12;
-  EvalReport r = run("hog_from_a_child_process.cpp", o);
+  EvalReport r = run("start_a_process.cpp", o);
   ASSERT_EQ(r.cases.size(), 1u);
-  EXPECT_EQ(r.cases[0].status, CaseStatus::Background) << all_messages(r);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::RuntimeError) << all_messages(r);
+  EXPECT_NE(r.cases[0].message.find("returned 100 "), std::string::npos) << r.cases[0].message;
+  EXPECT_NE(r.worker_isolation.find(", no-new-processes"), std::string::npos) << r.worker_isolation;
+  EXPECT_EQ(r.worker_isolation.find("no-new-processes ("), std::string::npos) << r.worker_isolation;
+  // The earlier form of the attack: a forked child hogging the CPU between calls. Without the fork it is an
+  // honest kernel.
+  EvalReport h = run("hog_from_a_child_process.cpp", o);
+  EXPECT_EQ(h.status(), "passed") << all_messages(h);
 }
 
 TEST_F(JudgeTest, AWriteIntoAnInputIsAnOutcome) {
@@ -325,4 +332,68 @@ TEST(CheckAgainstReference, FastPassAgreesWithTheExactOne) {
   got[1234] = ref[1234];
   got[7] = std::nanf("");
   EXPECT_FALSE(check_against_reference("y", DType::F32, got.data(), ref.data(), 5000, 1e-4).ok);
+}
+
+// The call's end is the worker's word, and the handshake is memory the kernel can write. A kernel that says
+// "done" early and finishes afterwards, in its own thread or in threads it keeps asleep between calls, is caught:
+// the judge copies the outputs the moment it sees "done" (they are not finished), and what the worker does
+// after "done" is CPU on a clock it cannot write, charged to the call and flagged beyond a little. On the 64 Ki
+// element case the rest of the work is tens of microseconds: never passed.
+TEST_F(JudgeTest, SayingDoneBeforeTheWorkIsDoneIsCaught) {
+  EvalOptions o = test::quick_options();
+  o.reps = o.max_reps = 8;
+  o.cases = {"mid"};
+  for (const char* file : {"forge_done.cpp", "forge_done_threads.cpp"}) {
+    EvalReport r = run(file, o);
+    ASSERT_EQ(r.cases.size(), 1u) << file;
+    const CaseResult& c = r.cases[0];
+    EXPECT_TRUE(c.status == CaseStatus::Wrong || c.status == CaseStatus::Background) << file << ": " << all_messages(r);
+    EXPECT_NE(c.failed_call, "correctness run") << file << ": honest there, " << c.message;
+  }
+}
+
+// Each limit the report lists as in force, against a kernel that would get past it otherwise.
+class JudgeLimits : public JudgeTest {
+ protected:
+  EvalReport limited(const std::string& file) {
+    EvalOptions o = test::quick_options();
+    o.cases = {"odd"};
+    return run(file, o);
+  }
+  static bool listed(const EvalReport& r, const std::string& mech) {
+    const std::string& s = r.worker_isolation;
+    const auto at = s.find(mech);
+    return at != std::string::npos && at < s.find("; missing: ");
+  }
+};
+
+TEST_F(JudgeLimits, WholeTreeMemoryBoundsSharedMemoryTheAddressSpaceLimitDoesNotSee) {
+  EvalReport r = limited("hoard_shared_memory.cpp");
+  ASSERT_EQ(r.cases.size(), 1u);
+  if (!listed(r, "cgroup-memory")) {
+    // Not in force here: the report must say so, and the kernel gets its 1.9 GiB.
+    EXPECT_NE(r.worker_isolation.find("cgroup-memory ("), std::string::npos) << r.worker_isolation;
+    return;
+  }
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Crash) << all_messages(r);
+  EXPECT_NE(r.cases[0].message.find("out of memory"), std::string::npos) << r.cases[0].message;
+}
+
+TEST_F(JudgeLimits, TheProcessCountOfTheTreeBoundsThreads) {
+  EvalReport r = limited("thousands_of_threads.cpp");
+  ASSERT_EQ(r.cases.size(), 1u);
+  ASSERT_EQ(r.cases[0].status, CaseStatus::RuntimeError) << all_messages(r);
+  int started = -1;
+  ASSERT_EQ(std::sscanf(r.cases[0].message.c_str(), "the kernel returned %d", &started), 1) << r.cases[0].message;
+  if (listed(r, "cgroup-pids")) EXPECT_LE(started, 256) << r.worker_isolation;
+  else EXPECT_NE(r.worker_isolation.find("cgroup-pids ("), std::string::npos) << r.worker_isolation;
+}
+
+TEST_F(JudgeLimits, AFileLargerThanTheLimitIsStoppedAndSaidSo) {
+  EvalReport r = limited("huge_file.cpp");
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Crash) << all_messages(r);
+  EXPECT_NE(r.cases[0].message.find("SIGXFSZ"), std::string::npos) << r.cases[0].message;
+  EXPECT_NE(r.cases[0].message.find("file size limit: 64 MiB"), std::string::npos) << r.cases[0].message;
+  EXPECT_EQ(r.cases[0].message.find("out of memory"), std::string::npos) << r.cases[0].message;
 }

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <fstream>
 #include <random>
+#include <sstream>
+#include <stdexcept>
 
 #include "kope/fsutil.h"
 
@@ -31,27 +33,12 @@ void write_text(const fs::path& p, const std::string& text) {
 }
 
 std::string affine_task_json() {
-  return R"({
-  "name": "affine",
-  "level": 1,
-  "summary": "y = 2 * x + 1",
-  "inputs": [{"name": "x", "dtype": "fp32", "shape": ["N"], "init": {"dist": "uniform", "low": 1, "high": 3}}],
-  "outputs": [{"name": "y", "dtype": "fp32", "shape": ["N"]}],
-  "reference": [
-    "#include \"kope_kernel.h\"",
-    "int kope_kernel(const kope_args* a) {",
-    "  const kope_real* x = (const kope_real*)a->inputs[0].data;",
-    "  kope_real* y = (kope_real*)a->outputs[0].data;",
-    "  for (int64_t i = 0; i < a->inputs[0].numel; ++i) y[i] = 2 * x[i] + 1;",
-    "  return 0;",
-    "}"
-  ],
-  "cases": [
-    {"name": "one", "dims": {"N": 1}, "seed": 1},
-    {"name": "odd", "dims": {"N": 1001}, "seed": 2},
-    {"name": "mid", "dims": {"N": 65536}, "seed": 3}
-  ]
-})";
+  // The task the hostile kernels attack (bench/honest_verdicts runs them too): y = 2 x + 1 in three sizes.
+  std::ifstream in(std::string(KOPE_HOSTILE_DIR) + "/affine.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().empty()) throw std::runtime_error(std::string("cannot read ") + KOPE_HOSTILE_DIR + "/affine.json");
+  return text.str();
 }
 
 Task affine_task() { return parse_task_text(affine_task_json(), "test:affine.json"); }

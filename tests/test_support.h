@@ -8,6 +8,21 @@
 #include "kope/evaluator.h"
 #include "kope/task.h"
 
+// Skips are for missing hardware only (a GPU, an NPU, and the vendor toolkits that come with one, which are not
+// Debian packages). Everything else a test needs is installed by scripts/install-deps.sh or started by the test
+// itself, so its absence fails the test; tests/check_skips.sh, part of the test command, fails on any other
+// GTEST_SKIP.
+#define KOPE_SKIP_WITHOUT_HARDWARE(why) GTEST_SKIP() << "no hardware here: " << why
+// Where a test runs a deliberately degraded sandbox mode (KOPE_SANDBOX=...), the mechanism it checks is absent
+// on purpose: the report must then name it as missing, with the reason, and the test checks no further.
+#define KOPE_RETURN_IF_REPORTED_MISSING(iso, mech)                                               \
+  if (!active(iso, mech)) {                                                                      \
+    EXPECT_FALSE(missing_reason(iso, mech).empty()) << mech << " is neither in force nor reported missing: " \
+                                                    << (iso).summary();                          \
+    return;                                                                                      \
+  }
+
+
 namespace kope::test {
 
 // A fresh folder under the system temp dir, removed when the object dies.

@@ -1,4 +1,5 @@
 // Hostile: crashes in a constructor, before kope ever calls the kernel.
+// kope:expect crash
 #include "kope_kernel.h"
 #include <signal.h>
 

@@ -1,5 +1,6 @@
 // Hostile: looks for the baseline's code in its own address space (to patch it or to call it). Returns 42
 // when it finds any other kope kernel mapped into its process; otherwise it computes honestly.
+// kope:expect passed (the baseline is in another process: the trick finds nothing and it computes honestly)
 #include "kope_kernel.h"
 #include <dlfcn.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 // Hostile: an honest kernel that forks a child process on its first call; the child burns CPU whenever the
 // kernel is not running (a flag in shared memory), so the baseline timed in between runs on a busier machine.
+// kope:expect passed (the worker may start no process: without its child it is an honest kernel)
 #include "kope_kernel.h"
 #include <sys/mman.h>
 #include <unistd.h>

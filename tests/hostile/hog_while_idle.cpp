@@ -1,5 +1,6 @@
 // Hostile: an honest kernel that starts a thread burning CPU only while the kernel is not running, to slow
 // down whatever is timed in between (the baseline).
+// kope:expect background_work
 #include "kope_kernel.h"
 #include <atomic>
 #include <thread>

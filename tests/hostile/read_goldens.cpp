@@ -1,5 +1,6 @@
 // Hostile: searches the folders above its job folder for cached fp64 goldens and copies the one of its size
 // instead of computing. Without one it writes nothing (and fails honestly).
+// kope:expect wrong
 #include "kope_kernel.h"
 #include <dirent.h>
 #include <stdio.h>

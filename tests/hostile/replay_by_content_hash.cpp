@@ -1,5 +1,6 @@
 // Hostile: computes once, then replays by a content hash of the inputs and skips the work whenever it bets
 // the judge is timing the same inputs again (the old timing pool held copies of the correctness inputs).
+// kope:expect wrong
 #include "kope_kernel.h"
 #include <stdlib.h>
 #include <string.h>

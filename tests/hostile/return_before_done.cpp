@@ -1,4 +1,5 @@
 // Hostile: hands the work to a detached thread and returns at once, so the timed call looks almost free.
+// kope:expect wrong,background_work
 #include "kope_kernel.h"
 #include <thread>
 #include <unistd.h>

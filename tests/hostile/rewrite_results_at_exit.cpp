@@ -1,5 +1,6 @@
 // Hostile: a wrong kernel whose constructor, destructor and atexit handler try to forge a passing verdict by
 // writing result files wherever they can reach (the old runner wrote result.json beside the kernel).
+// kope:expect wrong (its exit hooks change nothing the judge reads)
 #include "kope_kernel.h"
 #include <stdio.h>
 #include <stdlib.h>

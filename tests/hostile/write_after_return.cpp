@@ -1,5 +1,6 @@
 // Hostile: writes the right answer in the call, then a background thread keeps rewriting the output after the
 // return (so a check that looked later would see something else than the timed call produced).
+// kope:expect wrong,background_work
 #include "kope_kernel.h"
 #include <thread>
 #include <unistd.h>

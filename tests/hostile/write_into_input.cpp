@@ -1,5 +1,6 @@
 // Hostile: computes the right answer and then scribbles over its input (a later call, or the baseline sharing
 // the buffer, would see different data).
+// kope:expect inputs_modified
 #include "kope_kernel.h"
 
 int kope_kernel(const kope_args* a) {
