@@ -334,7 +334,7 @@ TEST_F(CliTest, AReadOnlyWorkspaceExitsFourNamingTheFileAndTheReason) {
   auto r = kope_in_mount_namespace("mount --bind \"$0\" \"$0\" && mount -o remount,bind,ro \"$0\"", w,
                                    {"eval", "--task", task_file(), "--kernel", write_kernel("k.cpp", kCorrect),
                                     "--workspace", w.string()});
-  if (!r) GTEST_SKIP() << "no private mount namespace here (needs root and unshare)";
+  ASSERT_TRUE(r) << "no private mount namespace here (the test command runs as root, with unshare)";
   EXPECT_EQ(r->exit_code, kExitEnvironment) << r->err;
   EXPECT_NE(r->err.find(w.string()), std::string::npos) << r->err;
   EXPECT_NE(r->err.find("Read-only file system"), std::string::npos) << r->err;
@@ -346,7 +346,7 @@ TEST_F(CliTest, AFullDiskExitsFour) {
   auto r = kope_in_mount_namespace("mount -t tmpfs -o size=12k tmpfs \"$0\"", w,
                                    {"eval", "--task", task_file(), "--kernel", write_kernel("k.cpp", kCorrect),
                                     "--workspace", w.string()});
-  if (!r) GTEST_SKIP() << "no private mount namespace here (needs root and unshare)";
+  ASSERT_TRUE(r) << "no private mount namespace here (the test command runs as root, with unshare)";
   EXPECT_EQ(r->exit_code, kExitEnvironment) << r->err;
   EXPECT_NE(r->err.find(w.string()), std::string::npos) << r->err;
 }

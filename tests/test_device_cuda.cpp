@@ -141,7 +141,7 @@ TEST(CudaTools, NcuCsvAndGpuQuery) {
 }
 
 TEST(CudaBuild, EveryShippedL1BaselineBuilds) {
-  if (auto why = skip_without_nvcc(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = skip_without_nvcc(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
   test::TempDir tmp;
   auto dev = make_device("cuda", config(tmp, {"KOPE_CUDA_ARCH=" + std::string(std::getenv("KOPE_CUDA_ARCH") ? std::getenv("KOPE_CUDA_ARCH") : "sm_90")}));
   ASSERT_TRUE(dev->availability().available) << dev->availability().reason;
@@ -156,7 +156,7 @@ TEST(CudaBuild, EveryShippedL1BaselineBuilds) {
 }
 
 TEST(CudaBuild, SyntaxErrorGivesParsedDiagnosticsWithTheUsersLine) {
-  if (auto why = skip_without_nvcc(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = skip_without_nvcc(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
   test::TempDir tmp;
   auto dev = make_device("cuda", config(tmp, {"KOPE_CUDA_ARCH=sm_90"}));
   BuildOptions o;
@@ -174,7 +174,7 @@ TEST(CudaBuild, SyntaxErrorGivesParsedDiagnosticsWithTheUsersLine) {
 }
 
 TEST(CudaBuild, WorkerBuildsWithNvccWhereCMakeDidNotAndProbes) {
-  if (auto why = skip_without_nvcc(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = skip_without_nvcc(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
   test::TempDir tmp;
   DeviceConfig c = config(tmp);
   std::string error;
@@ -225,7 +225,7 @@ TEST(CudaSandbox, WorkerSpecNamesTheGpuNodesAndToolkitFolders) {
 
 // The probe runs the worker through sandbox_spawn: it starts there and says what it found (no GPU here: why).
 TEST(CudaSandbox, ProbeStartsTheWorkerConfined) {
-  if (auto why = skip_without_nvcc(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = skip_without_nvcc(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
   test::TempDir tmp;
   DeviceConfig c = config(tmp);
   std::string error;
@@ -315,7 +315,7 @@ extern "C" int kope_cuda_kernel(const kope_args* a, cudaStream_t s) {
 
 TEST(CudaGpu, GeluBaselineRunsCopiesBackAndTimesInterleaved) {
   Gpu g;
-  if (auto why = g.skip_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = g.skip_reason(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
   BuildResult b = g.build(baseline_source(resolve_task("gelu", Suite::embedded()), "cuda"), "gelu.cu");
   MeasureRequest q = gelu_request(1 << 20, b.artifact, b.artifact, g.tmp / "job");
   MeasureResult m = g.dev->measure(q);
@@ -344,7 +344,7 @@ TEST(CudaGpu, GeluBaselineRunsCopiesBackAndTimesInterleaved) {
 
 TEST(CudaGpu, IllegalAddressIsAnOutcome) {
   Gpu g;
-  if (auto why = g.skip_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = g.skip_reason(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
   BuildResult bad = g.build(kOutOfBounds, "oob.cu");
   MeasureResult m = g.dev->measure(gelu_request(4096, bad.artifact, "", g.tmp / "job"));
   EXPECT_EQ(m.outcome, Outcome::IllegalAddress) << m.message << "\n" << m.log;
@@ -353,7 +353,7 @@ TEST(CudaGpu, IllegalAddressIsAnOutcome) {
 
 TEST(CudaGpu, KernelErrorAndMissingEntryAreOutcomes) {
   Gpu g;
-  if (auto why = g.skip_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = g.skip_reason(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
   BuildResult rc = g.build("#include \"kope_cuda.h\"\nextern \"C\" int kope_cuda_kernel(const kope_args*, cudaStream_t) { return -5; }\n", "rc.cu");
   EXPECT_EQ(g.dev->measure(gelu_request(16, rc.artifact, "", g.tmp / "j1")).outcome, Outcome::KernelError);
   BuildResult none = g.build("#include \"kope_cuda.h\"\nextern \"C\" int other(void) { return 0; }\n", "none.cu");
@@ -362,8 +362,8 @@ TEST(CudaGpu, KernelErrorAndMissingEntryAreOutcomes) {
 
 TEST(CudaGpu, SanitizerFindsAnOffByOneWrite) {
   Gpu g;
-  if (auto why = g.skip_reason(); !why.empty()) GTEST_SKIP() << why;
-  if (!g.dev->capabilities().sanitizer) GTEST_SKIP() << "compute-sanitizer not installed";
+  if (auto why = g.skip_reason(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
+  if (!g.dev->capabilities().sanitizer) KOPE_SKIP_WITHOUT_HARDWARE("compute-sanitizer, of the CUDA toolkit, is not installed");
   BuildResult b = g.build(R"(#include "kope_cuda.h"
 __global__ void k(const float* x, float* y, int64_t n) {
   int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -385,12 +385,12 @@ extern "C" int kope_cuda_kernel(const kope_args* a, cudaStream_t s) {
 
 TEST(CudaGpu, NcuProfileWhenInstalled) {
   Gpu g;
-  if (auto why = g.skip_reason(); !why.empty()) GTEST_SKIP() << why;
-  if (!g.dev->capabilities().profiler) GTEST_SKIP() << "Nsight Compute (ncu) not installed";
+  if (auto why = g.skip_reason(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
+  if (!g.dev->capabilities().profiler) KOPE_SKIP_WITHOUT_HARDWARE("Nsight Compute (ncu), of the CUDA toolkit, is not installed");
   BuildResult b = g.build(baseline_source(resolve_task("gelu", Suite::embedded()), "cuda"), "gelu.cu");
   ProfileResult p = g.dev->profile(gelu_request(1 << 20, b.artifact, "", g.tmp / "job"));
   if (!p.available && p.log.find("ERR_NVGPUCTRPERM") != std::string::npos)
-    GTEST_SKIP() << "ncu may not read GPU counters here (ERR_NVGPUCTRPERM)";
+    KOPE_SKIP_WITHOUT_HARDWARE("ncu may not read this GPU's counters (ERR_NVGPUCTRPERM)");
   ASSERT_TRUE(p.available) << p.reason;
   bool has_time = false;
   for (const auto& c : p.counters) has_time |= c.name == "gpu__time_duration.sum";

@@ -53,7 +53,7 @@ bool aten_installed() { return std::filesystem::exists("/usr/include/ATen/core/T
 class LibraryBaseline : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LibraryBaseline, BuildsLoadsAndIsJudgedAgainstTheGolden) {
-  if (!aten_installed()) GTEST_SKIP() << "libtorch-dev is not installed";
+  ASSERT_TRUE(aten_installed()) << "libtorch-dev is not installed (scripts/install-deps.sh installs it)";
   const Task& t = shared().suite.require(GetParam());
   const LibraryImpl* lib = library_for(t, "cpu");
   ASSERT_NE(lib, nullptr);
@@ -90,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(Tasks, LibraryBaseline,
 // against ATen (speedup, HAP) and the naive baseline (the second column); ATen's own check against the golden
 // is in the report, and it fails in the negative tail.
 TEST(LibraryAsBaseline, GeluSpeedupIsAgainstTheLibraryAndItsTailFailureIsShown) {
-  if (!aten_installed()) GTEST_SKIP() << "libtorch-dev is not installed";
+  ASSERT_TRUE(aten_installed()) << "libtorch-dev is not installed (scripts/install-deps.sh installs it)";
   const Task& t = shared().suite.require("gelu");
   std::string source;
   for (const auto& k : embedded_candidates("gelu"))

@@ -137,15 +137,15 @@ TEST_P(SandboxModes, ChildSeesNoSecretsNorTheWorkspace) {
   EXPECT_EQ(out({"env", "HOME"}), "(unset)\n");
   EXPECT_EQ(out({"cat", (job / "input.txt").string()}), "job input\n");
   const Isolation iso = sandbox_run(tool({"exit", "0"}, job), 20).isolation;
-  if (!active(iso, "mount-namespace") && !active(iso, "unprivileged-uid"))
-    GTEST_SKIP() << "neither a private view nor an unprivileged uid here: " << iso.summary();
+  if (!active(iso, "mount-namespace") && !active(iso, "unprivileged-uid")) {
+    // Only with nothing available (KOPE_SANDBOX=none, as root): the report says so.
+    KOPE_RETURN_IF_REPORTED_MISSING(iso, "unprivileged-uid");
+  }
   EXPECT_NE(out({"cat", "/etc/shadow"}).find("cannot open"), std::string::npos);
   EXPECT_NE(out({"ls", "/root"}).find("cannot list"), std::string::npos);
-  if (!active(iso, "mount-namespace")) {
-    GTEST_SKIP() << "without a mount namespace the child sees the whole filesystem as uid 65534; workspace "
-                    "privacy rests on file modes: "
-                 << missing_reason(iso, "mount-namespace");
-  }
+  // Without a mount namespace the child sees the whole filesystem as uid 65534 and workspace privacy rests on
+  // file modes: the report must say the view is missing.
+  KOPE_RETURN_IF_REPORTED_MISSING(iso, "mount-namespace");
   EXPECT_NE(out({"cat", (ws / "kope.db").string()}).find("cannot open"), std::string::npos);
   EXPECT_NE(out({"cat", (job / ".." / ".." / "golden" / "gelu" / "y.bin").string()}).find("cannot open"),
             std::string::npos);
@@ -160,7 +160,10 @@ TEST_P(SandboxModes, ChildSeesNoSecretsNorTheWorkspace) {
 }
 
 TEST_P(SandboxModes, NoNetworkOfAnyKind) {
-  if (none()) GTEST_SKIP() << "with nothing available, sockets are not filtered (the report says so)";
+  if (none()) {  // with nothing available sockets are not filtered: the report must say so
+    const Isolation iso = sandbox_run(tool({"exit", "0"}), 20).isolation;
+    KOPE_RETURN_IF_REPORTED_MISSING(iso, "seccomp");
+  }
   // A TCP and a UDP server on 127.0.0.1 and a unix socket server in a folder the child can see.
   int tcp = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), udp = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
   int uds = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
@@ -204,7 +207,10 @@ TEST_P(SandboxModes, NoNetworkOfAnyKind) {
 }
 
 TEST_P(SandboxModes, CannotEnterTheParentsNetworkNamespace) {
-  if (none()) GTEST_SKIP() << "with nothing available, setns is not filtered (the report says so)";
+  if (none()) {  // with nothing available setns is not filtered: the report must say so
+    const Isolation iso = sandbox_run(tool({"exit", "0"}), 20).isolation;
+    KOPE_RETURN_IF_REPORTED_MISSING(iso, "seccomp");
+  }
   for (std::string target : {"/proc/" + std::to_string(getpid()) + "/ns/net", std::string("/proc/1/ns/net")}) {
     SandboxRun r = sandbox_run(tool({"setns", target}), 20);
     ASSERT_TRUE(r.started) << r.error;
@@ -214,8 +220,9 @@ TEST_P(SandboxModes, CannotEnterTheParentsNetworkNamespace) {
 
 TEST_P(SandboxModes, ASetsidGrandchildDiesWithTheTree) {
   Isolation caps = sandbox_capabilities();
-  if (!active(caps, "pid-namespace") && !active(caps, "cgroup-pids") && !active(caps, "cgroup-memory"))
-    GTEST_SKIP() << "neither a pid namespace nor a cgroup holds the tree here: " << caps.summary();
+  if (!active(caps, "pid-namespace") && !active(caps, "cgroup-pids") && !active(caps, "cgroup-memory")) {
+    KOPE_RETURN_IF_REPORTED_MISSING(caps, "pid-namespace");
+  }
   const fs::path beat = dir / "beat";
   auto child = sandbox_spawn(tool({"heartbeat", beat.string()}, dir.path()));
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -231,8 +238,7 @@ TEST_P(SandboxModes, ASetsidGrandchildDiesWithTheTree) {
 
 TEST_P(SandboxModes, MemoryIsLimitedForTheWholeTree) {
   Isolation caps = sandbox_capabilities();
-  if (!active(caps, "cgroup-memory"))
-    GTEST_SKIP() << "no memory cgroup: " << missing_reason(caps, "cgroup-memory");
+  KOPE_RETURN_IF_REPORTED_MISSING(caps, "cgroup-memory");
   SandboxSpec s = tool({"children", "6", "200"});
   s.memory_bytes = 256ull << 20;
   SandboxRun r = sandbox_run(s, 60);
@@ -248,8 +254,9 @@ TEST_P(SandboxModes, MemoryIsLimitedForTheWholeTree) {
 
 TEST_P(SandboxModes, AForkBombIsBounded) {
   Isolation caps = sandbox_capabilities();
-  if (!active(caps, "cgroup-pids") && getuid() == 0)
-    GTEST_SKIP() << "no pids cgroup, and RLIMIT_NPROC does not bind root: " << missing_reason(caps, "cgroup-pids");
+  if (getuid() == 0) {  // RLIMIT_NPROC does not bind root: only the pids cgroup can
+    KOPE_RETURN_IF_REPORTED_MISSING(caps, "cgroup-pids");
+  }
   SandboxSpec s = tool({"fork-bomb"});
   s.max_processes = 32;
   SandboxRun r = sandbox_run(s, 30);
@@ -275,8 +282,7 @@ TEST_P(SandboxModes, CpuTimeIsLimited) {
 TEST_P(SandboxModes, RunsAsAnUnprivilegedUser) {
   SandboxRun r = sandbox_run(tool({"uid"}), 20);
   ASSERT_TRUE(r.ok()) << r.describe() << r.err;
-  if (!active(r.isolation, "unprivileged-uid"))
-    GTEST_SKIP() << "unprivileged-uid missing: " << missing_reason(r.isolation, "unprivileged-uid");
+  KOPE_RETURN_IF_REPORTED_MISSING(r.isolation, "unprivileged-uid");
   EXPECT_NE(r.out, "0\n");
   EXPECT_EQ(r.out, "65534\n");
 }
@@ -372,14 +378,13 @@ TEST(SandboxConfine, TheWorkerFilterDeniesWhatItShouldAndKeepsThreads) {
 // Without bubblewrap, root runs the program as nobody; a path nobody cannot reach is a clear error, never a reason
 // to run it as root.
 TEST(SandboxDirect, RootNeverRunsUntrustedCodeAsRootForAPathNobodyCannotReach) {
-  if (getuid() != 0) GTEST_SKIP() << "only root drops to nobody";
+  ASSERT_EQ(getuid(), 0u) << "only root drops to nobody: the test command runs as root (README)";
   ScopedEnv env("KOPE_SANDBOX", "none");
   test::TempDir dir;
   const fs::path closed = dir / "closed", job = closed / "job";
   fs::create_directories(job);
   fs::permissions(closed, fs::perms::owner_all);
-  if (!active(sandbox_capabilities(), "unprivileged-uid"))
-    GTEST_SKIP() << "this root cannot become nobody here: " << sandbox_capabilities().summary();
+  KOPE_RETURN_IF_REPORTED_MISSING(sandbox_capabilities(), "unprivileged-uid");
   SandboxRun r = sandbox_run(tool({"uid"}, job), 20);
   EXPECT_FALSE(r.started) << r.out;
   EXPECT_NE(r.error.find("cannot reach"), std::string::npos) << r.error;
