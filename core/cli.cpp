@@ -354,6 +354,9 @@ void print_report(const EvalReport& rep, std::ostream& out) {
     out << (c.speedup_interval ? "[" + fmt_x(c.speedup_interval->first) + " .. " + fmt_x(c.speedup_interval->second) + "]"
                                : std::string()) << "\n";
     if (!c.correct()) out << "    " << c.message << "\n";
+    if (c.correct() && c.evidence.is_object() && !c.evidence.value("confirmed", true))
+      out << "    flagged once and not confirmed by a re-run in a fresh worker (kept as evidence): "
+          << c.evidence.value("message", std::string()) << "\n";
   }
   for (const auto& w : rep.warnings) out << "warning: " << w << "\n";
   out << "result: " << rep.status();

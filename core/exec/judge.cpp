@@ -62,9 +62,12 @@ struct Judge::Held {
   std::string key;
   Arena inputs;
   std::unique_ptr<Worker> base;
+  std::unique_ptr<Worker> lib;  // the library baseline's worker, when the evaluation had one
+  fs::path lib_so;              // the build it loaded
   fs::path dir;
   ~Held() {
     if (base) release_worker(*base);
+    if (lib) release_worker(*lib);
     if (inputs.base) munmap(inputs.base, inputs.size);
     if (inputs.fd >= 0) close(inputs.fd);
     std::error_code ec;
@@ -371,22 +374,6 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
   const std::size_t out_size = wire::kControlBytes + std::max<std::size_t>(max_out, wire::kAlign);
 
   max_out_ = max_out;
-  auto make_worker = [&](const char* role, const fs::path& so, const fs::path& dir, const char* file) {
-    auto w = std::make_unique<Worker>();
-    w->role = role;
-    fs::create_directories(dir);
-    w->so = dir / file;
-    std::error_code ec;
-    fs::copy_file(so, w->so, fs::copy_options::overwrite_existing, ec);
-    if (ec) throw Error("cannot copy " + so.string() + " into the job folder: " + ec.message());
-    fs::permissions(w->so, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
-                               fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec, ec);
-    w->out.size = out_size;
-    w->out.fd = make_memfd(role, w->out.size);
-    w->out.base = map_rw(w->out.fd, w->out.size);
-    return w;
-  };
-
   // The baseline is trusted code and the same for every evaluation of a task: a baseline worker left running by
   // the previous evaluation of the same baseline build (same runner, workspace and memory limit) serves this one
   // too, with the inputs arena it reads. It stays in its own sandbox and address space; the candidate's worker
@@ -399,6 +386,8 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
     inputs_ = h->inputs;
     h->inputs = Arena{};
     base_ = std::move(h->base);
+    held_lib_ = std::move(h->lib);
+    held_lib_so_ = h->lib_so;
     base_dir_ = std::move(h->dir);
     h->dir.clear();
   } else {
@@ -414,9 +403,9 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
       if (fs::create_directory(d, ec)) base_dir_ = d;
     }
     if (base_dir_.empty()) throw Error("cannot create a job folder under '" + paths.jobs.string() + "'");
-    base_ = make_worker("baseline", baseline_so, base_dir_ / "baseline", "baseline.so");
+    base_ = make_worker("baseline", baseline_so, base_dir_ / "baseline", "baseline.so", out_size);
   }
-  cand_ = make_worker("kernel", candidate_so, job_dir_ / "kernel", "kernel.so");
+  cand_ = make_worker("kernel", candidate_so, job_dir_ / "kernel", "kernel.so", out_size);
 
   flush_method_ = options_.flush == "auto" ? (can_flush_lines() ? "lines" : "read") : options_.flush;
   if (flush_method_ != "lines" && flush_method_ != "read")
@@ -432,10 +421,10 @@ Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::pat
   bandwidth_ = bandwidth;
 }
 
-std::unique_ptr<Judge::Worker> Judge::make_worker(const char* role, const fs::path& so, const char* file) {
+std::unique_ptr<Judge::Worker> Judge::make_worker(const char* role, const fs::path& so, const fs::path& dir,
+                                                   const char* file, std::size_t out_size) {
   auto w = std::make_unique<Worker>();
   w->role = role;
-  const fs::path dir = job_dir_ / role;
   fs::create_directories(dir);
   w->so = dir / file;
   std::error_code ec;
@@ -443,17 +432,30 @@ std::unique_ptr<Judge::Worker> Judge::make_worker(const char* role, const fs::pa
   if (ec) throw Error("cannot copy " + so.string() + " into the job folder: " + ec.message());
   fs::permissions(w->so, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                              fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec, ec);
-  w->out.size = wire::kControlBytes + std::max<std::size_t>(max_out_, wire::kAlign);
+  w->out.size = out_size;
   w->out.fd = make_memfd(role, w->out.size);
   w->out.base = map_rw(w->out.fd, w->out.size);
   return w;
 }
 
-void Judge::add_library(const fs::path& library_so) { lib_ = make_worker("library", library_so, "library.so"); }
+void Judge::add_library(const fs::path& library_so) {
+  // Trusted like the baseline, and as slow to start (the library's own load): kept with it between evaluations
+  // of the same task, in the baseline's folder, when it loaded the same build.
+  const std::size_t out_size = wire::kControlBytes + std::max<std::size_t>(max_out_, wire::kAlign);
+  lib_so_ = fs::absolute(library_so);
+  if (held_lib_ && held_lib_so_ == lib_so_ && held_lib_->alive() && held_lib_->load_error.empty() &&
+      held_lib_->out.size >= out_size) {
+    lib_ = std::move(held_lib_);
+    return;
+  }
+  if (held_lib_) release_worker(*held_lib_);
+  held_lib_.reset();
+  lib_ = make_worker("library", library_so, base_dir_ / "library", "library.so", out_size);
+}
 
 Judge::~Judge() {
   if (cand_) release_worker(*cand_);
-  if (lib_) release_worker(*lib_);
+  if (held_lib_) release_worker(*held_lib_);
   std::error_code ec;
   if (!job_dir_.empty()) fs::remove_all(job_dir_, ec);
   if (base_ && base_->alive() && base_->load_error.empty() && inputs_.base) {
@@ -462,10 +464,16 @@ Judge::~Judge() {
     h->key = held_key_;
     h->inputs = inputs_;
     h->base = std::move(base_);
+    if (lib_ && lib_->alive() && lib_->load_error.empty()) {
+      h->lib = std::move(lib_);
+      h->lib_so = lib_so_;
+    }
+    if (lib_) release_worker(*lib_);
     h->dir = base_dir_;
     put_held(std::move(h));
     return;
   }
+  if (lib_) release_worker(*lib_);
   if (base_) release_worker(*base_);
   if (inputs_.base) munmap(inputs_.base, inputs_.size);
   if (inputs_.fd >= 0) close(inputs_.fd);
@@ -732,12 +740,23 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
     return poll(&p, 1, 0) > 0;
   };
   // 1. The worker acknowledges: it is awake, has built the call's arguments, and spins briefly on go. Past a
-  // short spin the judge sleeps, and says so first: the worker then sleeps for go at once.
+  // short spin the judge sleeps, and says so first: the worker then sleeps for go at once. What the judge cannot
+  // help is being preempted while it spins: the worker may spin that long (up to its cap) before the judge sees
+  // the ack, and the gaps the judge notices in its own clock are that much excused (Ledger).
+  Clock::time_point last_look = res.wake_at;
+  int64_t preempted_ns = 0;
+  bool slept = false;
   for (int spins = 0; c.ack.load(std::memory_order_acquire) != seq;) {
     if (++spins < 2000) {
       wire::cpu_relax();
+      if ((spins & 63) == 0) {
+        const Clock::time_point now = Clock::now();
+        if (const int64_t gap = ns_between(last_look, now); gap > 20000) preempted_ns += gap;
+        last_look = now;
+      }
       continue;
     }
+    slept = true;
     c.judge_waits_ack.store(1, std::memory_order_seq_cst);
     const uint32_t a = c.ack.load(std::memory_order_seq_cst);
     if (a == seq) break;
@@ -760,6 +779,8 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
   // The worker's CPU up to here, read from the OS: from its wake-up to its acknowledgement, what it spent
   // getting ready for the call (Ledger).
   res.cpu_ack = w.has_cpu_clock ? worker_cpu_ns(w) : -1;
+  if (const int64_t gap = ns_between(last_look, Clock::now()); !slept && gap > 20000) preempted_ns += gap;
+  res.spin_allowance_ns = std::min<int64_t>(preempted_ns, wire::kGoSpinNs);
   c.judge_waits_ack.store(0, std::memory_order_relaxed);
   // 2. Go, on the judge's clock; the worker's own account of time is never read.
   const auto t0 = Clock::now();
@@ -805,9 +826,13 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
   const auto t1 = Clock::now();
   res.cpu_done = w.has_cpu_clock ? worker_cpu_ns(w) : -1;
   res.done_at = t1;
+  // The CPU read at "done" is where the call's CPU ends and the window after it begins. Where the judge was held
+  // up between seeing "done" and that reading (preempted), a kernel that said "done" early had that long to
+  // finish on the call's side of the reading: the call then ends at the reading.
+  if (const Clock::time_point t2 = Clock::now(); ns_between(t1, t2) > 5000) res.done_at = t2;
   c.judge_sleeping.store(0, std::memory_order_relaxed);
   (void)prev_done;
-  res.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+  res.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(res.done_at - t0).count();
   res.rc = c.rc.load(std::memory_order_acquire);
   return res;
 }
@@ -949,6 +974,7 @@ CaseResult Judge::run_case_once(const ConcreteCase& c, const std::vector<std::ve
   // acknowledgement. The baseline's windows measure honest bookkeeping; what the kernel's spend beyond that is
   // added to the timed call before the window, and a case that holds more than a little is work after return.
   Ledger ledger(k.perf_fd < 0);
+  bool timing_started = false;  // the kernel's next call is a timed one
   const Call* first_call = nullptr;
   int64_t charge_to = -1;  // the index in r.kernel_ns of the kernel's last timed call
   auto account = [&](Worker& w, Call& cl) {
@@ -957,7 +983,7 @@ CaseResult Judge::run_case_once(const ConcreteCase& c, const std::vector<std::ve
     Ledger::Window win;
     if (open) {
       win.after_ns = cl.cpu_wake - w.cpu_mark;
-      win.before_ns = cl.cpu_ack - cl.cpu_wake;
+      win.before_ns = cl.cpu_ack - cl.cpu_wake - cl.spin_allowance_ns;
       win.wall_ns = w.done_at == Clock::time_point{} ? 0 : ns_between(w.done_at, cl.wake_at);
     }
     w.cpu_mark = cl.cpu_done;
@@ -968,7 +994,8 @@ CaseResult Judge::run_case_once(const ConcreteCase& c, const std::vector<std::ve
     // The window before the correctness call: a fresh layout, pages touched for the first time, and nothing to
     // gain (that call is not timed). Only what follows it counts.
     if (&cl == first_call) win.before_ns = 0;
-    const Ledger::Excess e = ledger.kernel_window(win);
+    // Until timed calls begin (the window closes at a timed call, or after one) it is a warming one.
+    const Ledger::Excess e = ledger.kernel_window(win, !(timing_started || charge_to >= 0));
     if (e.after_ns > 0 && charge_to >= 0) r.kernel_ns[static_cast<std::size_t>(charge_to)] += static_cast<double>(e.after_ns);
     cl.ns += e.before_ns;
     if (std::getenv("KOPE_TRACE_LEDGER"))
@@ -1213,6 +1240,7 @@ CaseResult Judge::run_case_once(const ConcreteCase& c, const std::vector<std::ve
     for (int n = 0;; ++n) {
       const std::string phase = phase_name(n);
       if (n == warmup) timing_start = Clock::now();
+      timing_started = n >= warmup;
       fresh_inputs(n);
       const bool base_first = n % 2 == 0;
       // With the library: all six orders of baseline (0), kernel (1) and library (2) in turn.
@@ -1258,6 +1286,7 @@ CaseResult Judge::run_case_once(const ConcreteCase& c, const std::vector<std::ve
     }
     for (int n = 0; n < total; ++n) {
       const std::string phase = phase_name(n);
+      timing_started = n >= warmup;
       fresh_inputs(n);
       Call kc, bc;
       if (!run_one(k, phase, kc)) return finish(r);

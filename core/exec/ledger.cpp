@@ -15,20 +15,21 @@ constexpr int64_t kTickNs = 10000000;  // the coarsest tick a Linux kernel uses 
 void Ledger::baseline_window(const Window& w) {
   insert_sorted(after_, std::max<int64_t>(0, w.after_ns));
   insert_sorted(before_, std::max<int64_t>(0, w.before_ns));
+  last_ = w;
 }
 
-int64_t Ledger::after_bookkeeping_ns() const { return median_or(after_, kDefaultAfterNs); }
-int64_t Ledger::before_bookkeeping_ns() const { return median_or(before_, kDefaultBeforeNs); }
+int64_t Ledger::after_bookkeeping_ns() const { return std::max(median_or(after_, kDefaultAfterNs), last_.after_ns); }
+int64_t Ledger::before_bookkeeping_ns() const { return std::max(median_or(before_, kDefaultBeforeNs), last_.before_ns); }
 
-Ledger::Excess Ledger::kernel_window(const Window& w) {
+Ledger::Excess Ledger::kernel_window(const Window& w, bool warming) {
   const int64_t after = std::max<int64_t>(0, w.after_ns), before = std::max<int64_t>(0, w.before_ns);
-  ++windows_;
-  cpu_ns_ += after + before;
-  wall_ns_ += std::max<int64_t>(0, w.wall_ns);
-  const int64_t tick = coarse_ ? kTickNs : 0;
+  const int64_t tick = (coarse_ ? kTickNs : 0) + (warming ? kWarmingSlackNs : 0);
   Excess e;
   e.after_ns = std::max<int64_t>(0, after - after_bookkeeping_ns() - kAfterSlackNs - tick);
   e.before_ns = std::max<int64_t>(0, before - before_bookkeeping_ns() - kBeforeSlackNs - tick);
+  ++windows_;
+  cpu_ns_ += after + before;
+  wall_ns_ += std::max<int64_t>(0, w.wall_ns);
   excess_ns_ += e.after_ns + e.before_ns;
   return e;
 }

@@ -132,7 +132,6 @@ bool build_args(const wire::Layout& l, unsigned char* in_data, std::size_t in_li
 }  // namespace
 
 namespace {
-constexpr int64_t kGoSpinNs = 5000;  // how long the worker spins for go before it sleeps
 int64_t elapsed_ns(const timespec& from) {
   timespec now{};
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -240,7 +239,7 @@ int worker_main(int argc, char** argv) {
         else wire::cpu_relax();
         continue;
       }
-      if (!judge_asleep && elapsed_ns(from) < kGoSpinNs) continue;
+      if (!judge_asleep && elapsed_ns(from) < wire::kGoSpinNs) continue;
       c.worker_sleeping.store(1, std::memory_order_seq_cst);
       uint32_t g = c.go.load(std::memory_order_seq_cst);
       if (g != w) wire::futex_wait(&c.go, g, nullptr);

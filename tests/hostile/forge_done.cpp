@@ -3,7 +3,7 @@
 // (the one whose outputs come filled with NaN sentinels) the kernel stores the call's number in `done` after
 // 40% of the work, as the worker would on return, then does the rest while the judge copies the outputs.
 // Offsets are those of kope::wire::Control, as an attacker would read them off the source.
-// kope:expect wrong,background_work
+// kope:expect wrong,background_work,passed<1.5x (passed only with no gain: the judge saw done after the work)
 #include "kope_kernel.h"
 #include <linux/futex.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 // Hostile: on every call but the correctness call (NaN sentinels in the outputs), says "done" at once and leaves
 // the work to two threads it started when loaded, which sleep on a futex between calls (no CPU while idle) and
 // finish the call after the judge believes it is over. Same handshake offsets as forge_done.cpp.
-// kope:expect wrong,background_work
+// kope:expect wrong,background_work,passed<2.2x (passed only with what two threads earn honestly: the judge saw done after the work)
 #include "kope_kernel.h"
 #include <linux/futex.h>
 #include <stdint.h>

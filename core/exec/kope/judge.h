@@ -92,6 +92,7 @@ class Judge {
     // The worker's CPU (its process clock) just before the judge woke it, when it saw its acknowledgement,
     // and when it saw "done"; -1 where there is no clock.
     int64_t cpu_wake = -1, cpu_ack = -1, cpu_done = -1;
+    int64_t spin_allowance_ns = 0;  // how long the worker may have spun for go while the judge was preempted
     std::chrono::steady_clock::time_point wake_at{}, done_at{};
   };
 
@@ -106,7 +107,8 @@ class Judge {
   void record_death(Worker& w, const Call& call, const std::string& phase, CaseResult& r);
   int64_t worker_cpu_ns(const Worker& w) const;
   void watch_worker(Worker& w, bool is_kernel);
-  std::unique_ptr<Worker> make_worker(const char* role, const std::filesystem::path& so, const char* file);
+  std::unique_ptr<Worker> make_worker(const char* role, const std::filesystem::path& so,
+                                      const std::filesystem::path& dir, const char* file, std::size_t out_size);
 
   EvalOptions options_;
   std::filesystem::path runner_;
@@ -116,6 +118,9 @@ class Judge {
   Arena inputs_;
   std::unique_ptr<Worker> cand_, base_;
   std::unique_ptr<Worker> lib_;  // the library baseline, when added
+  std::filesystem::path lib_so_;
+  std::unique_ptr<Worker> held_lib_;   // a library worker kept with the held baseline, until add_library
+  std::filesystem::path held_lib_so_;
   std::size_t max_out_ = 0;      // the largest case's output bytes (sizes each worker's arena)
   std::size_t in_bytes_ = 0, out_bytes_ = 0;  // the current case's data
   std::vector<std::size_t> in_off_, out_off_;

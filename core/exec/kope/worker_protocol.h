@@ -94,6 +94,9 @@ inline void cpu_relax() {
 #endif
 }
 
+// How long the worker spins for go after its ack before it sleeps (the judge sets go right after seeing the ack).
+inline constexpr int64_t kGoSpinNs = 50000;
+
 // Exit codes of a worker besides 0.
 inline constexpr int kWorkerLoadError = 4;
 inline constexpr int kWorkerInputsModified = 6;
