@@ -374,6 +374,20 @@ TEST_F(AscendMeasure, OutputsComeBackAndMsprofTimesEachLaunch) {
   EXPECT_EQ(m.timer, "msprof op Task Duration");
 }
 
+// The worker and msprof around it run sandboxed by default: a file beside the toolkit, outside the job, is not
+// there for them; KOPE_ASCEND_SANDBOX=0 (the opt-out) shows the same probe would see it.
+TEST_F(AscendMeasure, TheWorkerRunsSandboxedByDefault) {
+  const fs::path secret = cann_.tmp / "secret.txt";
+  test::write_text(secret, "the workspace's secrets\n");
+  MeasureResult m = build_and_measure({"FAKE_MSPROF_PROBE=" + secret.string()}, 1);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.message << "\n" << m.log;
+  EXPECT_NE(m.log.find("probe " + secret.string() + ": not readable"), std::string::npos) << m.log;
+  test::ScopedEnv off("KOPE_ASCEND_SANDBOX", "0");
+  MeasureResult open = build_and_measure({"FAKE_MSPROF_PROBE=" + secret.string()}, 1);
+  ASSERT_EQ(open.outcome, Outcome::Ok) << open.message << "\n" << open.log;
+  EXPECT_NE(open.log.find("probe " + secret.string() + ": readable"), std::string::npos) << open.log;
+}
+
 TEST_F(AscendMeasure, SingleLaunchFlatLayoutAndDeviceLevel) {
   MeasureResult m = build_and_measure({"FAKE_MSPROF_DEVICE_LEVEL=1"}, 1);
   ASSERT_EQ(m.outcome, Outcome::Ok) << m.message << "\n" << m.log;

@@ -1,6 +1,8 @@
 // Helpers shared by the tests: scratch folders, small task files, the evaluation paths of a scratch workspace.
 #pragma once
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -24,6 +26,26 @@
 
 
 namespace kope::test {
+
+// Sets an environment variable for one scope (nullptr: unsets it), and puts back what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_) setenv(name_.c_str(), old_.c_str(), 1);
+    else unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_, old_;
+  bool had_ = false;
+};
 
 // A fresh folder under the system temp dir, removed when the object dies.
 class TempDir {

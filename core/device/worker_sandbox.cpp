@@ -83,6 +83,14 @@ SandboxSpec worker_sandbox_spec(const WorkerSandbox& w) {
     ro.insert(n);
   };
   for (const auto& p : w.ro) add(p);
+  // Programs and libraries reached through links (a toolkit's latest -> 8.0.RC1, a tool linked from elsewhere):
+  // what the link points to must be there too, or exec finds nothing.
+  for (const auto& a : w.argv)
+    if (!a.empty() && a[0] == '/')
+      if (const fs::path real = fs::weakly_canonical(a, ec); !ec && real != fs::path(a).lexically_normal())
+        add(fs::is_directory(real, ec) ? real : real.parent_path());
+  for (const auto& p : std::set<fs::path>(ro))
+    if (const fs::path real = fs::weakly_canonical(p, ec); !ec && real != p) add(real);
   for (const std::string& e : w.env) {
     const auto eq = e.find('=');
     if (eq == std::string::npos) continue;

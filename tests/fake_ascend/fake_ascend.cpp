@@ -231,6 +231,10 @@ int msprof(int argc, char** argv) {
     std::fprintf(stderr, "[ERROR] msprof op: --launch-count must be in [1, 5000]\n");
     return 1;
   }
+  // FAKE_MSPROF_PROBE=PATH: says on stderr whether PATH (a file outside the toolkit and the job) can be read, so
+  // tests can see the sandbox the worker runs in.
+  if (const std::string probe = env("FAKE_MSPROF_PROBE"); !probe.empty())
+    std::fprintf(stderr, "probe %s: %s\n", probe.c_str(), std::ifstream(probe).good() ? "readable" : "not readable");
   const fs::path log = fs::temp_directory_path() / ("fake-msprof-" + std::to_string(getpid()) + ".log");
   int rc = run(std::vector<std::string>(argv + i, argv + argc), {"FAKE_ASCEND_LAUNCH_LOG=" + log.string()});
   std::istringstream launches(slurp(log));
