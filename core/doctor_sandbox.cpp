@@ -233,7 +233,9 @@ DoctorCheck check_devices() {
   DoctorCheck c = make_check("devices", "devices", "Devices");
   std::string found;
   bool can_time = false;
-  for (const auto& kind : device::device_kinds()) {
+  std::vector<std::string> kinds = device::device_kinds();
+  std::stable_partition(kinds.begin(), kinds.end(), [](const std::string& k) { return k == "cpu"; });  // cpu first
+  for (const auto& kind : kinds) {
     try {
       std::unique_ptr<device::Device> d = device::make_device(kind);
       const device::Availability a = d->availability();
@@ -243,7 +245,7 @@ DoctorCheck check_devices() {
       std::string model;
       if (a.available) model = d->fingerprint().model;
       found += (found.empty() ? "" : "; ") + d->name() + ": " + what + (model.empty() ? "" : " (" + model + ")") +
-               (a.available ? "" : " (" + a.reason + ")");
+               (a.available && caps.can_time ? "" : " (" + a.reason + ")");
       can_time = can_time || (a.available && caps.can_time);
     } catch (const std::exception& e) {
       found += (found.empty() ? "" : "; ") + kind + ": cannot be probed: " + e.what();
