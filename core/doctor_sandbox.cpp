@@ -221,7 +221,8 @@ DoctorCheck check_cgroups(const SysView& sys) {
     return c;
   }
   std::string list;
-  for (const auto& l : lacking) list += (list.empty() ? "" : ", ") + l;
+  for (std::size_t i = 0; i < lacking.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == lacking.size() ? " or " : ", ") + lacking[i];
   c.verdict = Verdict::Warn;
   c.todo = "run kope where it may make child cgroups: as root, or in a delegated cgroup v2 subtree "
            "(systemd-run --user --scope -p Delegate=yes kope ...) or set $KOPE_CGROUP to a writable one";

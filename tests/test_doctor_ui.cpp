@@ -2,6 +2,7 @@
 // thread, shows a row per check and the summary as plain text, refreshes, and speaks Chinese.
 #include <gtest/gtest.h>
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
@@ -82,6 +83,7 @@ TEST(DoctorDialog, ShowsARowPerCheckAndThePlainTextSummary) {
 
 TEST(DoctorDialog, SystemTextIsShownAsItIsNeverAsMarkup) {
   DoctorModel m;
+  QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
   DoctorCheck c;
   c.id = "compiler";
   c.title = "C++ compiler";
@@ -98,6 +100,9 @@ TEST(DoctorDialog, SystemTextIsShownAsItIsNeverAsMarkup) {
   c.unknown = true;
   m.replace(0, c);
   EXPECT_EQ(m.index(0, DoctorModel::VerdictColumn).data().toString(), "unknown");
+  m.setRows(run_doctor(quick()).checks);  // a real report through the tester
+  EXPECT_EQ(m.rowCount(), 13);
+  m.clear();
 }
 
 TEST(DoctorDialog, OpensFromTheHelpMenu) {
