@@ -1,5 +1,6 @@
 #include "kope/cli.h"
 #include "kope/cli_devices.h"
+#include "kope/cli_doctor.h"
 
 #include <cmath>
 #include <cstdio>
@@ -69,6 +70,10 @@ commands:
   memory cases|show|graph|retrieve|prune|unprune|pin|mark|journal|export|import
                                       the Experience Graph Memory (kope memory --help)
   devices [--json] [--device SPEC]    the devices present and why the others are not (SPEC: KIND or KIND@HOST)
+  doctor [--json]                     what this machine gives kope (compiler, library baseline, sandbox, caches,
+                                      timer, CPU frequency, isolation, SMT, load, devices): a verdict and what to
+                                      do per check, then why verdicts here are trustworthy or weakened; exit 4
+                                      when no kernel can be built here
   version
 
 common options:
@@ -599,6 +604,7 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
       out << version_string() << "\n";
       return kExitOk;
     }
+    if (cmd == "doctor") return cli_doctor(a.has("--json"), out, err);
     if (cmd == "devices") return cli_devices(a.get("--device").value_or(""), a.has("--json"), out, err);
     if (cmd == "suite") return cmd_suite(a, out);
     if (cmd == "eval") return cmd_eval(a, raw, out, err);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Screenshots of every pane of the workbench under a real X server (Xvfb): a scratch workspace, a task, and the
-# window driven by its hidden --demo-script option, which saves one PNG per step.
+# Screenshots of every pane of the workbench and of Help > Machine check (kope doctor) under a real X server
+# (Xvfb): a scratch workspace, a task, and the window driven by its hidden --demo-script option, which saves one
+# PNG per step.
 #   scripts/screenshots.sh [OUT_DIR] [TASK]     (default: build/screenshots, gelu)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"

@@ -427,6 +427,182 @@
     </message>
 </context>
 <context>
+    <name>kope::ui::DoctorDialog</name>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="68"/>
+        <source>Checking this machine...</source>
+        <translation>正在检查本机...</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="96"/>
+        <source>The checks failed: %1</source>
+        <translation>检查失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="98"/>
+        <source>Verdicts on this machine are trustworthy because:</source>
+        <translation>本机上的评判结果可信，因为：</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="100"/>
+        <source>Verdicts on this machine are weakened because:</source>
+        <translation>本机上的评判结果可信度降低，因为：</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="102"/>
+        <source>(nothing found)</source>
+        <translation>（未发现问题）</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="103"/>
+        <source>kope cannot give verdicts here until the failed checks are fixed.</source>
+        <translation>在修复失败的检查项之前，kope 无法在此给出评判结果。</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="108"/>
+        <source>Machine check</source>
+        <translation>本机检查</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="109"/>
+        <source>What this machine gives kope, as `kope doctor` reports it: each check with its verdict and what to do.</source>
+        <translation>本机为 kope 提供的条件（与 `kope doctor` 的报告相同）：每项检查的结论及处理建议。</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="111"/>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="112"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="113"/>
+        <source>%1 checks run.</source>
+        <translation>已运行 %1 项检查。</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::DoctorModel</name>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="25"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="27"/>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="28"/>
+        <source>info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="29"/>
+        <source>warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="30"/>
+        <source>fail</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="37"/>
+        <source>C++ compiler</source>
+        <translation>C++ 编译器</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="38"/>
+        <source>Library baseline (ATen)</source>
+        <translation>库基线（ATen）</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="39"/>
+        <source>User namespaces</source>
+        <translation>用户命名空间</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="40"/>
+        <source>Bubblewrap (namespaces)</source>
+        <translation>Bubblewrap（命名空间）</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="41"/>
+        <source>Seccomp filter</source>
+        <translation>Seccomp 过滤器</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
+        <source>Cgroups (whole-tree limits)</source>
+        <translation>Cgroups（整个进程树的限制）</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="43"/>
+        <source>Cache sizes for the flush</source>
+        <translation>缓存刷新所依据的缓存大小</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="44"/>
+        <source>Timer resolution</source>
+        <translation>计时器分辨率</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="45"/>
+        <source>CPU frequency governor</source>
+        <translation>CPU 调频策略</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="46"/>
+        <source>Turbo / boost</source>
+        <translation>睿频 / 加速</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="47"/>
+        <source>Isolated cores</source>
+        <translation>隔离的核心</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="48"/>
+        <source>SMT (hyper-threading)</source>
+        <translation>SMT（超线程）</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="49"/>
+        <source>Load at the time</source>
+        <translation>当前负载</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="50"/>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="56"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="57"/>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="58"/>
+        <source>Found</source>
+        <translation>检测结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="59"/>
+        <source>What to do</source>
+        <translation>处理建议</translation>
+    </message>
+</context>
+<context>
     <name>kope::ui::HistoryModel</name>
     <message>
         <location filename="../ui/models/models.cpp" line="167"/>
@@ -490,330 +666,345 @@
 <context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="319"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="292"/>
+        <location filename="../ui/main_window.cpp" line="328"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="286"/>
-        <location filename="../ui/main_window.cpp" line="407"/>
+        <location filename="../ui/main_window.cpp" line="322"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
         <source>Cases</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="289"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="290"/>
+        <location filename="../ui/main_window.cpp" line="326"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="293"/>
+        <location filename="../ui/main_window.cpp" line="329"/>
         <source>&amp;Open kernel...</source>
         <translation>打开内核(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="294"/>
+        <location filename="../ui/main_window.cpp" line="330"/>
         <source>&amp;Save kernel</source>
         <translation>保存内核(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="295"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>&amp;Evaluate</source>
         <translation>评测(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="332"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation>编译，与 fp64 标准输出比对，并与基线对比计时 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="299"/>
+        <location filename="../ui/main_window.cpp" line="335"/>
         <source>Load</source>
         <translation>载入</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="300"/>
+        <location filename="../ui/main_window.cpp" line="336"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="301"/>
+        <location filename="../ui/main_window.cpp" line="339"/>
         <source> Shipped kernels: </source>
         <translation> 内置内核： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="302"/>
+        <location filename="../ui/main_window.cpp" line="340"/>
         <source> Warm-ups: </source>
         <translation> 预热次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="303"/>
+        <location filename="../ui/main_window.cpp" line="341"/>
         <source> Timed runs: </source>
         <translation> 计时次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="304"/>
+        <location filename="../ui/main_window.cpp" line="342"/>
         <source> Timeout (s): </source>
         <translation> 超时（秒）： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="305"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="306"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>&amp;Kernel</source>
         <translation>内核(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="317"/>
-        <location filename="../ui/main_window.cpp" line="400"/>
+        <location filename="../ui/main_window.cpp" line="356"/>
+        <location filename="../ui/main_window.cpp" line="447"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation>尚无评测。请编写或载入一个内核，然后点击“评测”。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="418"/>
+        <location filename="../ui/main_window.cpp" line="465"/>
         <source>Reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="430"/>
+        <location filename="../ui/main_window.cpp" line="477"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation>无法读取内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="435"/>
+        <location filename="../ui/main_window.cpp" line="482"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="485"/>
+        <location filename="../ui/main_window.cpp" line="533"/>
         <source>Open kernel</source>
         <translation>打开内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="486"/>
+        <location filename="../ui/main_window.cpp" line="534"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation>C++ 源文件 (*.cpp *.cc *.cxx *.c);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="58"/>
+        <location filename="../ui/main_window.cpp" line="61"/>
         <source>Save kernel</source>
         <translation>保存内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="54"/>
+        <location filename="../ui/main_window.cpp" line="57"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="58"/>
+        <location filename="../ui/main_window.cpp" line="61"/>
         <source>C++ sources (*.cpp)</source>
         <translation>C++ 源文件 (*.cpp)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="69"/>
+        <location filename="../ui/main_window.cpp" line="72"/>
         <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
         <translation>评测已取消。它已记录在工作区中；其结果不会显示。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="71"/>
+        <location filename="../ui/main_window.cpp" line="74"/>
         <source>Evaluation cancelled</source>
         <translation>评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="118"/>
+        <location filename="../ui/main_window.cpp" line="121"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation>内核有未保存的修改。切换到任务 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="180"/>
+        <location filename="../ui/main_window.cpp" line="183"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation>内核有未保存的修改。在等待批准的候选替换它们之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="183"/>
+        <location filename="../ui/main_window.cpp" line="187"/>
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation>候选 %1 正在等待批准：可在此编辑，然后在运行控制器中批准或拒绝。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="188"/>
+        <location filename="../ui/main_window.cpp" line="192"/>
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation>候选已按编辑器中的内容交给循环（或已被拒绝）；其尝试显示在运行控制器中。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>Run controller</source>
         <translation>运行控制器</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="286"/>
+        <location filename="../ui/main_window.cpp" line="321"/>
         <source>Experience graph</source>
         <translation>经验图</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="226"/>
+        <location filename="../ui/main_window.cpp" line="229"/>
         <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
         <translation>内核有未保存的修改。在打开此案例的内核之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="228"/>
+        <location filename="../ui/main_window.cpp" line="231"/>
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation>来自经验图的内核：评估它即可在此查看结果。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="287"/>
+        <location filename="../ui/main_window.cpp" line="323"/>
         <source>Compile</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="288"/>
+        <location filename="../ui/main_window.cpp" line="324"/>
         <source>Profile</source>
         <translation>性能剖析</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="297"/>
+        <location filename="../ui/main_window.cpp" line="333"/>
         <source>&amp;Cancel evaluation</source>
         <translation>取消评测(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="298"/>
+        <location filename="../ui/main_window.cpp" line="334"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation>停止正在运行的评测 (Esc)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="307"/>
+        <location filename="../ui/main_window.cpp" line="337"/>
+        <source>&amp;Machine check...</source>
+        <translation>本机检查(&amp;M)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="338"/>
+        <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
+        <translation>本机为 kope 提供的条件：编译器、库基线、沙箱、计时条件、设备（kope doctor）</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="345"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window.cpp" line="346"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="374"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation>内核有未保存的修改。退出前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="351"/>
+        <location filename="../ui/main_window.cpp" line="398"/>
         <source>untitled.cpp</source>
         <translation>untitled.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
+        <location filename="../ui/main_window.cpp" line="400"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation>%1[*]%2 — Kope 工作台</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="379"/>
+        <location filename="../ui/main_window.cpp" line="426"/>
         <source>the editor has changed since this evaluation</source>
         <translation>编辑器内容自此次评测后已更改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="427"/>
+        <location filename="../ui/main_window.cpp" line="474"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation>内核有未保存的修改。打开 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="444"/>
+        <location filename="../ui/main_window.cpp" line="491"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation>内核有未保存的修改。加载 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="454"/>
-        <location filename="../ui/main_window.cpp" line="461"/>
+        <location filename="../ui/main_window.cpp" line="502"/>
+        <location filename="../ui/main_window.cpp" line="509"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation>内核有未保存的修改。恢复评测 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="478"/>
+        <location filename="../ui/main_window.cpp" line="526"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation>评测 %1 没有报告：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="480"/>
+        <location filename="../ui/main_window.cpp" line="528"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation>已恢复评测 %1（内核版本 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="498"/>
+        <location filename="../ui/main_window.cpp" line="546"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation>无法写入内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="504"/>
+        <location filename="../ui/main_window.cpp" line="552"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="532"/>
+        <location filename="../ui/main_window.cpp" line="581"/>
         <source>Select a task first.</source>
         <translation>请先选择一个任务。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="537"/>
+        <location filename="../ui/main_window.cpp" line="586"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation>内核为空：请编写一个或载入内置内核。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="546"/>
+        <location filename="../ui/main_window.cpp" line="595"/>
         <source>Evaluating %1 on %2...</source>
         <translation>正在 %2 上评测 %1...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="566"/>
+        <location filename="../ui/main_window.cpp" line="615"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="591"/>
+        <location filename="../ui/main_window.cpp" line="640"/>
         <source>Did not compile: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="599"/>
+        <location filename="../ui/main_window.cpp" line="648"/>
         <source>Result: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="600"/>
+        <location filename="../ui/main_window.cpp" line="649"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation>，加速比 %1（%2 个用例的几何平均）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="601"/>
+        <location filename="../ui/main_window.cpp" line="650"/>
         <source>, score %1</source>
         <translation>，得分 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="602"/>
+        <location filename="../ui/main_window.cpp" line="651"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="616"/>
+        <location filename="../ui/main_window.cpp" line="665"/>
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="622"/>
+        <location filename="../ui/main_window.cpp" line="671"/>
         <source>Working...</source>
         <translation>运行中...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="622"/>
+        <location filename="../ui/main_window.cpp" line="671"/>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
@@ -937,122 +1128,137 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="118"/>
+        <location filename="../ui/views/run_controller.cpp" line="140"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation>正在停止：正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="160"/>
+        <location filename="../ui/views/run_controller.cpp" line="187"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation>等待批准：%1（在编辑器中编辑，然后批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="176"/>
+        <location filename="../ui/views/run_controller.cpp" line="203"/>
         <source>run %1 stopped</source>
         <translation>运行 %1 已停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="176"/>
+        <location filename="../ui/views/run_controller.cpp" line="203"/>
         <source>run %1 done</source>
         <translation>运行 %1 完成</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="186"/>
+        <location filename="../ui/views/run_controller.cpp" line="213"/>
         <source>the run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="210"/>
+        <location filename="../ui/views/run_controller.cpp" line="237"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation>下一次尝试将以评测 %1 作为当前最优开始。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="218"/>
+        <location filename="../ui/views/run_controller.cpp" line="245"/>
         <source>Choose at least one task to run.</source>
         <translation>请至少选择一个任务来运行。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="263"/>
+        <location filename="../ui/views/run_controller.cpp" line="294"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="279"/>
+        <location filename="../ui/views/run_controller.cpp" line="310"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="300"/>
+        <location filename="../ui/views/run_controller.cpp" line="331"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="301"/>
+        <location filename="../ui/views/run_controller.cpp" line="332"/>
         <source>Policy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="302"/>
+        <location filename="../ui/views/run_controller.cpp" line="333"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation>offline 重放内置内核；输入 LLM 配置名以使用模型</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="303"/>
+        <location filename="../ui/views/run_controller.cpp" line="334"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="304"/>
+        <location filename="../ui/views/run_controller.cpp" line="335"/>
         <source>Attempts per task</source>
         <translation>每个任务的尝试次数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="305"/>
+        <location filename="../ui/views/run_controller.cpp" line="336"/>
+        <source>Patience (attempts without gain)</source>
+        <translation>耐心（无提升的尝试次数）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="337"/>
+        <source>Token budget (thousands)</source>
+        <translation>Token 预算（千）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="338"/>
+        <source>Wall time (minutes)</source>
+        <translation>墙钟时间（分钟）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="339"/>
         <source>Start run</source>
         <translation>开始运行</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="306"/>
+        <location filename="../ui/views/run_controller.cpp" line="340"/>
         <source>Pause after attempt</source>
         <translation>本次尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="307"/>
+        <location filename="../ui/views/run_controller.cpp" line="341"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="308"/>
+        <location filename="../ui/views/run_controller.cpp" line="342"/>
         <source>A hint for the next prompt</source>
         <translation>给下一次提示的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="309"/>
+        <location filename="../ui/views/run_controller.cpp" line="343"/>
         <source>Send hint</source>
         <translation>发送建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="310"/>
+        <location filename="../ui/views/run_controller.cpp" line="344"/>
         <source>Hold each candidate for approval</source>
         <translation>每个候选都等待批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="311"/>
+        <location filename="../ui/views/run_controller.cpp" line="345"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="312"/>
+        <location filename="../ui/views/run_controller.cpp" line="346"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="313"/>
+        <location filename="../ui/views/run_controller.cpp" line="347"/>
         <source>Pin the incumbent</source>
         <translation>固定当前最优</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="314"/>
+        <location filename="../ui/views/run_controller.cpp" line="348"/>
         <source>No run yet.</source>
         <translation>尚无运行。</translation>
     </message>
@@ -1088,22 +1294,22 @@
 <context>
     <name>kope::ui::SpeedupChart</name>
     <message>
-        <location filename="../ui/charts/speedup_chart.cpp" line="38"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="41"/>
         <source>Speedup over the baseline, per case</source>
         <translation>各用例相对基线的加速比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/speedup_chart.cpp" line="45"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="48"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/speedup_chart.cpp" line="64"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="67"/>
         <source>baseline time / kernel time</source>
         <translation>基线耗时 / 内核耗时</translation>
     </message>
     <message>
-        <location filename="../ui/charts/speedup_chart.cpp" line="81"/>
+        <location filename="../ui/charts/speedup_chart.cpp" line="84"/>
         <source>Speedup over the baseline, per case (%1)</source>
         <translation>各用例相对基线的加速比（%1）</translation>
     </message>

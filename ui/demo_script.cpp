@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "charts/speedup_chart.h"
+#include "doctor/doctor_dialog.h"
 #include "editor/kernel_editor.h"
 #include "engine.h"
 #include "i18n.h"
@@ -160,10 +161,20 @@ int runDemoScript(MainWindow& w, const QString& outDir, const QString& task) {
   shot("compare");
   shot("compare_pane", w.comparePane());
 
-  // 7. the interface in Simplified Chinese.
+  // 7. Help > Machine check: the `kope doctor` checks of this machine.
+  w.machineCheckAction()->trigger();
+  DoctorDialog* doctor = w.doctorDialog();
+  if (!doctor || !waitFor([&] { return !doctor->running(); })) return fail("the machine check did not finish");
+  shot("machine_check", doctor);
+  doctor->close();
+
+  // 8. the interface in Simplified Chinese.
   install_translation(*QCoreApplication::instance(), "zh_CN");
   w.tabs()->setCurrentWidget(w.casesPane());
   shot("zh_CN");
+  doctor->show();  // the machine check, retranslated
+  shot("machine_check_zh_CN", doctor);
+  doctor->close();
   install_translation(*QCoreApplication::instance(), "en");
   return 0;
 }

@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include "charts/speedup_chart.h"
+#include "doctor/doctor_dialog.h"
 #include "editor/kernel_editor.h"
 #include "engine.h"
 #include "kope/format.h"
@@ -250,6 +251,8 @@ void MainWindow::buildUi() {
   quit_->setShortcut(QKeySequence::Quit);
   connect(quit_, &QAction::triggered, this, &QWidget::close);
   addAction(quit_);
+  machine_check_ = new QAction(this);
+  connect(machine_check_, &QAction::triggered, this, &MainWindow::showMachineCheck);
 
   candidates_ = new QComboBox;
   candidates_->setMinimumContentsLength(26);
@@ -302,6 +305,9 @@ void MainWindow::buildUi() {
   view_menu->setObjectName("view-menu");
   view_menu->addAction(task_dock_->toggleViewAction());
   view_menu->addAction(run_dock_->toggleViewAction());
+  auto* help_menu = menuBar()->addMenu(QString());
+  help_menu->setObjectName("help-menu");
+  help_menu->addAction(machine_check_);
 
   busy_label_ = new QLabel;
   workspace_label_ = new QLabel(q(engine_->workspace().string()));
@@ -328,6 +334,8 @@ void MainWindow::retranslate() {
   cancel_->setToolTip(tr("Stop the running evaluation (Esc)"));
   load_candidate_->setText(tr("Load"));
   quit_->setText(tr("&Quit"));
+  machine_check_->setText(tr("&Machine check..."));
+  machine_check_->setToolTip(tr("What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)"));
   candidates_label_->setText(tr(" Shipped kernels: "));
   warmup_label_->setText(tr(" Warm-ups: "));
   reps_label_->setText(tr(" Timed runs: "));
@@ -335,6 +343,7 @@ void MainWindow::retranslate() {
   if (auto* m = menuBar()->findChild<QMenu*>("file-menu")) m->setTitle(tr("&File"));
   if (auto* m = menuBar()->findChild<QMenu*>("kernel-menu")) m->setTitle(tr("&Kernel"));
   if (auto* m = menuBar()->findChild<QMenu*>("view-menu")) m->setTitle(tr("&View"));
+  if (auto* m = menuBar()->findChild<QMenu*>("help-menu")) m->setTitle(tr("&Help"));
   task_model_->retranslate();
   header_->retranslate();
   cases_->retranslate();
@@ -346,6 +355,14 @@ void MainWindow::retranslate() {
   setBusy(engine_->busy());
   if (cases_->summary()->text().isEmpty()) cases_->setSummary(tr("No evaluation yet. Write or load a kernel and press Evaluate."));
   updateTitle();
+}
+
+void MainWindow::showMachineCheck() {
+  if (!doctor_) doctor_ = new DoctorDialog(this);  // runs the checks as it opens
+  else doctor_->refresh();
+  doctor_->show();
+  doctor_->raise();
+  doctor_->activateWindow();
 }
 
 void MainWindow::changeEvent(QEvent* event) {

@@ -28,6 +28,7 @@ namespace kope::ui {
 class CasesPane;
 class ComparePane;
 class CompilePane;
+class DoctorDialog;
 class Engine;
 class HistoryPane;
 class KernelEditor;
@@ -78,6 +79,10 @@ class MainWindow : public QMainWindow {
   QAction* evaluateAction() const { return evaluate_; }
   QAction* cancelAction() const { return cancel_; }
   QAction* quitAction() const { return quit_; }
+  QAction* machineCheckAction() const { return machine_check_; }
+  // Help > Machine check: the `kope doctor` checks; made on first use, null before.
+  DoctorDialog* doctorDialog() const { return doctor_; }
+  void showMachineCheck();
   Engine* engine() const { return engine_; }
   QString kernelPath() const { return kernel_path_; }
 
@@ -158,6 +163,8 @@ class MainWindow : public QMainWindow {
   QAction* cancel_ = nullptr;
   QAction* load_candidate_ = nullptr;
   QAction* quit_ = nullptr;
+  QAction* machine_check_ = nullptr;
+  DoctorDialog* doctor_ = nullptr;
   QLabel* warmup_label_ = nullptr;
   QLabel* reps_label_ = nullptr;
   QLabel* timeout_label_ = nullptr;
