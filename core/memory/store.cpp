@@ -371,6 +371,14 @@ int64_t MemoryStore::add_case(const CaseInput& in) {
   const json& fp = in.hardware.is_null() ? hardware_fingerprint() : in.hardware;
   const std::string digest = fingerprint_digest(fp);
   auto hw_it = hardware_ids_.find(digest);
+  if (hw_it != hardware_ids_.end()) {  // a rolled-back transaction (a refused import) may have taken the row away
+    auto still = stmt("SELECT 1 FROM memory_hardware WHERE id=?");
+    still->bind(1, hw_it->second);
+    if (!still->step()) {
+      hardware_ids_.erase(hw_it);
+      hw_it = hardware_ids_.end();
+    }
+  }
   if (hw_it == hardware_ids_.end())
     hw_it = hardware_ids_.emplace(digest, hardware_id_uncached(db_, digest, fp, !in.origin_id)).first;
   const int64_t hw = hw_it->second;
