@@ -417,6 +417,26 @@ TEST_F(ImportTest, MutatedExportsNeverCrashOrCorrupt) {
       ++refused;
     }
   }
+  // Values replaced field by field in valid JSON: every checker sees wrong types, sizes and contents.
+  const std::vector<json> values = {nullptr, true, 0, -1, 1e308, 18446744073709551615ull, 0.5, "", "../../x",
+                                    "x\u001b[2J", std::string(70, 'a'), sha256_hex("x"), kOrigin + ":9",
+                                    json::array(), json::array({1, "a", nullptr}), json::object(),
+                                    {{"case", "s"}, {"inputs", {{{"name", 1}}}}}, std::string("\0", 1)};
+  for (int iter = 0; iter < 600; ++iter) {
+    std::vector<json> lines;
+    for (const auto& l : base) lines.push_back(json::parse(l));
+    for (int e = 0, edits = 1 + static_cast<int>(g() % 3); e < edits; ++e) {
+      json& l = lines[g() % lines.size()];
+      auto it = std::next(l.begin(), static_cast<long>(g() % l.size()));
+      *it = values[g() % values.size()];
+    }
+    try {
+      memory::import_jsonl(mem, write_json(lines));
+      ++imported;
+    } catch (const Error&) {
+      ++refused;
+    }
+  }
   EXPECT_GT(refused, 0);
   EXPECT_EQ(json(mem.get_case(local)->thought).dump() + std::to_string(mem.get_case(local)->d), local_row);
   sqlite3_stmt* st = nullptr;
