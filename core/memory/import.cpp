@@ -408,7 +408,14 @@ ImportStats import_jsonl(MemoryStore& store, const std::filesystem::path& file) 
   store::Txn txn(db);  // a bad line throws: the transaction rolls back and nothing is imported
   const std::string self = store.workspace_id();
   std::map<std::string, json> hardware;
-  std::map<std::string, int64_t> origins, seen;  // workspace id -> memory_origins id; uid -> line
+  std::map<std::string, int64_t> origins;  // workspace id -> memory_origins id
+  // Cases from this id on were added by this import: finding one again means a uid twice in the file.
+  int64_t first_new = 0;
+  {
+    Stmt s(db, "SELECT COALESCE(MAX(id), 0) + 1 FROM memory_cases");
+    s.step();
+    first_new = s.i64(0);
+  }
   LineReader lines(in);
   std::string line;
   bool too_long = false, header = false;
@@ -433,6 +440,7 @@ ImportStats import_jsonl(MemoryStore& store, const std::filesystem::path& file) 
       if (!fp) L.bad("fingerprint", "is missing");
       check_fingerprint(L, *fp);
       if (fingerprint_digest(*fp) != digest) L.bad("digest", "is not the digest of its fingerprint");
+      if (hardware.size() >= 4096 && !hardware.count(digest)) L.fail("more than 4096 hardware lines");
       Stmt h(db, "SELECT fingerprint FROM memory_hardware WHERE digest=?");
       h.bind(1, digest);
       if (h.step() && h.text(0) != fp->dump())
@@ -443,10 +451,9 @@ ImportStats import_jsonl(MemoryStore& store, const std::filesystem::path& file) 
     if (kind != "case") L.fail("unknown line kind \"" + escape_terminal(kind.substr(0, 64)) + "\"");
     CheckedCase k = check_case(L);
     CaseInput& c = k.in;
-    if (auto [it, fresh] = seen.emplace(c.uid, n); !fresh)
-      L.bad("uid", c.uid + " appears twice in the file (first on line " + std::to_string(it->second) + ")");
-    if (store.case_by_uid(c.uid)) {  // already here, local or imported before: never changed
-      ++st.skipped;
+    if (auto here = store.case_by_uid(c.uid)) {
+      if (*here >= first_new) L.bad("uid", c.uid + " appears twice in the file");
+      ++st.skipped;  // already here, local or imported before: never changed
       continue;
     }
     if (k.origin == self) L.fail("case " + c.uid + " comes from this workspace but is not in it");
