@@ -18,6 +18,7 @@
 #include "kope/memory/share.h"
 #include "kope/memory/text.h"
 #include "kope/sha256.h"
+#include "kope/store/db.h"
 #include "kope/workspace.h"
 #include "test_support.h"
 
@@ -314,6 +315,33 @@ TEST_F(ImportTest, AnImportCannotMakeALocalKernelSkippedOrALocalSceneWrong) {
   const json real = json::array({{{"case", "real"}, {"inputs", json::array()}, {"outputs", json::array()}}});
   mem.note_scene("affine", sha256_hex("affine"), real);
   EXPECT_EQ(text_of(ws.handle(), "SELECT scene FROM memory_scenes"), real.dump());
+}
+
+TEST_F(ImportTest, AFingerprintPlantedUnderALocalDigestIsReplacedAndNeverConfirmed) {
+  // The digest is 64 bits of FNV-1a: a colliding fingerprint can be forged. Planted directly (as a forged import
+  // would have): the local Case's own fingerprint replaces it, and an import naming the digest with another
+  // fingerprint than the one stored is refused.
+  const json real = {{"cpu_model", "real"}, {"cores", 8}};
+  const std::string digest = memory::fingerprint_digest(real);
+  store::Stmt(ws.handle(), "INSERT INTO memory_hardware(digest, fingerprint) VALUES(?, ?)")
+      .bind(1, digest).bind(2, json{{"cpu_model", "planted"}}.dump()).run();
+  memory::CaseInput in;
+  in.task = "affine";
+  in.device = "cpu";
+  in.kernel_sha256 = sha256_hex("k");
+  in.kernel_name = "k.cpp";
+  in.status = "passed";
+  in.compiled = in.correct = true;
+  in.a = 2;
+  in.hardware = real;
+  const int64_t local = mem.add_case(in);
+  EXPECT_EQ(mem.get_case(local)->hardware, real);
+  store::Stmt(ws.handle(), "UPDATE memory_hardware SET fingerprint=? WHERE digest=?")
+      .bind(1, json{{"cpu_model", "planted"}}.dump()).bind(2, digest).run();
+  json hw = {{"kind", "hardware"}, {"digest", digest}, {"fingerprint", real}};
+  json c = case_line();
+  c["hardware"] = digest;
+  expect_fails(import_error(write_json({header(), hw, c})), "line 2: field \"fingerprint\" differs from the fingerprint");
 }
 
 TEST_F(ImportTest, ControlBytesFromAnImportNeverReachTheTerminal) {

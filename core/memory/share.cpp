@@ -13,6 +13,7 @@
 #include "kope/memory/memory.h"
 #include "kope/memory/text.h"
 #include "kope/store/db.h"
+#include "kope/text.h"
 
 namespace kope::memory {
 
@@ -40,8 +41,7 @@ ExportStats export_jsonl(const MemoryStore& store, std::ostream& out) {
   {
     Stmt h(db, "SELECT digest, fingerprint FROM memory_hardware ORDER BY id");
     while (h.step())
-      out << json{{"kind", "hardware"}, {"digest", h.text(0)}, {"fingerprint", stored_json(h.text(1))}}
-                 .dump()
+      out << dump_json(json{{"kind", "hardware"}, {"digest", h.text(0)}, {"fingerprint", stored_json(h.text(1))}})
           << "\n";
   }
   Stmt s(db, "SELECT c.id, c.uid, p.uid, o.workspace_id, c.task, c.task_digest, c.device, h.digest, c.kernel_sha256, "
@@ -70,7 +70,7 @@ ExportStats export_jsonl(const MemoryStore& store, std::ostream& out) {
     while (j.step()) journal.push_back(j.text(0));
     st.journal += static_cast<int64_t>(journal.size());
     c["journal"] = journal;
-    out << c.dump() << "\n";
+    out << dump_json(c) << "\n";  // text stored before it was checked may hold invalid UTF-8: escaped, not thrown
     ++st.cases;
   }
   return st;
