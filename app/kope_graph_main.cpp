@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "graph_widget.h"
+#include "kope/text.h"
 #include "kope/workspace.h"
 
 int main(int argc, char** argv) {
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
     }
     return app.exec();
   } catch (const std::exception& e) {
-    std::cerr << "kope-graph: " << e.what() << "\n";
+    std::cerr << "kope-graph: " << kope::escape_terminal(e.what()) << "\n";
     return 4;
   }
 }

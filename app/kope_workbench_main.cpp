@@ -10,6 +10,7 @@
 #include "kope/cli.h"
 #include "kope/error.h"
 #include "kope/suite.h"
+#include "kope/text.h"
 #include "kope/workspace.h"
 #include "editor/kernel_editor.h"
 #include "main_window.h"
@@ -41,7 +42,7 @@ int main(int argc, char** argv) {
                                                     : kope::Workspace::default_dir();
     kope::ui::MainWindow w(std::move(s), ws);
     if (cli.isSet(task) && !w.selectTask(cli.value(task))) {
-      std::cerr << "kope-workbench: no task named \"" << cli.value(task).toStdString() << "\"\n";
+      std::cerr << "kope-workbench: no task named \"" << kope::escape_terminal(cli.value(task).toStdString()) << "\"\n";
       return 2;
     }
     if (cli.isSet(kernel) && !w.loadKernelFile(cli.value(kernel))) return 2;
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
     }
     return app.exec();
   } catch (const kope::Error& e) {
-    std::cerr << "kope-workbench: " << e.what() << "\n";
+    std::cerr << "kope-workbench: " << kope::escape_terminal(e.what()) << "\n";
     return 2;
   }
 }

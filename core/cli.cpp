@@ -590,7 +590,19 @@ int cmd_show(const Args& a, std::ostream& out) {
 
 }  // namespace
 
+namespace {
+int run_cli_escaped(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err);
+}  // namespace
+
+// The output boundary: whatever a command prints (a compiler's message, a kernel's log, a model's thought, an
+// imported record, a task file's text) reaches the terminal through escape_terminal, whichever command prints it.
 int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  TerminalSafeStream safe_out(out), safe_err(err);
+  return run_cli_escaped(raw, safe_out, safe_err);
+}
+
+namespace {
+int run_cli_escaped(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   try {
     if (g_extension)
       if (std::optional<int> rc = g_extension(raw, out, err)) return *rc;
@@ -633,5 +645,6 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     return kExitInternal;
   }
 }
+}  // namespace
 
 }  // namespace kope

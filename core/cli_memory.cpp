@@ -3,7 +3,9 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <cctype>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +16,7 @@
 #include "kope/memory/retrieve.h"
 #include "kope/memory/share.h"
 #include "kope/memory/text.h"
+#include "kope/text.h"
 #include "kope/workspace.h"
 
 namespace kope {
@@ -124,7 +127,7 @@ int cmd_cases(const Args& a, MemoryStore& m, std::ostream& out) {
   if (a.has("--json")) {
     json arr = json::array();
     for (const auto& r : rows) arr.push_back(case_json(r, false));
-    out << arr.dump(2) << "\n";
+    out << dump_json(arr, 2) << "\n";
     return kExitOk;
   }
   out << std::left << std::setw(6) << "case" << std::setw(22) << "task" << std::setw(14) << "status" << std::setw(8)
@@ -164,7 +167,7 @@ int cmd_show(const Args& a, MemoryStore& m, std::ostream& out) {
     j["journal"] = je;
     j["curation"] = ja;
     j["shown_before_attempt"] = js;
-    out << j.dump(2) << "\n";
+    out << dump_json(j, 2) << "\n";
     return kExitOk;
   }
   out << "case " << c->id << " (" << c->uid << ")" << (marks(*c).empty() ? "" : "  [" + marks(*c) + "]") << "\n";
@@ -183,11 +186,17 @@ int cmd_show(const Args& a, MemoryStore& m, std::ostream& out) {
   out << "graph: r " << fmt(c->r, 4) << "  " << c->label << "  d " << fmt(c->d, 4) << "  depth " << c->depth
       << "  successors " << kids.size() << "\n";
   if (c->scene.is_array()) {
+    // Whatever the stored scene holds (an import's included): fields of the wrong type print as "?".
+    auto str = [](const json& o, const char* k) {
+      return o.is_object() && o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : std::string("?");
+    };
     out << "scene:";
     for (const auto& sc : c->scene) {
-      out << "  " << sc.value("case", "?") << ":";
-      for (const auto& t : sc.value("inputs", json::array()))
-        out << " " << t.value("name", "") << ":" << t.value("dtype", "") << t["shape"].dump();
+      out << "  " << str(sc, "case") << ":";
+      if (!sc.is_object() || !sc.contains("inputs") || !sc["inputs"].is_array()) continue;
+      for (const auto& t : sc["inputs"])
+        out << " " << str(t, "name") << ":" << str(t, "dtype")
+            << (t.is_object() && t.contains("shape") ? dump_json(t["shape"]) : std::string("?"));
     }
     out << "\n";
   }
@@ -271,8 +280,8 @@ int cmd_graph(const Args& a, MemoryStore& m, std::ostream& out, std::ostream& er
       if (r.prev_case_id) edges.push_back({{"from", *r.prev_case_id}, {"to", r.id}});
     }
     const GraphWeights w = m.weights();
-    buf << json{{"weights", {{"w_self", w.w_self}, {"w_succ", w.w_succ}, {"gamma", w.gamma}}}, {"nodes", nodes},
-                {"edges", edges}}.dump(2) << "\n";
+    buf << dump_json(json{{"weights", {{"w_self", w.w_self}, {"w_succ", w.w_succ}, {"gamma", w.gamma}}},
+                          {"nodes", nodes}, {"edges", edges}}, 2) << "\n";
   } else if (format == "text") text_tree(m, o.task, buf);
   else throw UsageError("--format expects text, dot, graphml or json, got \"" + format + "\"");
   if (auto file = a.get("--out")) {
@@ -307,7 +316,7 @@ int cmd_retrieve(const Args& a, MemoryStore& m, std::ostream& out) {
   if (a.has("--json")) {
     json arr = json::array();
     for (std::size_t i = 0; i < items.size(); ++i) arr.push_back(item_json(items[i], static_cast<int>(i)));
-    out << json{{"fts", o.use_fts && m.fts_enabled()}, {"items", arr}}.dump(2) << "\n";
+    out << dump_json(json{{"fts", o.use_fts && m.fts_enabled()}, {"items", arr}}, 2) << "\n";
     return kExitOk;
   }
   if (items.empty()) out << "nothing in the memory for " << s.task << " on " << s.device << "\n";
@@ -321,6 +330,23 @@ int cmd_retrieve(const Args& a, MemoryStore& m, std::ostream& out) {
   return kExitOk;
 }
 
+// The file of a task's Journal inside `base`: the task name reduced to letters, digits, '_', '.' and '-' (a name
+// recorded in the memory, an import's included, is never a path), made unique, and checked to stay in `base`.
+fs::path journal_file(const fs::path& base, const std::string& task, std::set<std::string>& used) {
+  std::string stem;
+  for (char c : task.substr(0, 100))
+    stem += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ? c : '_';
+  while (!stem.empty() && stem.front() == '.') stem.erase(0, 1);
+  if (stem.empty()) stem = "task";
+  std::string name = stem;
+  for (int k = 2; !used.insert(name).second; ++k) name = stem + "-" + std::to_string(k);
+  const fs::path p = fs::weakly_canonical(base / (name + ".md"));
+  const auto rel = p.lexically_relative(base);
+  if (rel.empty() || rel.begin()->string() == ".." || rel.has_parent_path())
+    throw Error("journal of task '" + task + "': '" + p.string() + "' would be outside '" + base.string() + "'");
+  return p;
+}
+
 int cmd_journal(const Args& a, MemoryStore& m, std::ostream& out, std::ostream& err) {
   const auto task = a.get("--task");
   const auto entries = m.journal(task);
@@ -330,8 +356,10 @@ int cmd_journal(const Args& a, MemoryStore& m, std::ostream& out, std::ostream& 
     if (ec) throw Error("cannot create '" + *dir + "': " + ec.message());
     std::map<std::string, std::string> per_task;
     for (const auto& e : entries) per_task[e.task] += e.markdown + "\n";
+    const fs::path base = fs::weakly_canonical(fs::absolute(*dir));
+    std::set<std::string> used;
     for (const auto& [t, text] : per_task) {
-      const fs::path p = fs::path(*dir) / (t + ".md");
+      const fs::path p = journal_file(base, t, used);
       std::ofstream f(p, std::ios::binary);
       if (!f || !(f << "# Journal: " << t << "\n\n" << text)) throw Error("cannot write '" + p.string() + "'");
       err << "wrote " << p.string() << "\n";
@@ -343,7 +371,7 @@ int cmd_journal(const Args& a, MemoryStore& m, std::ostream& out, std::ostream& 
     for (const auto& e : entries)
       arr.push_back({{"id", e.id}, {"case_id", opt_json(e.case_id)}, {"task", e.task}, {"kind", e.kind},
                      {"created_at", e.created_at}, {"markdown", e.markdown}});
-    out << arr.dump(2) << "\n";
+    out << dump_json(arr, 2) << "\n";
     return kExitOk;
   }
   if (entries.empty()) out << "the journal" << (task ? " of " + *task : std::string()) << " is empty\n";

@@ -371,14 +371,20 @@ int64_t Workspace::add_kernel(const std::string& task, const std::string& source
                               const std::string& thought) {
   const std::string sha = sha256_hex(source);
   WriteTxn txn(db_);
+  // A row an import wrote under this task before imports were kept apart (origin memory-import:...) is taken
+  // back: this evaluation's text, name and thought replace what the import claimed.
   Stmt ins(db_, std::string("INSERT INTO kernels(task, sha256, source, origin, thought, created_at) VALUES(?,?,?,?,?,") +
-                    kNow + ") ON CONFLICT(task, sha256) DO NOTHING");
+                    kNow + ") ON CONFLICT(task, sha256) DO UPDATE SET source=excluded.source, origin=excluded.origin, "
+                           "thought=excluded.thought WHERE kernels.origin LIKE 'memory-import:%'");
   ins.bind(1, task).bind(2, sha).bind(3, source).bind(4, origin).bind(5, thought);
   ins.step();
-  Stmt sel(db_, "SELECT id FROM kernels WHERE task=? AND sha256=?");
+  Stmt sel(db_, "SELECT id, source FROM kernels WHERE task=? AND sha256=?");
   sel.bind(1, task).bind(2, sha);
   sel.step();
   int64_t id = sel.i64(0);
+  if (sel.text(1) != source)  // content-addressed: a row whose text is not its hash's is never evaluated
+    throw Error("workspace " + dir_.string() + ": kernels row " + std::to_string(id) + " (task " + task + ", sha256 " +
+                sha + ") holds a different text than its hash: the database was changed outside kope");
   txn.commit();
   return id;
 }

@@ -262,6 +262,53 @@ TEST_F(CliTest, InvalidBytesInACompileLogAreEscapedNotAnInternalError) {
   for (const auto& row : json::parse(cli({"history", "--json"}).out)) EXPECT_EQ(row["status"], "compile_error");
 }
 
+// ---- Nothing from a compiler or a kernel reaches the terminal raw.
+
+void expect_no_control_bytes(const std::string& text, const std::string& what) {
+  for (const std::string& raw : {std::string("\x1b"), std::string("\x07"), std::string("\r"), std::string("\x7f"),
+                                 std::string("\xc2\x9b"), std::string("\xe2\x80\xae")})
+    EXPECT_EQ(text.find(raw), std::string::npos) << what << " holds a raw control character:\n" << text;
+}
+
+TEST_F(CliTest, ControlBytesInACompilerMessageAreEscaped) {
+  auto k = dir / "title.cpp";
+  // The compiler echoes a #error line as written: a title change, a screen clear, the cursor sent home and a fake
+  // verdict, a DEL, a CSI as a C1 character, a right-to-left override.
+  test::write_text(k, "#include \"kope_kernel.h\"\n#error \x1b]0;pwned\x07\x1b[2J\x1b[Hresult: passed\x7f \xc2\x9b"
+                      "31m \xe2\x80\xae" "gnp\nint kope_kernel(const kope_args* a) { return 0; }\n");
+  Result r = cli({"eval", "--task", task_file(), "--kernel", k.string()});
+  ASSERT_EQ(r.code, kExitKernelFailed) << r.err;
+  expect_no_control_bytes(r.out + r.err, "kope eval");
+  EXPECT_NE((r.out + r.err).find("\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[Hresult: passed"), std::string::npos)
+      << r.out << r.err;
+  r = cli({"eval", "--task", task_file(), "--kernel", k.string(), "--json"});
+  expect_no_control_bytes(r.out + r.err, "kope eval --json");
+  json j = json::parse(r.out);  // still JSON, and it reads back the compiler's own bytes
+  bool seen = false;
+  for (const auto& d : j["compile"]["diagnostics"])
+    seen = seen || d["message"].get<std::string>().find("\x1b]0;pwned\x07") != std::string::npos;
+  EXPECT_TRUE(seen) << j["compile"]["diagnostics"].dump();
+  const Result s = cli({"show", std::to_string(j["evaluation_id"].get<int64_t>())});
+  expect_no_control_bytes(s.out + s.err, "kope show");
+  const Result m = cli({"memory", "show", "1"});
+  EXPECT_EQ(m.code, kExitOk) << m.err;
+  expect_no_control_bytes(m.out + m.err, "kope memory show");
+}
+
+TEST_F(CliTest, ControlBytesAKernelPrintsAreEscaped) {
+  Result r = cli({"eval", "--task", task_file(), "--kernel",
+                  write_kernel("log.cpp", "write(2, \"\\x1b[2J\\rresult: passed\\x1b]0;t\\x07\", 25); "
+                                          "volatile int* p = nullptr; *p = 0;"),
+                  "--reps", "1", "--warmup", "0", "--json"});
+  ASSERT_EQ(r.code, kExitKernelFailed) << r.err;
+  expect_no_control_bytes(r.out + r.err, "kope eval --json of a crashing kernel");
+  const json j = json::parse(r.out);
+  EXPECT_NE(j["cases"][0]["log"].get<std::string>().find("\x1b[2J\rresult: passed"), std::string::npos) << r.out;
+  const Result s = cli({"show", std::to_string(j["evaluation_id"].get<int64_t>())});
+  EXPECT_EQ(s.code, kExitOk) << s.err;
+  expect_no_control_bytes(s.out + s.err, "kope show");
+}
+
 TEST(CliBinary, RelativeWorkspaceWorks) {
   // Today every evaluation broke: job folders were relative to the runner's changed working folder.
   test::TempDir dir;

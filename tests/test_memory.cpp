@@ -19,6 +19,7 @@
 #include "kope/memory/retrieve.h"
 #include "kope/memory/share.h"
 #include "kope/memory/text.h"
+#include "kope/sha256.h"
 #include "kope/workspace.h"
 #include "test_support.h"
 
@@ -59,9 +60,9 @@ CaseInput make_case(const std::string& task, double a, std::optional<int64_t> pr
                     const std::string& thought = "vectorise the loop with simd", double c = 0.9) {
   CaseInput in;
   in.task = task;
-  in.task_digest = task + "-digest";
+  in.task_digest = sha256_hex(task + "-digest");
   in.device = "cpu";
-  in.kernel_sha256 = "sha-" + task + "-" + std::to_string(a) + "-" + thought;
+  in.kernel_sha256 = sha256_hex("sha-" + task + "-" + std::to_string(a) + "-" + thought);
   in.kernel_name = task + "/k.cpp";
   in.thought = thought;
   in.status = correct ? "passed" : "wrong";

@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTextDocument>
 
 #include <functional>
 
@@ -502,6 +503,24 @@ TEST(Editor, LexerKnowsTheKernelAbiAndMarginIsSet) {
   EXPECT_TRUE(editor.hasIndicatorAt(1, 0));
   editor.clearDiagnosticMarks();
   EXPECT_FALSE(editor.hasIndicatorAt(1, 0));
+}
+
+// A configured workspace path that looks like markup is shown as text; every label that may render markup holds
+// none of it.
+TEST(Window, AWorkspacePathThatLooksLikeMarkupIsShownAsText) {
+  test::TempDir dir;
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromStdString((dir / "settings").string()));
+  const std::string markup = "<b>x</b><img src=\"y.png\">";
+  MainWindow w(Suite::embedded(), dir / markup);
+  auto* label = w.findChild<QLabel*>("workspace-label");
+  ASSERT_NE(label, nullptr);
+  EXPECT_EQ(label->textFormat(), Qt::PlainText);
+  EXPECT_TRUE(label->text().contains(QString::fromStdString(markup)));
+  for (QLabel* l : w.findChildren<QLabel*>()) {
+    const bool rich = l->textFormat() == Qt::RichText ||
+                      (l->textFormat() == Qt::AutoText && Qt::mightBeRichText(l->text()));
+    if (rich) EXPECT_FALSE(l->text().contains("<img")) << l->objectName().toStdString() << ": " << l->text().toStdString();
+  }
 }
 
 TEST(Translation, ChineseIsEmbeddedAndApplies) {

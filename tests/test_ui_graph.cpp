@@ -1,9 +1,12 @@
 // The Experience Graph browser driven offscreen: select, prune (retrieval changes), unprune, undo, filter,
-// search, exports, live additions without a full re-layout, the layout cache, and what the agent was shown.
+// search, exports, live additions without a full re-layout, the layout cache, what the agent was shown, and
+// recorded text shown as text, never as markup.
 #include <gtest/gtest.h>
 
 #include <QApplication>
 #include <QFile>
+#include <QLabel>
+#include <QTextDocument>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
@@ -364,6 +367,40 @@ INSERT INTO agent_attempts VALUES(1, 1, 'gelu', 'cpu', 2, 'test', 'openai', 'gpt
   // An evaluation without a transcript.
   av->showEvaluation(4242);
   EXPECT_TRUE(av->summaryText().contains("no transcript"));
+}
+
+// Recorded text that looks like markup (an imported origin, a thought, a task name) is shown as text: every label
+// is plain text, or rich text in which the markup arrived escaped.
+TEST_F(Fixture, RecordedMarkupIsShownAsTextNeverRendered) {
+  const std::string markup = "<b>x</b><img src=\"file:///etc/passwd\">";
+  int64_t id = 0;
+  {
+    Workspace ws = Workspace::open(tmp.path());
+    MemoryStore m(ws.handle());
+    store::Stmt(ws.handle(), "INSERT INTO memory_origins(workspace_id, device, file, imported_at) VALUES(?,?,?,?)")
+        .bind(1, markup).bind(2, "cpu").bind(3, "f").bind(4, "now").run();
+    CaseInput in = mk("gelu", std::nullopt, 1.3, false, markup + " thought", 3, 6);
+    in.origin_id = store::last_insert_id(ws.handle());
+    in.kernel_name = markup;
+    in.status = "wrong";
+    in.feedback = markup;
+    id = m.add_case(in);
+  }
+  w->refresh();
+  ASSERT_TRUE(w->waitForLayout(30000));
+  w->selectCase(id);
+  w->search(QString::fromStdString(markup));
+  int checked = 0;
+  for (QLabel* l : w->findChildren<QLabel*>()) {
+    const bool rich = l->textFormat() == Qt::RichText ||
+                      (l->textFormat() == Qt::AutoText && Qt::mightBeRichText(l->text()));
+    if (!rich) continue;
+    ++checked;
+    EXPECT_FALSE(l->text().contains("<img")) << l->objectName().toStdString() << ": " << l->text().toStdString();
+    EXPECT_FALSE(l->text().contains("<b>x</b>")) << l->objectName().toStdString() << ": " << l->text().toStdString();
+  }
+  EXPECT_GT(checked, 0) << "the Case title is rich text: its escaping was checked";
+  EXPECT_TRUE(w->details()->text().contains(QString::fromStdString(markup))) << "shown, as text";
 }
 
 int main(int argc, char** argv) {

@@ -4,6 +4,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
+#include <QTextDocument>
 
 #include <memory>
 
@@ -145,6 +146,20 @@ TEST(Models, StatusWordsAndColours) {
   EXPECT_EQ(statusText("something_new"), "something_new");
   EXPECT_NE(statusColor("passed"), statusColor("wrong"));
   EXPECT_FALSE(statusColor("").isValid());
+}
+
+TEST(Models, AMessageThatLooksLikeMarkupIsAPlainTooltip) {
+  CaseModel m;
+  CaseResult c = passedCase("n", 1, 1);
+  c.status = CaseStatus::Wrong;
+  c.message = "<b>x</b><img src=\"file:///etc/passwd\"> & more";
+  m.append(c);
+  const QString tip = m.index(0, CaseModel::Message).data(Qt::ToolTipRole).toString();
+  EXPECT_FALSE(tip.contains("<img")) << tip.toStdString();
+  QTextDocument doc;
+  doc.setHtml(tip);  // what the tooltip shows: the message itself
+  EXPECT_EQ(doc.toPlainText().toStdString(), c.message);
+  EXPECT_EQ(plainToolTip("a & b, no markup"), "a & b, no markup") << "plain text stays as it is";
 }
 
 int main(int argc, char** argv) {

@@ -54,8 +54,11 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
   base_options_.reps = kReps.get();
   base_options_.case_timeout_seconds = kTimeoutSeconds.get();
   askUnsaved = [this](const QString& question) {
-    return QMessageBox::question(this, tr("Unsaved changes"), question,
-                                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    QMessageBox box(QMessageBox::Question, tr("Unsaved changes"), question,
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setDefaultButton(QMessageBox::Save);
+    box.setTextFormat(Qt::PlainText);
+    return static_cast<QMessageBox::StandardButton>(box.exec());
   };
   askSavePath = [this] {
     return QFileDialog::getSaveFileName(this, tr("Save kernel"), kLastKernelDir.get(), tr("C++ sources (*.cpp)"));
@@ -311,6 +314,9 @@ void MainWindow::buildUi() {
 
   busy_label_ = new QLabel;
   workspace_label_ = new QLabel(q(engine_->workspace().string()));
+  workspace_label_->setObjectName("workspace-label");
+  workspace_label_->setTextFormat(Qt::PlainText);  // a configured path: never markup
+  busy_label_->setTextFormat(Qt::PlainText);
   statusBar()->addWidget(busy_label_);
   statusBar()->addPermanentWidget(workspace_label_);
 }
@@ -448,7 +454,7 @@ void MainWindow::showTask(const Task& task) {
   candidates_->clear();
   for (const auto& c : embedded_candidates(task.name)) {
     candidates_->addItem(q(c.name));
-    candidates_->setItemData(candidates_->count() - 1, q(c.thought), Qt::ToolTipRole);
+    candidates_->setItemData(candidates_->count() - 1, plainToolTip(q(c.thought)), Qt::ToolTipRole);
   }
   QString html = QString("<h3>%1</h3><p>%2</p><p><b>%3</b></p><ul>")
                      .arg(q(task.name).toHtmlEscaped(), q(task.summary).toHtmlEscaped(), tr("Cases"));

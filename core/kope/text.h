@@ -1,6 +1,8 @@
 // Text that came from outside (a kernel's output, a compiler's log, a file name) made safe to store and print.
 #pragma once
 
+#include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -21,5 +23,29 @@ void escape_invalid_utf8_in(nlohmann::json& j);
 // j.dump(indent) that never throws for invalid UTF-8: such strings are escaped as above first. The last line of
 // defence: text from outside is escaped where it enters, so the slow path should never run.
 std::string dump_json(const nlohmann::json& j, int indent = -1);
+
+// Text made safe to show on a terminal: every control character but '\n' and '\t' (C0, CR, ESC, DEL and the C1
+// range U+0080..U+009F) and every bidirectional embedding, override or isolate (U+202A..U+202E,
+// U+2066..U+2069) becomes the six characters `\uXXXX`, which is also a valid JSON escape of the same character,
+// so JSON stays JSON; invalid UTF-8 bytes become `\xNN` as above. Nothing else changes. No escape sequence, title
+// change, screen clear or carriage-return overwrite survives it.
+std::string escape_terminal(std::string_view bytes);
+bool is_terminal_safe(std::string_view bytes);
+
+// An ostream that passes everything written to it on to `target` through escape_terminal: the output boundary of
+// the CLI, so no text from a kernel, a compiler, a model, a task file or an import reaches a terminal raw,
+// whichever command prints it. Buffers up to a newline, a flush or 8 KiB (never splitting a UTF-8 sequence);
+// flushes on destruction. Safe to write from several threads.
+class TerminalSafeStream : public std::ostream {
+ public:
+  explicit TerminalSafeStream(std::ostream& target);
+  ~TerminalSafeStream() override;
+  TerminalSafeStream(const TerminalSafeStream&) = delete;
+  TerminalSafeStream& operator=(const TerminalSafeStream&) = delete;
+
+ private:
+  class Buf;
+  std::unique_ptr<Buf> buf_;
+};
 
 }  // namespace kope

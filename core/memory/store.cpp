@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "kope/memory/memory.h"
+#include "kope/memory/share.h"
 #include "kope/memory/text.h"
 #include "kope/store/db.h"
 
@@ -50,8 +51,12 @@ std::optional<double> jnum(const json& j, const char* key) {
   return it->get<double>();
 }
 
-int64_t hardware_id_uncached(sqlite3* db, const std::string& digest, const json& fp) {
-  Stmt(db, "INSERT INTO memory_hardware(digest, fingerprint) VALUES(?,?) ON CONFLICT(digest) DO NOTHING")
+// A local Case's fingerprint replaces a different one stored under the same digest (which only an import can have
+// put there: the digest is 64 bits of FNV-1a, so a collision can be forged); an imported one never replaces.
+int64_t hardware_id_uncached(sqlite3* db, const std::string& digest, const json& fp, bool local) {
+  Stmt(db, local ? "INSERT INTO memory_hardware(digest, fingerprint) VALUES(?,?) ON CONFLICT(digest) DO UPDATE SET "
+                   "fingerprint=excluded.fingerprint WHERE fingerprint IS NOT excluded.fingerprint"
+                 : "INSERT INTO memory_hardware(digest, fingerprint) VALUES(?,?) ON CONFLICT(digest) DO NOTHING")
       .bind(1, digest).bind(2, fp.dump()).run();
   Stmt s(db, "SELECT id FROM memory_hardware WHERE digest=?");
   s.bind(1, digest);
@@ -167,10 +172,14 @@ CaseRow row_of(const Stmt& s, bool full) {
   if (full) {
     r.diff = s.text(i++);
     r.feedback = s.text(i++);
-    auto scene = s.opt_text(i++);
-    r.scene = scene ? json::parse(*scene, nullptr, false) : json(nullptr);
-    auto hw = s.opt_text(i++);
-    r.hardware = hw ? json::parse(*hw, nullptr, false) : json(nullptr);
+    // Stored JSON nested deeper than an import accepts is not read back (its copies would recurse per level).
+    auto parsed = [](const std::optional<std::string>& t) {
+      if (!t || !json_nesting_within(*t, kImportMaxDepth)) return json(nullptr);
+      json j = json::parse(*t, nullptr, false);
+      return j.is_discarded() ? json(nullptr) : j;
+    };
+    r.scene = parsed(s.opt_text(i++));
+    r.hardware = parsed(s.opt_text(i++));
   }
   return r;
 }
@@ -253,7 +262,9 @@ std::string journal_markdown(const CaseInput& in, int64_t case_id, double r, con
 }
 
 void MemoryStore::note_scene(const std::string& task, const std::string& task_digest, const json& scene) {
-  Stmt(db_, "INSERT INTO memory_scenes(task_digest, task, scene) VALUES(?,?,?) ON CONFLICT(task_digest) DO NOTHING")
+  // The task's own scene replaces whatever an import said about the same digest.
+  Stmt(db_, "INSERT INTO memory_scenes(task_digest, task, scene) VALUES(?,?,?) ON CONFLICT(task_digest) DO UPDATE "
+            "SET task=excluded.task, scene=excluded.scene WHERE scene IS NOT excluded.scene OR task IS NOT excluded.task")
       .bind(1, task_digest).bind(2, task).bind(3, scene.dump()).run();
 }
 
@@ -360,7 +371,16 @@ int64_t MemoryStore::add_case(const CaseInput& in) {
   const json& fp = in.hardware.is_null() ? hardware_fingerprint() : in.hardware;
   const std::string digest = fingerprint_digest(fp);
   auto hw_it = hardware_ids_.find(digest);
-  if (hw_it == hardware_ids_.end()) hw_it = hardware_ids_.emplace(digest, hardware_id_uncached(db_, digest, fp)).first;
+  if (hw_it != hardware_ids_.end()) {  // a rolled-back transaction (a refused import) may have taken the row away
+    auto still = stmt("SELECT 1 FROM memory_hardware WHERE id=?");
+    still->bind(1, hw_it->second);
+    if (!still->step()) {
+      hardware_ids_.erase(hw_it);
+      hw_it = hardware_ids_.end();
+    }
+  }
+  if (hw_it == hardware_ids_.end())
+    hw_it = hardware_ids_.emplace(digest, hardware_id_uncached(db_, digest, fp, !in.origin_id)).first;
   const int64_t hw = hw_it->second;
   {
     auto ins = stmt(
@@ -597,8 +617,9 @@ std::map<std::string, KnownFailure> MemoryStore::known_failures(const std::strin
                                                                 const std::string& device) const {
   std::map<std::string, std::pair<int64_t, bool>> latest;  // sha -> (case, correct)
   {
+    // Local Cases only: "failed here before" is this workspace's evidence; an import cannot make a kernel skipped.
     Stmt s(db_, "SELECT kernel_sha256, id, correct FROM memory_cases WHERE task=? AND device=? AND pruned=0 "
-                "AND flag IS NULL ORDER BY id");
+                "AND flag IS NULL AND origin_id IS NULL ORDER BY id");
     s.bind(1, task).bind(2, device);
     while (s.step()) latest[s.text(0)] = {s.i64(1), s.i64(2) != 0};
   }

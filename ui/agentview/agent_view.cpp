@@ -125,10 +125,12 @@ AgentView::AgentView(QWidget* parent) : QWidget(parent) {
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(4, 4, 4, 4);
   header_ = new QLabel(this);
+  header_->setTextFormat(Qt::RichText);  // what goes in is escaped where it is set
   header_->setWordWrap(true);
   header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   bar_ = new BudgetBar(this);
   usage_ = new QLabel(this);
+  usage_->setTextFormat(Qt::PlainText);  // a server's finish reason and error: never markup
   usage_->setWordWrap(true);
   auto* split = new QSplitter(Qt::Vertical, this);
   tree_ = new QTreeWidget(split);
@@ -197,7 +199,7 @@ void AgentView::showAttempt(int64_t attemptId) {
   try {
     t = db_ ? read_transcript(db_, attemptId) : std::nullopt;
   } catch (const std::exception& e) {
-    header_->setText(tr("Cannot read the transcript: %1").arg(QString::fromUtf8(e.what())));
+    header_->setText(tr("Cannot read the transcript: %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
     return;
   }
   if (!t) {
@@ -207,12 +209,13 @@ void AgentView::showAttempt(int64_t attemptId) {
     reply_->clear();
     return;
   }
+  // Rich text: every recorded value (a configured provider and model, the task, the reason) is escaped.
+  auto esc = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
   header_->setText(tr("<b>Attempt %1</b> · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10")
-                       .arg(t->attempt).arg(t->run).arg(QString::fromStdString(t->task), QString::fromStdString(t->device))
+                       .arg(t->attempt).arg(t->run).arg(esc(t->task), esc(t->device))
                        .arg(t->iteration)
-                       .arg(QString::fromStdString(t->provider), QString::fromStdString(t->model),
-                            QString::fromStdString(t->memory), QString::fromStdString(t->status),
-                            t->reason.empty() ? QString() : " (" + QString::fromStdString(t->reason).toHtmlEscaped() + ")"));
+                       .arg(esc(t->provider), esc(t->model), esc(t->memory), esc(t->status),
+                            t->reason.empty() ? QString() : " (" + esc(t->reason) + ")"));
   int64_t tier_tokens[3] = {0, 0, 0};
   QTreeWidgetItem* groups[3];
   const char* names[3] = {"hot", "warm", "cold"};

@@ -34,6 +34,7 @@ CaseDetails::CaseDetails(QWidget* parent) : QWidget(parent) {
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(4, 4, 4, 4);
   title_ = new QLabel(tr("Select a Case in the graph."), this);
+  title_->setTextFormat(Qt::RichText);  // every recorded value in it is escaped
   title_->setWordWrap(true);
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   body_ = new QTextBrowser(this);
@@ -91,7 +92,7 @@ void CaseDetails::showCase(const CaseDetailsData& d) {
                       .arg(r.id)
                       .arg(esc(r.task), esc(r.device), esc(r.label),
                            r.correct ? tr("correct, %1×").arg(fmt(r.a)) : tr("incorrect (%1)").arg(esc(r.status)),
-                           marks.isEmpty() ? QString() : " · " + marks.join(", ")));
+                           marks.isEmpty() ? QString() : " · " + marks.join(", ").toHtmlEscaped()));
   open_->setEnabled(r.kernel_id.has_value() || !d.kernelSource.empty());
   compareIncumbent_->setEnabled(eval_ && incEval_ && *incEval_ != *eval_);
   compareOther_->setEnabled(eval_ && otherEval_ && *otherEval_ != *eval_);

@@ -42,6 +42,13 @@ using kope::memory::MemoryStore;
 
 namespace {
 
+// An error from the engine may quote recorded text (an imported task name, a path): shown as text, never markup.
+void warnPlain(QWidget* parent, const QString& title, const QString& text) {
+  QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Ok, parent);
+  box.setTextFormat(Qt::PlainText);
+  box.exec();
+}
+
 struct CurationState {
   bool pruned = false, pinned = false;
   std::string flag;
@@ -217,6 +224,7 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   lay->addWidget(legend);
   lay->addWidget(split, 1);
   status_ = new QLabel(this);
+  status_->setTextFormat(Qt::PlainText);  // error messages and search words: never markup
   lay->addWidget(status_);
   buildActions();
   connect(view_->graphScene(), &QGraphicsScene::selectionChanged, this, &GraphWidget::showSelection);
@@ -301,7 +309,7 @@ void GraphWidget::buildToolbar() {
       (this->*fn)(p);
       emit statusMessage(tr("Exported %1").arg(p));
     } catch (const std::exception& e) {
-      QMessageBox::warning(this, tr("Export"), QString::fromUtf8(e.what()));
+      warnPlain(this, tr("Export"), QString::fromUtf8(e.what()));
     }
   };
   menu->addAction(tr("View as PNG…"), this, [=] { save("PNG (*.png)", "png", &GraphWidget::exportPng); });
@@ -748,7 +756,7 @@ int GraphWidget::curate(CurationAct act, std::vector<int64_t> ids) {
     emit statusMessage(tr("%1: %2 Case(s) changed").arg(QString::fromLatin1(act_name(act))).arg(n));
     return n;
   } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Curation"), QString::fromUtf8(e.what()));
+    warnPlain(this, tr("Curation"), QString::fromUtf8(e.what()));
     return 0;
   }
 }

@@ -51,7 +51,7 @@ QVariant CaseModel::cell(const CaseResult& c, int column, int role) const {
   if (role == StatusRole) return q(st);
   if (role == Qt::BackgroundRole && column == Status) return statusColor(st);
   if (role == FullTextRole) return q(c.message);
-  if (role == Qt::ToolTipRole && column == Message) return q(c.message);
+  if (role == Qt::ToolTipRole && column == Message) return plainToolTip(q(c.message));
   if (role == RawRole) {
     switch (column) {
       case Name: return q(c.name);
@@ -147,7 +147,7 @@ QVariant AttemptModel::cell(const AttemptRow& r, int column, int role) const {
     }
     return {};
   }
-  if (role == Qt::ToolTipRole) return q(a.message);
+  if (role == Qt::ToolTipRole) return plainToolTip(q(a.message));
   if (role != Qt::DisplayRole) return {};
   switch (column) {
     case Task: return q(r.task);
@@ -304,7 +304,7 @@ QVariant TaskModel::cell(const TaskRow& t, int column, int role) const {
   switch (role) {
     case Qt::DisplayRole: return QStringLiteral("L%1  %2").arg(t.level).arg(q(t.name));
     case RawRole: return q(t.name);
-    case Qt::ToolTipRole: return q(t.summary);
+    case Qt::ToolTipRole: return plainToolTip(q(t.summary));
     case Qt::CheckStateRole:
       if (!checkable_) return {};
       return static_cast<int>(t.checked ? Qt::Checked : Qt::Unchecked);

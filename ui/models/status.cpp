@@ -1,6 +1,7 @@
 #include "status.h"
 
 #include <QCoreApplication>
+#include <QTextDocument>
 
 #include <cstring>
 
@@ -58,6 +59,11 @@ QColor statusColor(const std::string& s) {
     return QColor(0xf0, 0xf0, 0xd0);
   if (s.empty()) return {};
   return QColor(0xf8, 0xd8, 0xd8);
+}
+
+QString plainToolTip(const QString& text) {
+  if (!Qt::mightBeRichText(text)) return text;
+  return QStringLiteral("<p style='white-space:pre-wrap'>") + text.toHtmlEscaped() + QStringLiteral("</p>");
 }
 
 }  // namespace kope::ui

@@ -17,6 +17,7 @@ CasesPane::CasesPane(QWidget* parent) : QWidget(parent) {
   setObjectName("cases-pane");
   model_ = new CaseModel(this);
   summary_ = new QLabel;
+  summary_->setTextFormat(Qt::PlainText);  // messages and errors: never markup
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   view_ = makeTableView(this);

@@ -38,6 +38,7 @@ ComparePane::ComparePane(QWidget* parent) : QWidget(parent) {
   title_->setWordWrap(true);
   left_title_ = new QLabel;
   right_title_ = new QLabel;
+  for (QLabel* l : {title_, left_title_, right_title_}) l->setTextFormat(Qt::PlainText);  // kernel names
   view_ = makeTableView(this);
   view_->setModel(model_);
   auto* sources = new QSplitter(Qt::Horizontal);

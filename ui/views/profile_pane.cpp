@@ -22,6 +22,7 @@ ProfilePane::ProfilePane(CaseModel* cases, QWidget* parent) : QWidget(parent), c
   list_->setMaximumWidth(180);
   chart_ = new ChartPanel;
   details_ = new QLabel;
+  details_->setTextFormat(Qt::PlainText);
   details_->setObjectName("profile-details");
   details_->setWordWrap(true);
   details_->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -8,6 +8,7 @@ ResultsHeader::ResultsHeader(QWidget* parent) : QLabel(parent) {
   setObjectName("results-header");
   setWordWrap(true);
   setTextInteractionFlags(Qt::TextSelectableByMouse);
+  setTextFormat(Qt::PlainText);  // task and kernel names, stale reasons: never markup
   setMargin(4);
   setAutoFillBackground(true);
   render();

@@ -85,6 +85,7 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
 
   phase_ = new QLabel;
   phase_->setObjectName("run-phase");
+  phase_->setTextFormat(Qt::PlainText);  // task names and the engine's messages
   phase_->setWordWrap(true);
   progress_ = new QProgressBar;
   progress_->setRange(0, 1);
@@ -105,6 +106,7 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
   approval->addWidget(reject_);
   pin_ = new QCheckBox;
   fork_label_ = new QLabel;
+  fork_label_->setTextFormat(Qt::PlainText);
   fork_label_->setWordWrap(true);
 
   attempt_view_ = makeTableView(this);

@@ -163,7 +163,8 @@ class MemoryStore {
   // flag: "cheat", "invalid", or "" to clear.
   int mark(int64_t id, const std::string& flag, const std::string& who, const std::string& why);
 
-  // Incorrect Cases of this task and device per kernel sha256 (the most recent), unless pruned or flagged.
+  // Incorrect local Cases of this task and device per kernel sha256 (the most recent), unless pruned or flagged;
+  // imported Cases never make a kernel count as failed here.
   std::map<std::string, KnownFailure> known_failures(const std::string& task, const std::string& device) const;
 
   // What the agent was shown before an attempt.
