@@ -89,27 +89,6 @@ const DoctorCheck* DoctorReport::find(std::string_view id) const {
   return nullptr;
 }
 
-std::string escape_control(std::string_view text) {
-  const std::string valid = escape_invalid_utf8(text);
-  std::string out;
-  out.reserve(valid.size());
-  char buf[8];
-  for (std::size_t i = 0; i < valid.size(); ++i) {
-    const auto c = static_cast<unsigned char>(valid[i]);
-    if (c < 0x20 || c == 0x7f) {
-      std::snprintf(buf, sizeof buf, "\\x%02X", c);
-      out += buf;
-    } else if (c == 0xC2 && i + 1 < valid.size() && static_cast<unsigned char>(valid[i + 1]) <= 0x9F) {
-      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned char>(valid[i + 1]));  // a C1 control
-      out += buf;
-      ++i;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
 void summarise(DoctorReport& r) {
   r.trustworthy_because.clear();
   r.weakened_because.clear();
@@ -130,6 +109,7 @@ DoctorReport run_doctor(const DoctorOptions& o) {
   r.checks.push_back(check_user_namespaces(sys));
   r.checks.push_back(check_bubblewrap());
   r.checks.push_back(check_seccomp());
+  r.checks.push_back(check_cpu_clock(sys));
   r.checks.push_back(check_cgroups(sys));
   r.checks.push_back(check_caches(sys));
   r.checks.push_back(check_timer(sys));
@@ -140,9 +120,9 @@ DoctorReport run_doctor(const DoctorOptions& o) {
   r.checks.push_back(check_load(sys));
   if (o.devices) r.checks.push_back(check_devices());
   for (auto& c : r.checks) {  // text from the system is escaped where it enters the report
-    c.found = escape_control(c.found);
-    c.todo = escape_control(c.todo);
-    c.because = escape_control(c.because);
+    c.found = escape_terminal(c.found);
+    c.todo = escape_terminal(c.todo);
+    c.because = escape_terminal(c.because);
   }
   summarise(r);
   return r;

@@ -35,6 +35,7 @@ DoctorCheck check_library(const std::string& cxx_path);
 DoctorCheck check_user_namespaces(const SysView& sys);
 DoctorCheck check_bubblewrap();
 DoctorCheck check_seccomp();
+DoctorCheck check_cpu_clock(const SysView& sys);
 DoctorCheck check_cgroups(const SysView& sys);
 DoctorCheck check_devices();
 // doctor_timing.cpp

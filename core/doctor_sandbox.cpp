@@ -1,6 +1,9 @@
 // `kope doctor`, the sandbox and device checks: user namespaces, bubblewrap, seccomp and cgroups as the sandbox
 // itself probes them (sandbox_capabilities, cgroup_plan), and the devices as `kope devices` lists them.
+#include <linux/perf_event.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <seccomp.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -152,7 +155,7 @@ DoctorCheck check_seccomp() {
   if (has(iso.active, "seccomp") && kernel) {
     c.verdict = Verdict::Ok;
     c.found = libv + "; the kernel filters system calls; candidates may not open sockets, make namespaces, "
-              "ptrace, mount or exec";
+              "ptrace, mount, exec or start processes (threads only)";
     c.because = "a seccomp filter keeps candidates off the network and other processes";
     return c;
   }
@@ -162,6 +165,48 @@ DoctorCheck check_seccomp() {
   c.todo = kernel ? "unset KOPE_SANDBOX if it is set; else report the reason above"
                   : "use a kernel built with CONFIG_SECCOMP_FILTER";
   c.because = "no seccomp filter: a candidate could open sockets or trace other processes";
+  return c;
+}
+
+DoctorCheck check_cpu_clock(const SysView& sys) {
+  DoctorCheck c = make_check("cpu-clock", "sandbox", "Exact CPU clock on workers (perf task-clock)");
+  // What the judge does to every worker: a task-clock counter on another process, inherited by its threads.
+  std::string paranoid;
+  if (std::ifstream in(sys.at("/proc/sys/kernel/perf_event_paranoid")); in) std::getline(in, paranoid);
+  const pid_t child = fork();
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  std::string why;
+  bool ok = false;
+  if (child < 0) {
+    why = std::string("fork: ") + std::strerror(errno);
+  } else {
+    perf_event_attr a{};
+    a.type = PERF_TYPE_SOFTWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.inherit = 1;
+    const int fd = static_cast<int>(syscall(SYS_perf_event_open, &a, child, -1, -1, PERF_FLAG_FD_CLOEXEC));
+    uint64_t v = 0;
+    if (fd < 0) why = std::string("perf_event_open: ") + std::strerror(errno);
+    else ok = read(fd, &v, sizeof v) == static_cast<ssize_t>(sizeof v);
+    if (fd >= 0) close(fd);
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+  }
+  const std::string setting = "perf_event_paranoid " + (paranoid.empty() ? std::string("unknown") : paranoid);
+  if (ok) {
+    c.verdict = Verdict::Ok;
+    c.found = "the judge reads each worker's CPU, all its threads, to the nanosecond (" + setting + ")";
+    c.because = "the end of every call is checked on a CPU clock no kernel can write";
+    return c;
+  }
+  c.verdict = Verdict::Warn;
+  c.found = why + " (" + setting + "); the judge falls back to the process clock, exact only at ticks";
+  c.todo = "run kope as root, or allow per-process perf counters: sysctl kernel.perf_event_paranoid=2";
+  c.because = "work a kernel does just after it says \"done\" is seen only to within a tick (up to 10 ms a call)";
   return c;
 }
 

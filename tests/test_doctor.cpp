@@ -23,7 +23,7 @@ using nlohmann::json;
 namespace {
 
 const std::vector<std::string> kIds = {"compiler", "library-baseline", "user-namespaces", "bubblewrap", "seccomp",
-                                       "cgroups", "caches", "timer", "governor", "turbo", "isolated-cores", "smt",
+                                       "cpu-clock", "cgroups", "caches", "timer", "governor", "turbo", "isolated-cores", "smt",
                                        "load", "devices"};
 
 const DoctorCheck& check(const DoctorReport& r, const std::string& id) {
@@ -101,9 +101,10 @@ TEST(Doctor, SandboxLinesAgreeWithTheSandboxAndAreOkAsRootWithBubblewrap) {
   const bool all_cgroups = active(iso, "cgroup-memory") && active(iso, "cgroup-pids") && active(iso, "cgroup-cpu");
   EXPECT_EQ(check(r, "cgroups").verdict == Verdict::Ok, all_cgroups) << check(r, "cgroups").found;
   for (const char* v : {"memory: ", "pids: ", "cpu: "}) EXPECT_NE(check(r, "cgroups").found.find(v), std::string::npos);
-  if (getuid() != 0 || access("/usr/bin/bwrap", X_OK) != 0 || std::getenv("KOPE_SANDBOX"))
-    GTEST_SKIP() << "needs root, /usr/bin/bwrap and no KOPE_SANDBOX";
-  for (const char* id : {"user-namespaces", "bubblewrap", "seccomp"})
+  if (std::getenv("KOPE_SANDBOX")) return;  // a degraded mode on purpose: the agreement above is what holds
+  ASSERT_EQ(getuid(), 0u) << "the test command runs as root (README)";
+  ASSERT_EQ(access("/usr/bin/bwrap", X_OK), 0) << "bubblewrap comes from scripts/install-deps.sh";
+  for (const char* id : {"user-namespaces", "bubblewrap", "seccomp", "cpu-clock"})
     EXPECT_EQ(check(r, id).verdict, Verdict::Ok) << id << ": " << check(r, id).found;
   EXPECT_NE(check(r, "bubblewrap").found.find("bubblewrap 0."), std::string::npos) << check(r, "bubblewrap").found;
   EXPECT_NE(check(r, "user-namespaces").found.find("max_user_namespaces"), std::string::npos);
@@ -199,16 +200,6 @@ TEST(Doctor, NoCompilerMeansNoVerdicts) {
   EXPECT_FALSE(c.todo.empty());
   EXPECT_FALSE(r.verdicts_possible());
   EXPECT_TRUE(check(r, "library-baseline").unknown);
-}
-
-TEST(Doctor, EscapeControlKeepsTextAndEscapesControls) {
-  EXPECT_EQ(escape_control("g++ 12.2.0 中文"), "g++ 12.2.0 中文");
-  EXPECT_EQ(escape_control("a\x1b[31mred\x07\x7f"), "a\\x1B[31mred\\x07\\x7F");
-  EXPECT_EQ(escape_control("csi \xc2\x9b" "2J"), "csi \\u009B2J");
-  EXPECT_EQ(escape_control("bad \xff"), "bad \\xFF");
-  EXPECT_EQ(escape_control("line\nnext\ttab"), "line\\x0Anext\\x09tab");
-  const std::string once = escape_control("\x1b\xc2\x85\xfe");
-  EXPECT_EQ(escape_control(once), once);
 }
 
 // The command line, in-process as the other CLI tests drive it.

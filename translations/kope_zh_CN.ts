@@ -537,6 +537,10 @@
         <translation>Seccomp 过滤器</translation>
     </message>
     <message>
+        <source>Exact CPU clock on workers (perf task-clock)</source>
+        <translation>工作进程的精确 CPU 时钟（perf task-clock）</translation>
+    </message>
+    <message>
         <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
         <source>Cgroups (whole-tree limits)</source>
         <translation>Cgroups（整个进程树的限制）</translation>

@@ -57,8 +57,6 @@ nlohmann::json to_json(const DoctorReport& report);
 // Throws kope::Error naming the field when `j` is not a doctor report.
 DoctorReport doctor_report_from_json(const nlohmann::json& j);
 
-// Text from the system made safe to print: invalid UTF-8 as \xNN (text.h), C0 control bytes and DEL as \xNN,
-// C1 controls (U+0080..U+009F) as \u0080; everything else unchanged. Idempotent.
-std::string escape_control(std::string_view text);
+
 
 }  // namespace kope

@@ -39,6 +39,7 @@ QString DoctorModel::titleText(const DoctorCheck& c) {
   if (id == "user-namespaces") return tr("User namespaces");
   if (id == "bubblewrap") return tr("Bubblewrap (namespaces)");
   if (id == "seccomp") return tr("Seccomp filter");
+  if (id == "cpu-clock") return tr("Exact CPU clock on workers (perf task-clock)");
   if (id == "cgroups") return tr("Cgroups (whole-tree limits)");
   if (id == "caches") return tr("Cache sizes for the flush");
   if (id == "timer") return tr("Timer resolution");
