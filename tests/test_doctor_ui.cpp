@@ -78,7 +78,7 @@ TEST(DoctorDialog, ShowsARowPerCheckAndThePlainTextSummary) {
   ASSERT_TRUE(waitFor([&] { return checked.count() > 0; }));
   QCoreApplication::processEvents();
   EXPECT_EQ(checked.count(), 1);
-  EXPECT_EQ(d.model()->rowCount(), 13);
+  EXPECT_EQ(d.model()->rowCount(), 14);
 }
 
 TEST(DoctorDialog, SystemTextIsShownAsItIsNeverAsMarkup) {
