@@ -35,9 +35,10 @@ struct RunResult {
   std::string error;
 };
 
-RunResult run_kope(const fs::path& bin, const fs::path& ws, const std::string& tasks) {
+RunResult run_kope(const fs::path& bin, const fs::path& ws, const std::string& tasks, bool no_library) {
   std::vector<std::string> argv = {(bin / "kope").string(), "run", "--device", "cpu", "--policy", "offline",
                                    "--workspace", ws.string(), "--json"};
+  if (no_library) argv.push_back("--no-library");
   if (!tasks.empty()) argv.insert(argv.end(), {"--tasks", tasks});
   kope::ProcessLimits lim;
   lim.wall_seconds = 3600;
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
   int rounds = 1;
   std::string tasks;
   bool warm = false;
+  bool before_no_library = false;  // the "before" side is this build without the library baseline
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--before" && i + 1 < argc) before = argv[++i];
@@ -104,8 +106,10 @@ int main(int argc, char** argv) {
     else if (a == "--rounds" && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
     else if (a == "--tasks" && i + 1 < argc) tasks = argv[++i];
     else if (a == "--warm") warm = true;
+    else if (a == "--before-no-library") before_no_library = true;
     else {
-      std::fprintf(stderr, "usage: %s [--before DIR] [--after DIR] [--rounds N] [--tasks a,b] [--warm]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--before DIR] [--after DIR] [--rounds N] [--tasks a,b] [--warm] "
+                           "[--before-no-library]\n", argv[0]);
       return 2;
     }
   }
@@ -129,13 +133,13 @@ int main(int argc, char** argv) {
       Side& side = sides[(r % 2) ? 1 - s : s];
       const fs::path ws = root / (std::string(side.name) + "-" + std::to_string(r));
       if (warm) {
-        RunResult w = run_kope(side.bin, ws, tasks);
+        RunResult w = run_kope(side.bin, ws, tasks, before_no_library && &side == &sides[0]);
         if (!w.ok) {
           std::fprintf(stderr, "bench: %s warm-up run failed: %s\n", side.name, w.error.c_str());
           return 1;
         }
       }
-      RunResult res = run_kope(side.bin, ws, tasks);
+      RunResult res = run_kope(side.bin, ws, tasks, before_no_library && &side == &sides[0]);
       if (!res.ok) {
         std::fprintf(stderr, "bench: %s run failed: %s\n", side.name, res.error.c_str());
         return 1;
