@@ -114,9 +114,12 @@ std::string describe_timed_failure(const std::string& phase, const OutputCheck& 
   s.precision(9);
   s << "correct on the correctness run but wrong on a timed run (" << phase
     << ", fresh inputs, checked against the baseline's output on the same inputs with the correctness run's "
-       "standard: mean rel err < "
-    << o.threshold << " and max < " << 10 * o.threshold << ", the task's threshold " << task_threshold;
-  if (limit.sound) s << " less the baseline's own error " << limit.baseline_error;
+       "standard: ";
+  if (task_threshold == 0.0) s << "exactly equal";
+  else s << "mean rel err < " << o.threshold << " and max < " << 10 * o.threshold << ", the task's threshold "
+         << task_threshold;
+  if (task_threshold == 0.0) {
+  } else if (limit.sound) s << " less the baseline's own error " << limit.baseline_error;
   else s << " cut to a quarter, since the baseline's own error " << limit.baseline_error << " is not small next to it";
   s << "): output " << o.name << ": mean rel err " << o.mean_rel << ", max rel err " << o.max_rel << ", "
     << o.mismatches << " element(s) out of tolerance; worst at index " << o.worst_index << ": baseline "
