@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/evaluator.h"
+#include "kope/report_io.h"
 #include "kope/task.h"
 #include "kope/fast_inputs.h"
 #include "kope/judge.h"
@@ -372,6 +373,17 @@ TEST_F(JudgeTest, AccuracyInBitsTellsACoarseKernelFromAnHonestOne) {
   const nlohmann::json rj = coarse.to_json();
   EXPECT_LT(rj["accuracy"]["bits"].get<double>(), 13.5);
   EXPECT_FALSE(rj["cases"][0]["timed_worst_outputs"].empty());
+  const EvalReport back = report_from_json(rj);
+  ASSERT_TRUE(back.accuracy_bits() && back.timed_accuracy_bits());
+  EXPECT_DOUBLE_EQ(*back.accuracy_bits(), *coarse.accuracy_bits());
+  EXPECT_DOUBLE_EQ(*back.timed_accuracy_max_ulps(), *coarse.timed_accuracy_max_ulps());
+  nlohmann::json old = rj;  // a report stored before the accuracy figures still loads, without them
+  for (auto& c : old["cases"]) {
+    c.erase("timed_worst_outputs");
+    for (auto& o : c["outputs"]) o.erase("bits"), o.erase("mean_bits"), o.erase("max_ulps");
+  }
+  EXPECT_FALSE(report_from_json(old).accuracy_bits());
+  EXPECT_EQ(report_from_json(old).cases.size(), coarse.cases.size());
   for (const CaseResult& c : coarse.cases)  // CANN's mean rule: measured, printed for the record
     std::printf("12-bit kernel, case %s: mean rel err %.3g t on the correctness call, %.3g t at worst timed\n",
                 c.name.c_str(), c.outputs[0].mean_rel / c.outputs[0].threshold,
