@@ -13,7 +13,10 @@ namespace kope {
 // task's threshold t and the baseline's own error against the golden on the case's seeded inputs. By the
 // triangle inequality a kernel within t - e of the baseline (e the baseline's error, mean and max/10 whichever
 // is larger) is within t of the truth: the timed calls are no looser than the correctness call. Where the
-// baseline's own error is not small next to t (over t/4) the limit is t/4 and `sound` is false: the report says so.
+// baseline's own error is not small next to t (over t/4: a naive fp32 baseline summing a million terms, say), the
+// baseline cannot stand in for the golden to within t: the limit is then t + e (what a kernel within t of the
+// truth can differ from such a baseline), `sound` is false, and the failure message and the case's
+// baseline_outputs say so. (The better fix for such a task is a baseline that accumulates in double.)
 struct TimedLimit {
   double threshold = 0.0;
   double baseline_error = 0.0;  // max(mean, max/10) of the baseline against the golden
