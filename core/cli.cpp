@@ -236,6 +236,34 @@ fs::path workspace_dir(const Args& a) {
 // One formatting for the CLI and the window (kope/format.h).
 std::string fmt_ns(std::optional<double> ns) { return format::duration_ns(ns); }
 std::string fmt_x(std::optional<double> v) { return format::speedup(v); }
+
+std::string fmt_bits(double b) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(1) << b;
+  return o.str();
+}
+
+std::string fmt_ulps(double u) {
+  if (!std::isfinite(u)) return "inf";
+  std::ostringstream o;
+  o << std::setprecision(u < 1e6 ? 7 : 3) << u;
+  return o.str();
+}
+
+// A case's accuracy reached (issue 16): the fewest bits and the most ulps over its floating outputs on the
+// correctness call, then over its timed calls ("24.0 (0) 23.9"); "-" where there is none.
+std::string accuracy_text(const CaseResult& c) {
+  double bits = -1, ulps = 0, timed = -1;
+  for (const auto& o : c.outputs)
+    if (o.bits >= 0) {
+      bits = bits < 0 ? o.bits : std::min(bits, o.bits);
+      ulps = std::max(ulps, o.max_ulps);
+    }
+  for (const auto& o : c.timed_worst)
+    if (o.bits >= 0) timed = timed < 0 ? o.bits : std::min(timed, o.bits);
+  if (bits < 0) return "-";
+  return fmt_bits(bits) + " (" + fmt_ulps(ulps) + ")" + (timed >= 0 ? " " + fmt_bits(timed) : std::string());
+}
 std::string fmt_sci(double v) { return format::sci(v); }
 
 std::string shape_text(const std::vector<int64_t>& shape) {
@@ -335,7 +363,8 @@ void print_report(const EvalReport& rep, std::ostream& out) {
   const bool any_library = std::any_of(rep.cases.begin(), rep.cases.end(), [](const CaseResult& c) {
     return c.library_ran || !c.library_message.empty();
   });
-  out << std::left << std::setw(16) << "case" << std::setw(16) << "status" << std::setw(13) << "max rel err";
+  out << std::left << std::setw(16) << "case" << std::setw(16) << "status" << std::setw(13) << "max rel err"
+      << std::setw(20) << "bits (ulp) timed";
   if (any_library) out << std::setw(12) << "library" << std::setw(12) << "lib check";
   out << std::setw(12) << "naive" << std::setw(12) << "kernel" << std::setw(10)
       << (any_library ? "vs lib" : "speedup");
@@ -345,7 +374,7 @@ void print_report(const EvalReport& rep, std::ostream& out) {
     double max_rel = 0;
     for (const auto& o : c.outputs) max_rel = std::max(max_rel, o.max_rel);
     out << std::left << std::setw(16) << c.name << std::setw(16) << case_status_name(c.status) << std::setw(13)
-        << (c.outputs.empty() ? "-" : fmt_sci(max_rel));
+        << (c.outputs.empty() ? "-" : fmt_sci(max_rel)) << std::setw(20) << accuracy_text(c);
     if (any_library) {
       double lib_rel = 0;
       for (const auto& o : c.library_outputs) lib_rel = std::max(lib_rel, o.max_rel);
@@ -374,6 +403,12 @@ void print_report(const EvalReport& rep, std::ostream& out) {
       if (auto n = rep.speedup_vs_naive()) out << "; " << fmt_x(n) << " against the naive baseline";
   }
   if (auto lc = rep.library_correct(); lc && !*lc) out << "; the library baseline itself misses the golden";
+  if (auto bits = rep.accuracy_bits()) {
+    out << "; accuracy " << fmt_bits(*bits) << " bits (max " << fmt_ulps(rep.accuracy_max_ulps().value_or(0)) << " ulp)";
+    if (auto tb = rep.timed_accuracy_bits())
+      out << ", timed calls " << fmt_bits(*tb) << " bits (max " << fmt_ulps(rep.timed_accuracy_max_ulps().value_or(0))
+          << " ulp against the baseline)";
+  }
   out << "\n";
 }
 

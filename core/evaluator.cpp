@@ -167,6 +167,31 @@ std::optional<double> EvalReport::speedup() const {
   return std::exp(log_sum / static_cast<double>(cases.size()));
 }
 
+namespace {
+
+// The fewest bits or the most ulps over the floating outputs that `pick` gives for each case.
+template <typename Pick>
+std::optional<double> fold_accuracy(const std::vector<CaseResult>& cases, Pick pick, bool bits) {
+  std::optional<double> v;
+  for (const auto& c : cases)
+    for (const OutputCheck& o : pick(c)) {
+      if (o.bits < 0) continue;  // an integer output
+      const double x = bits ? o.bits : o.max_ulps;
+      v = !v ? x : bits ? std::min(*v, x) : std::max(*v, x);
+    }
+  return v;
+}
+
+const std::vector<OutputCheck>& first_call(const CaseResult& c) { return c.outputs; }
+const std::vector<OutputCheck>& timed_calls(const CaseResult& c) { return c.timed_worst; }
+
+}  // namespace
+
+std::optional<double> EvalReport::accuracy_bits() const { return fold_accuracy(cases, first_call, true); }
+std::optional<double> EvalReport::accuracy_max_ulps() const { return fold_accuracy(cases, first_call, false); }
+std::optional<double> EvalReport::timed_accuracy_bits() const { return fold_accuracy(cases, timed_calls, true); }
+std::optional<double> EvalReport::timed_accuracy_max_ulps() const { return fold_accuracy(cases, timed_calls, false); }
+
 std::optional<double> EvalReport::speedup_vs_naive() const {
   if (!correct()) return std::nullopt;
   double log_sum = 0.0;
@@ -218,7 +243,9 @@ json check_json(const OutputCheck& c) {
   auto num = [](double v) { return std::isfinite(v) ? json(v) : json(std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf")); };
   return {{"name", c.name}, {"ok", c.ok}, {"mean_rel_err", num(c.mean_rel)}, {"max_rel_err", num(c.max_rel)},
           {"threshold", c.threshold}, {"worst_index", c.worst_index}, {"expected", num(c.expected)},
-          {"got", num(c.got)}, {"mismatches", c.mismatches}};
+          {"got", num(c.got)}, {"mismatches", c.mismatches},
+          {"bits", c.bits >= 0 ? json(c.bits) : json(nullptr)},
+          {"mean_bits", c.mean_bits >= 0 ? json(c.mean_bits) : json(nullptr)}, {"max_ulps", num(c.max_ulps)}};
 }
 
 }  // namespace
@@ -240,6 +267,9 @@ json EvalReport::to_json() const {
   if (const auto lc = library_correct()) j["library_correct"] = *lc;
   else j["library_correct"] = nullptr;
   j["score"] = score();
+  j["accuracy"] = {{"bits", opt_json(accuracy_bits())}, {"max_ulps", opt_json(accuracy_max_ulps())},
+                   {"timed_bits", opt_json(timed_accuracy_bits())},
+                   {"timed_max_ulps", opt_json(timed_accuracy_max_ulps())}};
   json diags = json::array();
   for (const auto& d : compile.diagnostics)
     diags.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column}, {"severity", d.severity},
@@ -271,6 +301,10 @@ json EvalReport::to_json() const {
     if (!c.evidence.is_null()) cj["evidence"] = c.evidence;
     cj["library_outputs"] = json::array();
     for (const auto& o : c.library_outputs) cj["library_outputs"].push_back(check_json(o));
+    cj["baseline_outputs"] = json::array();
+    for (const auto& o : c.baseline_outputs) cj["baseline_outputs"].push_back(check_json(o));
+    cj["timed_worst_outputs"] = json::array();
+    for (const auto& o : c.timed_worst) cj["timed_worst_outputs"].push_back(check_json(o));
     if (!c.last_outputs.empty()) {
       cj["last_run_outputs"] = json::array();
       for (const auto& o : c.last_outputs) cj["last_run_outputs"].push_back(check_json(o));

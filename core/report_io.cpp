@@ -59,6 +59,10 @@ OutputCheck check_from_json(const json& j) {
   if (auto v = opt(j, "expected")) c.expected = *v;
   if (auto v = opt(j, "got")) c.got = *v;
   get(j, "mismatches", c.mismatches);
+  // Accuracy figures (issue 16); a report from before them reads as "not measured" (-1 bits, 0 ulps).
+  if (auto v = opt(j, "bits")) c.bits = *v;
+  if (auto v = opt(j, "mean_bits")) c.mean_bits = *v;
+  if (auto v = opt(j, "max_ulps")) c.max_ulps = *v;
   return c;
 }
 
@@ -85,6 +89,10 @@ CaseResult case_from_json(const json& j) {
     for (const auto& o : *it) c.outputs.push_back(check_from_json(o));
   if (auto it = j.find("last_run_outputs"); it != j.end() && it->is_array())
     for (const auto& o : *it) c.last_outputs.push_back(check_from_json(o));
+  if (auto it = j.find("baseline_outputs"); it != j.end() && it->is_array())
+    for (const auto& o : *it) c.baseline_outputs.push_back(check_from_json(o));
+  if (auto it = j.find("timed_worst_outputs"); it != j.end() && it->is_array())
+    for (const auto& o : *it) c.timed_worst.push_back(check_from_json(o));
   get(j, "log", c.log);
   get(j, "stop_rule", c.stop_rule);
   get(j, "timed", c.timed);

@@ -1,5 +1,7 @@
 #include "kope/task.h"
 
+#include "kope/inputs.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -139,12 +141,12 @@ class Parser {
       return it == v.end() ? fallback : number_at(*it, where + "/" + key);
     };
     if (dist == "randint" && v.contains("below")) {  // high = the case's value of a dimension expression - 1
-      check_keys(v, where, {"dist", "low", "below"});
+      check_keys(v, where, {"dist", "low", "below", "special", "special_fraction"});
       s.kind = InitSpec::Kind::RandInt;
       s.a = num("low", 0.0);
       s.below = dim_expr_at(v.at("below"), where + "/below");
     } else if (dist == "uniform" || dist == "randint") {
-      check_keys(v, where, {"dist", "low", "high"});
+      check_keys(v, where, {"dist", "low", "high", "special", "special_fraction"});
       s.kind = dist == "uniform" ? InitSpec::Kind::Uniform : InitSpec::Kind::RandInt;
       s.a = num("low", dist == "uniform" ? -1.0 : 0.0);
       s.b = num("high", dist == "uniform" ? 1.0 : 10.0);
@@ -152,20 +154,49 @@ class Parser {
       if (dist == "randint" && (std::fabs(s.a) > 9.0e15 || std::fabs(s.b) > 9.0e15))
         fail(where, "randint bounds must lie within +-9e15");
     } else if (dist == "normal") {
-      check_keys(v, where, {"dist", "mean", "std"});
+      check_keys(v, where, {"dist", "mean", "std", "special", "special_fraction"});
       s.kind = InitSpec::Kind::Normal;
       s.a = num("mean", 0.0);
       s.b = num("std", 1.0);
       if (!(s.b > 0)) fail(where + "/std", "must be positive");
     } else if (dist == "bernoulli") {
-      check_keys(v, where, {"dist", "p"});
+      check_keys(v, where, {"dist", "p", "special", "special_fraction"});
       s.kind = InitSpec::Kind::Bernoulli;
       s.a = num("p", 0.5);
       if (!(s.a >= 0 && s.a <= 1)) fail(where + "/p", "must lie in [0, 1]");
     } else {
       fail(where + "/dist", "unknown distribution \"" + dist + "\" (known: uniform, normal, bernoulli, randint)");
     }
+    special_at(v, where, s);
     return s;
+  }
+
+  // "special": a list of special-value tokens or numbers; "special_fraction": the share of special elements.
+  void special_at(const json& v, const std::string& where, InitSpec& s) const {
+    auto it = v.find("special");
+    if (it == v.end()) {
+      if (v.contains("special_fraction")) fail(where + "/special_fraction", "needs a \"special\" list");
+      return;
+    }
+    if (!it->is_array() || it->empty())
+      fail(where + "/special", "expected a non-empty list such as [\"nan\", \"inf\", \"-inf\", 1e30]");
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const json& e = (*it)[i];
+      const std::string w = where + "/special/" + std::to_string(i);
+      if (e.is_number()) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", number_at(e, w));
+        s.special.emplace_back(buf);
+      } else {
+        s.special.push_back(string_at(e, w));
+      }
+    }
+    s.special_fraction = 0.05;
+    if (auto f = v.find("special_fraction"); f != v.end()) {
+      s.special_fraction = number_at(*f, where + "/special_fraction");
+      if (!(s.special_fraction >= 0.0 && s.special_fraction <= 1.0))
+        fail(where + "/special_fraction", "must lie in [0, 1]");
+    }
   }
 
   std::string dim_expr_at(const json& v, const std::string& where) const {
@@ -535,6 +566,13 @@ ConcreteCase resolve_case(const Task& task, const Case& c) {
           throw Error("task '" + task.origin + "': case '" + c.name + "': tensor \"" + s.name +
                       "\": randint \"below\" leaves an empty range");
       }
+      for (const std::string& tok : ct.init.special) {  // every token must fit the tensor's dtype now
+        try {
+          special_value(ct.dtype, ct.init, tok);
+        } catch (const Error& e) {
+          throw Error("task '" + task.origin + "': case " + c.name + ": input \"" + s.name + "\": " + e.what());
+        }
+      }
       ct.threshold = s.threshold.value_or(default_threshold(ct.dtype));
       for (int64_t k = 0; k < count; ++k) {
         ConcreteTensor e = ct;
@@ -562,7 +600,8 @@ bool reference_is_fp32_baseline(const Task& task) {
 namespace {
 json tensor_json(const ConcreteTensor& t) {
   return {{"name", t.name}, {"dtype", static_cast<int>(t.dtype)}, {"shape", t.shape}, {"numel", t.numel},
-          {"init", {static_cast<int>(t.init.kind), t.init.a, t.init.b}}, {"threshold", t.threshold}};
+          {"init", {static_cast<int>(t.init.kind), t.init.a, t.init.b}}, {"threshold", t.threshold},
+          {"special", t.init.special}, {"special_fraction", t.init.special_fraction}};
 }
 ConcreteTensor tensor_from_json(const json& j) {
   ConcreteTensor t;
@@ -574,6 +613,8 @@ ConcreteTensor tensor_from_json(const json& j) {
   t.init.a = j.at("init").at(1).get<double>();
   t.init.b = j.at("init").at(2).get<double>();
   t.threshold = j.at("threshold").get<double>();
+  if (auto it = j.find("special"); it != j.end()) t.init.special = it->get<std::vector<std::string>>();
+  if (auto it = j.find("special_fraction"); it != j.end()) t.init.special_fraction = it->get<double>();
   return t;
 }
 }  // namespace

@@ -140,3 +140,43 @@ TEST(Check, FloatPathsAgreeWithTheDefinition) {
     }
   }
 }
+
+// Accuracy reached (issue 16): bits from the relative errors, capped at the significand; ulps against the
+// golden rounded to the dtype.
+TEST(Check, BitsAndUlps) {
+  std::vector<double> gold = {1.0, 3.0, -0.1, 1e-3};
+  std::vector<float> got(gold.begin(), gold.end());
+  OutputCheck c = check_output("y", DType::F32, got.data(), gold.data(), got.size(), kT);
+  EXPECT_EQ(c.max_ulps, 0.0);  // correctly rounded
+  EXPECT_GT(c.bits, 23.0);
+  EXPECT_LE(c.bits, 24.0);
+  got[1] = std::nextafter(std::nextafter(got[1], 4.0f), 4.0f);  // two ulps up
+  c = check_output("y", DType::F32, got.data(), gold.data(), got.size(), kT);
+  EXPECT_EQ(c.max_ulps, 2.0);
+  EXPECT_NEAR(c.bits, -std::log2(2 * 0x1p-22 / 3.0), 0.01);
+  got[0] = std::nanf("");
+  EXPECT_TRUE(std::isinf(check_output("y", DType::F32, got.data(), gold.data(), got.size(), kT).max_ulps));
+  // 12 significant bits: about 12 bits of accuracy.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> d(1.0, 100.0);
+  std::vector<double> g2(4096);
+  std::vector<float> r12(4096);
+  for (std::size_t i = 0; i < g2.size(); ++i) {
+    g2[i] = d(rng);
+    int e;
+    const double m = std::frexp(g2[i], &e);
+    r12[i] = static_cast<float>(std::ldexp(std::round(std::ldexp(m, 12)), e - 12));
+  }
+  c = check_output("y", DType::F32, r12.data(), g2.data(), g2.size(), kT);
+  EXPECT_GT(c.bits, 11.5);
+  EXPECT_LT(c.bits, 13.5);
+  EXPECT_GT(c.max_ulps, 1000.0);
+  // Integers: no bits, ulps are the absolute difference; fp16 counts its own ulps.
+  std::vector<int32_t> ints = {5, 9};
+  std::vector<double> gi = {5, 7};
+  c = check_output("y", DType::I32, ints.data(), gi.data(), 2, 0.0);
+  EXPECT_EQ(c.bits, -1.0);
+  EXPECT_EQ(c.max_ulps, 2.0);
+  EXPECT_EQ(ulp_distance(DType::F16, 1.0 + 0x1p-10, 1.0), 1.0);
+  EXPECT_EQ(accuracy_bits(DType::BF16, 0.0), 8.0);
+}

@@ -11,7 +11,11 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "kope/evaluator.h"
+#include "kope/report_io.h"
+#include "kope/task.h"
 #include "kope/fast_inputs.h"
 #include "kope/judge.h"
 #include "kope/cache.h"
@@ -405,4 +409,79 @@ TEST_F(JudgeLimits, AFileLargerThanTheLimitIsStoppedAndSaidSo) {
   EXPECT_NE(r.cases[0].message.find("SIGXFSZ"), std::string::npos) << r.cases[0].message;
   EXPECT_NE(r.cases[0].message.find("file size limit: 64 MiB"), std::string::npos) << r.cases[0].message;
   EXPECT_EQ(r.cases[0].message.find("out of memory"), std::string::npos) << r.cases[0].message;
+}
+
+// ---- Issue 16: every timed call is held to the correctness call's standard; accuracy is reported.
+
+// Exact on the correctness call, 1.5 t off on every later one: passed under the old twice-the-threshold check of
+// timed calls, fails now on its first warm-up, and the message names the call and the element.
+TEST_F(JudgeTest, LooserOnTimedCallsThanOnTheCorrectnessCallFails) {
+  EvalReport r = run("exact_then_loose.cpp");
+  ASSERT_FALSE(r.cases.empty());
+  EXPECT_FALSE(r.correct()) << all_messages(r);
+  const CaseResult& c = r.cases.front();
+  EXPECT_EQ(c.status, CaseStatus::Wrong) << all_messages(r);
+  EXPECT_EQ(c.failed_call, "warm-up 1") << all_messages(r);
+  EXPECT_NE(c.message.find("timed run (warm-up 1"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("worst at index"), std::string::npos) << c.message;
+  // The baseline's own error on the seeded inputs was measured and is small next to t.
+  ASSERT_EQ(c.baseline_outputs.size(), 1u);
+  EXPECT_LT(c.baseline_outputs[0].mean_rel, c.baseline_outputs[0].threshold / 100);
+}
+
+// Rounded to 12 significant bits: within CANN's rule (it passes), but the report shows about 12 bits where an
+// honest kernel shows 22 or more, on the correctness call and over the timed calls.
+// (Cases of many elements: on a one-element case the mean is that element's error, up to 2 t, a coin toss.)
+TEST_F(JudgeTest, AccuracyInBitsTellsACoarseKernelFromAnHonestOne) {
+  nlohmann::json j = nlohmann::json::parse(test::affine_task_json());
+  j["cases"].erase(0);
+  const Task many = parse_task(j, "test:affine_many.json");
+  EvalReport coarse = ev.evaluate(many, hostile("round_to_12_bits.cpp"), "round_to_12_bits.cpp", test::quick_options());
+  EvalReport honest = ev.evaluate(many, test::affine_kernel(kHonest), "honest.cpp", test::quick_options());
+  ASSERT_TRUE(honest.correct()) << all_messages(honest);
+  ASSERT_TRUE(coarse.correct()) << all_messages(coarse);
+  ASSERT_TRUE(coarse.accuracy_bits() && honest.accuracy_bits());
+  EXPECT_GT(*coarse.accuracy_bits(), 11.0);
+  EXPECT_LT(*coarse.accuracy_bits(), 13.5);
+  EXPECT_GT(*coarse.accuracy_max_ulps(), 1000.0);
+  EXPECT_GE(*honest.accuracy_bits(), 22.0);
+  EXPECT_LE(*honest.accuracy_max_ulps(), 2.0);
+  ASSERT_TRUE(coarse.timed_accuracy_bits() && honest.timed_accuracy_bits());
+  EXPECT_LT(*coarse.timed_accuracy_bits(), 13.5);
+  EXPECT_GE(*honest.timed_accuracy_bits(), 22.0);
+  // In the JSON, and back.
+  const nlohmann::json rj = coarse.to_json();
+  EXPECT_LT(rj["accuracy"]["bits"].get<double>(), 13.5);
+  EXPECT_FALSE(rj["cases"][0]["timed_worst_outputs"].empty());
+  const EvalReport back = report_from_json(rj);
+  ASSERT_TRUE(back.accuracy_bits() && back.timed_accuracy_bits());
+  EXPECT_DOUBLE_EQ(*back.accuracy_bits(), *coarse.accuracy_bits());
+  EXPECT_DOUBLE_EQ(*back.timed_accuracy_max_ulps(), *coarse.timed_accuracy_max_ulps());
+  nlohmann::json old = rj;  // a report stored before the accuracy figures still loads, without them
+  for (auto& c : old["cases"]) {
+    c.erase("timed_worst_outputs");
+    for (auto& o : c["outputs"]) o.erase("bits"), o.erase("mean_bits"), o.erase("max_ulps");
+  }
+  EXPECT_FALSE(report_from_json(old).accuracy_bits());
+  EXPECT_EQ(report_from_json(old).cases.size(), coarse.cases.size());
+  for (const CaseResult& c : coarse.cases)  // CANN's mean rule: measured, printed for the record
+    std::printf("12-bit kernel, case %s: mean rel err %.3g t on the correctness call, %.3g t at worst timed\n",
+                c.name.c_str(), c.outputs[0].mean_rel / c.outputs[0].threshold,
+                c.timed_worst[0].mean_rel / c.outputs[0].threshold);
+}
+
+// Right on ordinary values, garbage on NaN, infinities and huge values: a task whose cases hold the special
+// values (placed in the seeded and in every fresh input) rejects it; the honest kernel passes them.
+TEST_F(JudgeTest, GarbageOnSpecialValuesFailsWhereTheCasesHoldThem) {
+  nlohmann::json j = nlohmann::json::parse(test::affine_task_json());
+  j["inputs"][0]["init"]["special"] = {"nan", "inf", "-inf", "-0", 1e30, -1e30};
+  Task special = parse_task(j, "test:affine_special.json");
+  EvalReport ordinary = run("garbage_on_special.cpp");
+  EXPECT_TRUE(ordinary.correct()) << "without special values nothing tells it apart: " << all_messages(ordinary);
+  EvalReport bad = ev.evaluate(special, hostile("garbage_on_special.cpp"), "garbage_on_special.cpp",
+                               test::quick_options());
+  EXPECT_FALSE(bad.correct()) << all_messages(bad);
+  EXPECT_EQ(bad.cases.front().status, CaseStatus::Wrong) << all_messages(bad);
+  EvalReport good = ev.evaluate(special, test::affine_kernel(kHonest), "honest.cpp", test::quick_options());
+  EXPECT_TRUE(good.correct()) << all_messages(good);
 }

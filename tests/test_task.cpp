@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <cmath>
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -486,4 +487,57 @@ TEST(TaskBadInput, InvalidUtf8InAFileIsAClearError) {
   std::string e = text_error(affine_with("y = 2 * x + 1", "y = 2 * x + 1 \xFF\xFE"));
   EXPECT_NE(e.find("t.json"), std::string::npos) << e;
   EXPECT_NE(e.find("not valid JSON"), std::string::npos) << e;
+}
+
+// Special values (issue 16): parsed, resolved per dtype, placed in seeded and fresh inputs alike, and a token the
+// dtype cannot hold is an error naming the case and input.
+TEST(Task, SpecialValuesArePlacedInSeededInputs) {
+  json j = affine();
+  j["cases"][1]["init"] = {{"x", {{"dist", "uniform"}, {"low", 1}, {"high", 3},
+                                  {"special", {"nan", "inf", "-inf", "-0", "denormal", "max", 1e30}},
+                                  {"special_fraction", 0.1}}}};
+  const Task t = parse_task(j, "t.json");
+  const ConcreteCase c = resolve_case(t, t.cases[1]);
+  ASSERT_EQ(c.inputs[0].init.special.size(), 7u);
+  std::vector<float> x(1001);
+  generate_tensor(c.inputs[0], c.seed, 0, x.data());
+  int nan = 0, pinf = 0, ninf = 0, negzero = 0, denorm = 0, mx = 0, big = 0, ordinary = 0;
+  for (float v : x) {
+    if (std::isnan(v)) ++nan;
+    else if (v == INFINITY) ++pinf;
+    else if (v == -INFINITY) ++ninf;
+    else if (v == 0.0f && std::signbit(v)) ++negzero;
+    else if (v == 0x1p-149f) ++denorm;
+    else if (v == std::numeric_limits<float>::max()) ++mx;
+    else if (v == 1e30f) ++big;
+    else if (v >= 1.0f && v < 3.0f) ++ordinary;
+  }
+  EXPECT_GE(nan, 1);
+  EXPECT_GE(pinf, 1);
+  EXPECT_GE(ninf, 1);
+  EXPECT_GE(negzero, 1);
+  EXPECT_GE(denorm, 1);
+  EXPECT_GE(mx, 1);
+  EXPECT_GE(big, 1);
+  EXPECT_EQ(nan + pinf + ninf + negzero + denorm + mx + big + ordinary, 1001);
+  EXPECT_GT(ordinary, 850);  // about 10% special
+  // The same seed gives the same bytes; the digest changed with the case.
+  std::vector<float> again(1001);
+  generate_tensor(c.inputs[0], c.seed, 0, again.data());
+  EXPECT_EQ(std::memcmp(x.data(), again.data(), x.size() * 4), 0);
+  EXPECT_NE(t.digest, parse_task(affine(), "t.json").digest);
+}
+
+TEST(Task, SpecialValuesTheDtypeCannotHoldAreErrors) {
+  json j = affine();
+  j["cases"][0]["init"] = {{"x", {{"dist", "uniform"}, {"special", {"nonsense"}}}}};
+  EXPECT_NE(error_of(j).find("unknown special value"), std::string::npos) << error_of(j);
+  j["cases"][0]["init"] = {{"x", {{"dist", "uniform"}, {"special", json::array()}}}};
+  EXPECT_NE(error_of(j).find("/cases/0/init/x/special"), std::string::npos) << error_of(j);
+  j["cases"][0]["init"] = {{"x", {{"dist", "uniform"}, {"special", {"nan"}}, {"special_fraction", 2}}}};
+  EXPECT_NE(error_of(j).find("special_fraction"), std::string::npos) << error_of(j);
+  j["cases"][0]["init"] = {{"x", {{"dist", "randint"}, {"low", 0}, {"high", 5}, {"special", {"nan"}}}}};
+  j["cases"][0]["dtypes"] = {{"x", "int32"}};
+  j["baseline"] = j["reference"];
+  EXPECT_NE(error_of(j).find("needs a floating dtype"), std::string::npos) << error_of(j);
 }

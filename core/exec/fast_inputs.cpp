@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kope/dtype.h"
+#include "kope/inputs.h"
 #include "kope/parallel.h"
 #include "kope/target_clones.h"
 
@@ -111,7 +112,9 @@ uint64_t mix_seed(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   return splitmix(splitmix(splitmix(splitmix(a) ^ b) ^ c) ^ d);
 }
 
-void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
+namespace {
+
+void fill_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
   const InitSpec& s = t.init;
   const auto n = static_cast<std::size_t>(t.numel);
   const uint32_t s1 = static_cast<uint32_t>(seed), s2 = static_cast<uint32_t>(seed >> 32) | 1u;
@@ -159,6 +162,13 @@ void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
       store_from_double(t.dtype, out, i, round_to(t.dtype, v));
     }
   });
+}
+
+}  // namespace
+
+void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
+  fill_fresh(t, seed, out);
+  place_special(t, seed, out);  // the special values at positions of this call's own choosing
 }
 
 }  // namespace kope

@@ -70,6 +70,12 @@ struct CaseResult {
   std::string message;
   std::vector<OutputCheck> outputs;       // the correctness call
   std::vector<OutputCheck> last_outputs;  // the last timed call
+  // The naive baseline's own outputs on the seeded inputs against the golden (issue 16): how closely it stands
+  // in for the golden on the timed calls. Empty when the case was not timed by the judge's own workers.
+  std::vector<OutputCheck> baseline_outputs;
+  // Per output, the worst over every warm-up and timed call against the baseline's output on the same inputs:
+  // the largest errors and ulps, the fewest bits; `threshold` is the limit those calls were held to.
+  std::vector<OutputCheck> timed_worst;
   std::vector<double> baseline_ns, kernel_ns;
   std::optional<double> baseline_median_ns, kernel_median_ns, speedup;
   // A 95% bootstrap interval of the speedup: how far the machine's noise leaves the ratio uncertain.
@@ -129,6 +135,12 @@ struct EvalReport {
   bool correct() const;
   std::string status() const;           // cancelled, passed, compile_error, or the first failing case's status
   std::optional<double> speedup() const;  // geometric mean over cases, when correct
+  // Accuracy reached (issue 16): the fewest bits (OutputCheck::bits) and the most ulps over every case's floating
+  // outputs on the correctness call, and over their timed calls; nullopt where no case has one.
+  std::optional<double> accuracy_bits() const;
+  std::optional<double> accuracy_max_ulps() const;
+  std::optional<double> timed_accuracy_bits() const;
+  std::optional<double> timed_accuracy_max_ulps() const;
   // The same against the naive baseline (the second column), when correct.
   std::optional<double> speedup_vs_naive() const;
   // "library" when every timed case was timed against the library, "naive" when none was, else "mixed".

@@ -22,6 +22,13 @@ struct InitSpec {
   // randint only: when set, high is this dimension expression's value in the case minus one, so index
   // inputs stay inside the dimension they index ("below": "R" draws from [low, R-1]).
   std::string below;
+  // Special values (issue 16) placed at seeded positions among the drawn ones, in the seeded inputs and in every
+  // timed call's fresh inputs alike: tokens "nan", "inf", "-inf", "-0", "0", "denormal", "-denormal",
+  // "min_normal", "max", "lowest" (of the tensor's dtype), "low", "high" (the distribution's bounds), or a
+  // number as text. Each appears at least once where the tensor has room; about special_fraction of all
+  // elements are special.
+  std::vector<std::string> special;
+  double special_fraction = 0.0;
 };
 
 struct TensorSpec {

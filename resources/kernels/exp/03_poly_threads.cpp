@@ -21,7 +21,7 @@ static void exp_range(const float* __restrict x, float* __restrict y, int64_t b,
     const int32_t bits = ((int32_t)nf + 127) << 23;
     float s;
     memcpy(&s, &bits, sizeof s);
-    y[i] = p * s;
+    y[i] = x[i] > 88.7228391f ? INFINITY : x[i] != x[i] ? x[i] : p * s; /* overflow to inf, NaN through */
   }
 }
 

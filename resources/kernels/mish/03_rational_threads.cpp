@@ -3,12 +3,19 @@
 #include "kope_kernel.h"
 #include <thread>
 
+/* -ffast-math lets the compiler assume no NaN: pass a NaN input through by its bits (issue 16) */
+static inline float nan_through(float x, float y) {
+  uint32_t u;
+  memcpy(&u, &x, sizeof u);
+  return (u & 0x7fffffffu) > 0x7f800000u ? x : y;
+}
+
 static void mish_range(const float* __restrict x, float* __restrict y, int64_t b, int64_t e) {
   for (int64_t i = b; i < e; ++i) {
     const float v = x[i];
     const float t = expf(fminf(v, 20.0f));
     const float q = t * (t + 2.0f);
-    y[i] = v * q / (q + 2.0f);
+    y[i] = nan_through(v, v * (q / (q + 2.0f)));  /* v * q overflows for huge v */
   }
 }
 

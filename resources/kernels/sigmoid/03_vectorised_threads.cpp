@@ -3,10 +3,17 @@
 #include "kope_kernel.h"
 #include <thread>
 
+/* -ffast-math lets the compiler assume no NaN: pass a NaN input through by its bits (issue 16) */
+static inline float nan_through(float x, float y) {
+  uint32_t u;
+  memcpy(&u, &x, sizeof u);
+  return (u & 0x7fffffffu) > 0x7f800000u ? x : y;
+}
+
 static void sigmoid_range(const float* __restrict x, float* __restrict y, int64_t b, int64_t e) {
   for (int64_t i = b; i < e; ++i) {
     const float t = fminf(-x[i], 88.0f);
-    y[i] = 1.0f / (1.0f + expf(t));
+    y[i] = nan_through(x[i], 1.0f / (1.0f + expf(t)));
   }
 }
 
