@@ -18,6 +18,7 @@
 #include "kope/task.h"
 #include "kope/fast_inputs.h"
 #include "kope/judge.h"
+#include "kope/judge_checks.h"
 #include "kope/cache.h"
 #include "kope/sandbox.h"
 #include "test_support.h"
@@ -325,17 +326,17 @@ TEST(CacheSize, ComesFromSysfsWithACap) {
   }
 }
 
-TEST(CheckAgainstReference, FastPassAgreesWithTheExactOne) {
+TEST(CheckTimedOutput, FastPassAgreesWithTheExactOne) {
   std::vector<float> ref(5000), got(5000);
   for (int i = 0; i < 5000; ++i) ref[i] = got[i] = 1.0f + i * 0.001f;
-  EXPECT_TRUE(check_against_reference("y", DType::F32, got.data(), ref.data(), 5000, 1e-4).ok);
+  EXPECT_TRUE(check_timed_output("y", DType::F32, got.data(), ref.data(), 5000, 1e-4).ok);
   got[1234] = ref[1234] * 1.01f;  // one element 1% off: the max limit (10 t = 1e-3) fails it
-  OutputCheck c = check_against_reference("y", DType::F32, got.data(), ref.data(), 5000, 1e-4);
+  OutputCheck c = check_timed_output("y", DType::F32, got.data(), ref.data(), 5000, 1e-4);
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.worst_index, 1234);
   got[1234] = ref[1234];
   got[7] = std::nanf("");
-  EXPECT_FALSE(check_against_reference("y", DType::F32, got.data(), ref.data(), 5000, 1e-4).ok);
+  EXPECT_FALSE(check_timed_output("y", DType::F32, got.data(), ref.data(), 5000, 1e-4).ok);
 }
 
 // The call's end is the worker's word, and the handshake is memory the kernel can write. A kernel that says

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -53,6 +54,18 @@ std::string affine_kernel(const std::string& body, const std::string& header_lin
          body + "\n  return 0;\n}\n";
 }
 
+namespace {
+std::string read_proc_file(const fs::path& p) {
+  std::FILE* f = std::fopen(p.c_str(), "rb");
+  if (!f) return {};
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+  std::fclose(f);
+  return out;
+}
+}  // namespace
+
 std::vector<int> processes_mentioning(const std::vector<std::string>& parts) {
   std::vector<int> out;
   std::error_code ec;
@@ -61,8 +74,8 @@ std::vector<int> processes_mentioning(const std::vector<std::string>& parts) {
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     const int pid = std::stoi(name);
     if (pid == getpid()) continue;
-    std::ifstream in(e.path() / "cmdline", std::ios::binary);
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // A process may end while its cmdline is read (ESRCH from the read): it is no longer there to find.
+    std::string cmd = read_proc_file(e.path() / "cmdline");
     if (cmd.empty()) continue;
     for (char& ch : cmd)
       if (ch == '\0') ch = ' ';

@@ -135,9 +135,5 @@ class Judge {
   std::vector<std::pair<std::string, std::string>> missing_;
 };
 
-// Checks `got` against a trusted output on the same inputs (same dtype): the check_output rules with
-// `threshold`; a vectorised pass first, the exact element-by-element pass only when that one is in doubt.
-OutputCheck check_against_reference(const std::string& name, DType dtype, const void* got, const void* ref,
-                                    std::size_t numel, double threshold);
 
 }  // namespace kope
