@@ -1,5 +1,6 @@
 // Hostile: exact on the first (correctness) call, then 1.5x the fp32 threshold (2^-13) off on every later
 // call: the timed calls are held to the correctness call's standard, so it fails on the first warm-up.
+// kope:expect wrong
 #include "kope_kernel.h"
 
 int kope_kernel(const kope_args* a) {

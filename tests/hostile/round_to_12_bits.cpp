@@ -1,5 +1,6 @@
 // Coarse: every result rounded to 12 significant bits (half of fp32's 24). CANN's rule (mean rel err < 2^-13,
 // max < 10 x 2^-13) lets it pass; the report must show about 12 bits of accuracy where an honest kernel has 24.
+// kope:expect passed,wrong (CANN's rule lets it pass on many-element cases, a one-element case fails it about half the time; its report shows ~12 bits)
 #include "kope_kernel.h"
 
 #include <string.h>
