@@ -1,6 +1,5 @@
 // `kope doctor`, the sandbox and device checks: user namespaces, bubblewrap, seccomp and cgroups as the sandbox
 // itself probes them (sandbox_capabilities, cgroup_plan), and the devices as `kope devices` lists them.
-#include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -18,6 +17,7 @@
 
 #include "doctor_internal.h"
 #include "kope/device/device.h"
+#include "kope/ledger.h"
 #include "kope/process.h"
 #include "kope/sandbox.h"
 #include "sandbox_internal.h"
@@ -183,15 +183,9 @@ DoctorCheck check_cpu_clock(const SysView& sys) {
   if (child < 0) {
     why = std::string("fork: ") + std::strerror(errno);
   } else {
-    perf_event_attr a{};
-    a.type = PERF_TYPE_SOFTWARE;
-    a.size = sizeof a;
-    a.config = PERF_COUNT_SW_TASK_CLOCK;
-    a.inherit = 1;
-    const int fd = static_cast<int>(syscall(SYS_perf_event_open, &a, child, -1, -1, PERF_FLAG_FD_CLOEXEC));
+    const int fd = open_task_clock(child, why);
     uint64_t v = 0;
-    if (fd < 0) why = std::string("perf_event_open: ") + std::strerror(errno);
-    else ok = read(fd, &v, sizeof v) == static_cast<ssize_t>(sizeof v);
+    if (fd >= 0) ok = read(fd, &v, sizeof v) == static_cast<ssize_t>(sizeof v);
     if (fd >= 0) close(fd);
     kill(child, SIGKILL);
     waitpid(child, nullptr, 0);

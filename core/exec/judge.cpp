@@ -5,7 +5,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <linux/perf_event.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -517,15 +516,8 @@ void Judge::watch_worker(Worker& w, bool is_kernel) {
   w.perf_fd = -1;
   std::string perf_why = "the worker process was not found under /proc";
   if (p > 0) {
-    perf_event_attr a{};
-    a.type = PERF_TYPE_SOFTWARE;
-    a.size = sizeof a;
-    a.config = PERF_COUNT_SW_TASK_CLOCK;
-    a.inherit = 1;
-    w.perf_fd = static_cast<int>(syscall(SYS_perf_event_open, &a, p, -1, -1, PERF_FLAG_FD_CLOEXEC));
-    if (w.perf_fd < 0)
-      perf_why = std::string("perf_event_open: ") + strerror(errno) +
-                 " (see /proc/sys/kernel/perf_event_paranoid; kope doctor says more)";
+    w.perf_fd = open_task_clock(p, perf_why);
+    if (w.perf_fd < 0) perf_why += " (see /proc/sys/kernel/perf_event_paranoid; kope doctor says more)";
   }
   const auto& active = w.child->isolation().active;
   const bool spawn_filter = std::find(active.begin(), active.end(), std::string("seccomp")) != active.end();

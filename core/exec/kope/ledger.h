@@ -20,6 +20,10 @@
 
 namespace kope {
 
+// A perf task-clock counter on process `pid` and every thread it starts from now on (exact CPU ns, read with
+// read(2) as a uint64_t): the clock the ledger reads. Returns the fd, or -1 with `why` set.
+int open_task_clock(int pid, std::string& why);
+
 class Ledger {
  public:
   static constexpr int64_t kAfterSlackNs = 3000;   // an interrupt, a cold cache line on the way to sleep
