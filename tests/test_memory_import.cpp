@@ -75,6 +75,21 @@ class ImportTest : public ::testing::Test {
   Workspace ws = Workspace::open(dir / "ws");
   MemoryStore mem{ws.handle()};
 
+  // A local Case of the affine task, passed, with `thought`: what no import may change.
+  int64_t add_local_case(const std::string& thought) {
+    memory::CaseInput in;
+    in.task = "affine";
+    in.task_digest = sha256_hex("affine");
+    in.device = "cpu";
+    in.kernel_sha256 = sha256_hex("k");
+    in.kernel_name = "k.cpp";
+    in.thought = thought;
+    in.status = "passed";
+    in.compiled = in.correct = true;
+    in.a = 2;
+    return mem.add_case(in);
+  }
+
   fs::path write_lines(const std::vector<std::string>& lines, const std::string& name = "in.jsonl") {
     std::string text;
     for (const auto& l : lines) text += l + "\n";
@@ -260,19 +275,7 @@ TEST_F(ImportTest, DeepNestingHugeLinesAndInvalidUtf8AreRefusedBeforeParsing) {
 }
 
 TEST_F(ImportTest, CollisionsDuplicatesAndTruncationWriteNothing) {
-  const int64_t local = mem.add_case([] {
-    memory::CaseInput in;
-    in.task = "affine";
-    in.task_digest = sha256_hex("affine");
-    in.device = "cpu";
-    in.kernel_sha256 = sha256_hex("k");
-    in.kernel_name = "k.cpp";
-    in.thought = "the local thought";
-    in.status = "passed";
-    in.compiled = in.correct = true;
-    in.a = 2;
-    return in;
-  }());
+  const int64_t local = add_local_case("the local thought");
   const std::string self = mem.workspace_id();
   const std::string local_uid = mem.get_case(local)->uid;
   // A line naming this workspace as origin and a local uid: skipped, the local Case unchanged.
@@ -401,17 +404,7 @@ TEST_F(ImportTest, JournalExportStaysInItsFolderWhateverTheTaskName) {
 // Random mutations of a valid export: every import either adds valid rows or fails with kope::Error; none
 // crashes, none writes a kernel whose text is not its hash, none changes the local Case.
 TEST_F(ImportTest, MutatedExportsNeverCrashOrCorrupt) {
-  memory::CaseInput in;
-  in.task = "affine";
-  in.task_digest = sha256_hex("affine");
-  in.device = "cpu";
-  in.kernel_sha256 = sha256_hex("k");
-  in.kernel_name = "k.cpp";
-  in.thought = "local";
-  in.status = "passed";
-  in.compiled = in.correct = true;
-  in.a = 2;
-  const int64_t local = mem.add_case(in);
+  const int64_t local = add_local_case("local");
   const std::string local_row = json(mem.get_case(local)->thought).dump() + std::to_string(mem.get_case(local)->d);
   json hw = {{"kind", "hardware"}, {"fingerprint", {{"cpu_model", "x"}, {"cores", 4}, {"caches", {{"L1d", "32K"}}}}}};
   hw["digest"] = memory::fingerprint_digest(hw["fingerprint"]);
