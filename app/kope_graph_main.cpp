@@ -9,8 +9,8 @@
 #include <iostream>
 
 #include "graph_widget.h"
-#include "kope/text.h"
-#include "kope/workspace.h"
+#include "kope/base/text.h"
+#include "kope/workspace/workspace.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);

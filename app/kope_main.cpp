@@ -1,8 +1,8 @@
 // kope: the command-line front of the workbench.
 #include <iostream>
 
-#include "kope/agent/cli_agent.h"
-#include "kope/cli.h"
+#include "kope/cli/cli_agent.h"
+#include "kope/cli/cli.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

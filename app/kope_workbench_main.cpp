@@ -7,11 +7,11 @@
 
 #include "demo_script.h"
 #include "i18n.h"
-#include "kope/cli.h"
-#include "kope/error.h"
-#include "kope/suite.h"
-#include "kope/text.h"
-#include "kope/workspace.h"
+#include "kope/base/version.h"
+#include "kope/base/error.h"
+#include "kope/model/suite.h"
+#include "kope/base/text.h"
+#include "kope/workspace/workspace.h"
 #include "editor/kernel_editor.h"
 #include "main_window.h"
 

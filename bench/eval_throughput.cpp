@@ -20,8 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/process.h"
-#include "kope/workspace.h"
+#include "kope/base/process.h"
+#include "kope/workspace/workspace.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -21,7 +21,7 @@
 #include "graph_widget.h"
 #include "kope/memory/memory.h"
 #include "kope/store/db.h"
-#include "kope/workspace.h"
+#include "kope/workspace/workspace.h"
 #include "layout_service.h"
 
 using namespace kope;

@@ -24,10 +24,10 @@
 #include <string>
 #include <vector>
 
-#include "kope/evaluator.h"
-#include "kope/fsutil.h"
-#include "kope/suite.h"
-#include "kope/task.h"
+#include "kope/eval/evaluator.h"
+#include "kope/base/fsutil.h"
+#include "kope/model/suite.h"
+#include "kope/model/task.h"
 
 namespace fs = std::filesystem;
 using namespace kope;

@@ -18,7 +18,7 @@
 #include "kope/memory/retrieve.h"
 #include "kope/memory/text.h"
 #include "kope/store/db.h"
-#include "kope/workspace.h"
+#include "kope/workspace/workspace.h"
 
 using namespace kope;
 using namespace kope::memory;

@@ -18,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/evaluator.h"
-#include "kope/suite.h"
+#include "kope/eval/evaluator.h"
+#include "kope/model/suite.h"
 
 using namespace kope;
 

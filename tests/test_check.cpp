@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kope/check.h"
+#include "kope/model/check.h"
 
 using namespace kope;
 

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/cli.h"
-#include "kope/process.h"
-#include "kope/workspace.h"
+#include "kope/cli/cli.h"
+#include "kope/base/process.h"
+#include "kope/workspace/workspace.h"
 #include "test_support.h"
 
 using namespace kope;

@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "kope/compiler.h"
-#include "kope/error.h"
-#include "kope/evaluator.h"
-#include "kope/sandbox.h"
+#include "kope/exec/compiler.h"
+#include "kope/base/error.h"
+#include "kope/eval/evaluator.h"
+#include "kope/exec/sandbox.h"
 #include "test_support.h"
 
 using namespace kope;

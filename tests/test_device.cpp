@@ -8,15 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/cli.h"
+#include "kope/cli/cli.h"
 #include "kope/device/device.h"
 #include "kope/device/worker_protocol.h"
-#include "kope/error.h"
-#include "kope/evaluator.h"
-#include "kope/fsutil.h"
-#include "kope/inputs.h"
-#include "kope/sandbox.h"
-#include "kope/suite.h"
+#include "kope/base/error.h"
+#include "kope/eval/evaluator.h"
+#include "kope/base/fsutil.h"
+#include "kope/model/inputs.h"
+#include "kope/exec/sandbox.h"
+#include "kope/model/suite.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

@@ -11,8 +11,8 @@
 
 #include "kope/device/ascend.h"
 #include "kope/device/device.h"
-#include "kope/error.h"
-#include "kope/fsutil.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

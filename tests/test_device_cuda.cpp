@@ -11,10 +11,10 @@
 #include "kope/device/cuda.h"
 #include "kope/device/device.h"
 #include "kope/device/worker_sandbox.h"
-#include "kope/sandbox.h"
-#include "kope/fsutil.h"
-#include "kope/process.h"
-#include "kope/suite.h"
+#include "kope/exec/sandbox.h"
+#include "kope/base/fsutil.h"
+#include "kope/base/process.h"
+#include "kope/model/suite.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

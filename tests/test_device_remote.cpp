@@ -19,11 +19,11 @@
 
 #include "kope/device/device.h"
 #include "kope/device/remote.h"
-#include "kope/error.h"
-#include "kope/evaluator.h"
-#include "kope/fsutil.h"
-#include "kope/inputs.h"
-#include "kope/process.h"
+#include "kope/base/error.h"
+#include "kope/eval/evaluator.h"
+#include "kope/base/fsutil.h"
+#include "kope/model/inputs.h"
+#include "kope/base/process.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

@@ -10,11 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/cli.h"
-#include "kope/doctor.h"
-#include "kope/error.h"
-#include "kope/process.h"
-#include "kope/sandbox.h"
+#include "kope/cli/cli.h"
+#include "kope/doctor/doctor.h"
+#include "kope/base/error.h"
+#include "kope/base/process.h"
+#include "kope/exec/sandbox.h"
 #include "test_support.h"
 
 using namespace kope;

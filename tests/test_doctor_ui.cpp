@@ -20,7 +20,7 @@
 #include "doctor/doctor_dialog.h"
 #include "doctor/doctor_model.h"
 #include "i18n.h"
-#include "kope/suite.h"
+#include "kope/model/suite.h"
 #include "main_window.h"
 #include "models/row_model.h"
 #include "test_support.h"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "kope/dtype.h"
+#include "kope/model/dtype.h"
 #include "kope_kernel.h"
 
 using namespace kope;

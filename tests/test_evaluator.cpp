@@ -8,9 +8,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "kope/error.h"
-#include "kope/evaluator.h"
-#include "kope/suite.h"
+#include "kope/base/error.h"
+#include "kope/eval/evaluator.h"
+#include "kope/model/suite.h"
 #include "test_support.h"
 
 using namespace kope;

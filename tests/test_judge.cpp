@@ -13,14 +13,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/evaluator.h"
-#include "kope/report_io.h"
-#include "kope/task.h"
-#include "kope/fast_inputs.h"
-#include "kope/judge.h"
-#include "kope/judge_checks.h"
-#include "kope/cache.h"
-#include "kope/sandbox.h"
+#include "kope/eval/evaluator.h"
+#include "kope/model/report_io.h"
+#include "kope/model/task.h"
+#include "kope/exec/fast_inputs.h"
+#include "kope/exec/judge.h"
+#include "kope/exec/judge_checks.h"
+#include "kope/exec/cache.h"
+#include "kope/exec/sandbox.h"
 #include "test_support.h"
 
 using namespace kope;

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <filesystem>
 
-#include "kope/evaluator.h"
-#include "kope/library.h"
-#include "kope/report_io.h"
-#include "kope/suite.h"
+#include "kope/eval/evaluator.h"
+#include "kope/eval/library.h"
+#include "kope/model/report_io.h"
+#include "kope/model/suite.h"
 #include "test_support.h"
 
 using namespace kope;

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "kope/loop.h"
-#include "kope/sha256.h"
-#include "kope/stats.h"
+#include "kope/loop/loop.h"
+#include "kope/base/sha256.h"
+#include "kope/model/stats.h"
 #include "test_support.h"
 
 using namespace kope;

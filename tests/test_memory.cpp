@@ -12,15 +12,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/cli.h"
-#include "kope/error.h"
-#include "kope/loop.h"
+#include "kope/cli/cli.h"
+#include "kope/base/error.h"
+#include "kope/loop/loop.h"
 #include "kope/memory/memory.h"
 #include "kope/memory/retrieve.h"
 #include "kope/memory/share.h"
 #include "kope/memory/text.h"
-#include "kope/sha256.h"
-#include "kope/workspace.h"
+#include "kope/base/sha256.h"
+#include "kope/workspace/workspace.h"
 #include "test_support.h"
 
 namespace kope {

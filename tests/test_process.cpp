@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "kope/process.h"
+#include "kope/base/process.h"
 #include "test_support.h"
 
 namespace kope {

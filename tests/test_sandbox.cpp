@@ -20,7 +20,7 @@
 #include <fstream>
 #include <thread>
 
-#include "kope/sandbox.h"
+#include "kope/exec/sandbox.h"
 #include "test_support.h"
 
 using namespace kope;

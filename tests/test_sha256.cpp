@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "kope/sha256.h"
+#include "kope/base/sha256.h"
 
 using kope::sha256_hex;
 

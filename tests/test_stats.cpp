@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "kope/stats.h"
+#include "kope/model/stats.h"
 
 using namespace kope;
 

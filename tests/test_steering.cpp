@@ -11,15 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/cli.h"
-#include "kope/compare.h"
-#include "kope/error.h"
-#include "kope/format.h"
-#include "kope/loop.h"
+#include "kope/cli/cli.h"
+#include "kope/eval/compare.h"
+#include "kope/base/error.h"
+#include "kope/base/format.h"
+#include "kope/loop/loop.h"
 #include "kope/memory/memory.h"
-#include "kope/report_io.h"
-#include "kope/run_control.h"
-#include "kope/sha256.h"
+#include "kope/model/report_io.h"
+#include "kope/loop/run_control.h"
+#include "kope/base/sha256.h"
 #include "test_support.h"
 
 using namespace kope;

@@ -15,10 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/error.h"
-#include "kope/evaluator.h"
-#include "kope/suite.h"
-#include "kope/suite_report.h"
+#include "kope/base/error.h"
+#include "kope/eval/evaluator.h"
+#include "kope/model/suite.h"
+#include "kope/eval/suite_report.h"
 #include "test_support.h"
 
 using namespace kope;

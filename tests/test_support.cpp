@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "kope/fsutil.h"
+#include "kope/base/fsutil.h"
 
 namespace kope::test {
 

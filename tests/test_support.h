@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "kope/evaluator.h"
-#include "kope/task.h"
+#include "kope/eval/evaluator.h"
+#include "kope/model/task.h"
 
 // Skips are for missing hardware only (a GPU, an NPU, and the vendor toolkits that come with one, which are not
 // Debian packages). Everything else a test needs is installed by scripts/install-deps.sh or started by the test

@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/error.h"
-#include "kope/inputs.h"
-#include "kope/suite.h"
-#include "kope/task.h"
+#include "kope/base/error.h"
+#include "kope/model/inputs.h"
+#include "kope/model/suite.h"
+#include "kope/model/task.h"
 #include "kope_kernel.h"
 #include "test_support.h"
 

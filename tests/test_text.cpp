@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/text.h"
+#include "kope/base/text.h"
 
 using namespace kope;
 using nlohmann::json;

@@ -23,7 +23,7 @@
 #include "kope/memory/memory.h"
 #include "kope/memory/retrieve.h"
 #include "kope/store/db.h"
-#include "kope/workspace.h"
+#include "kope/workspace/workspace.h"
 #include "layout_service.h"
 #include "test_support.h"
 

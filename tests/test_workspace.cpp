@@ -15,11 +15,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/error.h"
-#include "kope/evaluator.h"
-#include "kope/sha256.h"
-#include "kope/task.h"
-#include "kope/workspace.h"
+#include "kope/base/error.h"
+#include "kope/eval/evaluator.h"
+#include "kope/base/sha256.h"
+#include "kope/model/task.h"
+#include "kope/workspace/workspace.h"
 #include "test_support.h"
 
 namespace kope {

@@ -11,10 +11,10 @@
 #include "kope/agent/memory_experience.h"
 #include "kope/agent/prompts.h"
 #include "kope/agent/store.h"
-#include "kope/error.h"
+#include "kope/base/error.h"
 #include "kope/llm/config.h"
 #include "kope/memory/memory.h"
-#include "kope/report_io.h"
+#include "kope/model/report_io.h"
 
 namespace kope::ui {
 

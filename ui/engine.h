@@ -13,12 +13,12 @@
 #include <optional>
 #include <string>
 
-#include "kope/compare.h"
-#include "kope/evaluator.h"
-#include "kope/loop.h"
-#include "kope/run_control.h"
-#include "kope/suite.h"
-#include "kope/workspace.h"
+#include "kope/eval/compare.h"
+#include "kope/eval/evaluator.h"
+#include "kope/loop/loop.h"
+#include "kope/loop/run_control.h"
+#include "kope/model/suite.h"
+#include "kope/workspace/workspace.h"
 
 namespace kope::ui {
 

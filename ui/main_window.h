@@ -10,9 +10,9 @@
 #include <functional>
 #include <optional>
 
-#include "kope/evaluator.h"
-#include "kope/loop.h"
-#include "kope/suite.h"
+#include "kope/eval/evaluator.h"
+#include "kope/loop/loop.h"
+#include "kope/model/suite.h"
 
 class QAction;
 class QComboBox;

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/error.h"
-#include "kope/suite.h"
-#include "kope/workspace.h"
+#include "kope/base/error.h"
+#include "kope/model/suite.h"
+#include "kope/workspace/workspace.h"
 
 namespace kope::agent {
 

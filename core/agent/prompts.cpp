@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "kope/embedded.h"
-#include "kope/error.h"
-#include "kope/fsutil.h"
-#include "kope/suite.h"
+#include "kope/base/embedded.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
+#include "kope/model/suite.h"
 
 namespace kope::agent {
 

@@ -2,7 +2,7 @@
 
 #include <sqlite3.h>
 
-#include "kope/error.h"
+#include "kope/base/error.h"
 
 namespace kope::agent {
 

@@ -16,10 +16,10 @@
 #include "kope/device/cuda.h"
 #include "kope/device/ascend.h"
 #include "kope/device/remote.h"
-#include "kope/dtype.h"
-#include "kope/embedded.h"
-#include "kope/error.h"
-#include "kope/fsutil.h"
+#include "kope/model/dtype.h"
+#include "kope/base/embedded.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
 
 namespace kope::device {
 

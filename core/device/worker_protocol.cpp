@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/dtype.h"
-#include "kope/error.h"
-#include "kope/fsutil.h"
+#include "kope/model/dtype.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
 
 namespace kope::device {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "kope/device/device.h"
-#include "kope/error.h"
+#include "kope/base/error.h"
 
 namespace kope::device {
 

@@ -1,4 +1,4 @@
-#include "kope/cache.h"
+#include "kope/exec/cache.h"
 
 #include <algorithm>
 #include <chrono>

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <thread>
 
-#include "sandbox_internal.h"
+#include "kope/exec/sandbox_internal.h"
 
 namespace kope::detail {
 

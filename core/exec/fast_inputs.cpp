@@ -1,14 +1,14 @@
-#include "kope/fast_inputs.h"
+#include "kope/exec/fast_inputs.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
 
-#include "kope/dtype.h"
-#include "kope/inputs.h"
-#include "kope/parallel.h"
-#include "kope/target_clones.h"
+#include "kope/model/dtype.h"
+#include "kope/model/inputs.h"
+#include "kope/base/parallel.h"
+#include "kope/base/target_clones.h"
 
 namespace kope {
 

@@ -1,5 +1,5 @@
-#include "kope/judge.h"
-#include "kope/judge_checks.h"
+#include "kope/exec/judge.h"
+#include "kope/exec/judge_checks.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -21,15 +21,15 @@
 #include <mutex>
 #include <sstream>
 
-#include "kope/cache.h"
-#include "kope/error.h"
-#include "kope/fast_inputs.h"
-#include "kope/inputs.h"
-#include "kope/ledger.h"
-#include "kope/sized_cache.h"
-#include "kope/process.h"
-#include "kope/worker.h"
-#include "kope/worker_protocol.h"
+#include "kope/exec/cache.h"
+#include "kope/base/error.h"
+#include "kope/exec/fast_inputs.h"
+#include "kope/model/inputs.h"
+#include "kope/exec/ledger.h"
+#include "kope/base/sized_cache.h"
+#include "kope/base/process.h"
+#include "kope/exec/worker.h"
+#include "kope/exec/worker_protocol.h"
 
 namespace kope {
 

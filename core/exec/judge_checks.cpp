@@ -1,5 +1,5 @@
 // The judge's checks of timed calls against the baseline's output (see kope/judge_checks.h).
-#include "kope/judge_checks.h"
+#include "kope/exec/judge_checks.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,5 +1,5 @@
 // The judge's ledger of CPU spent outside calls: see kope/ledger.h.
-#include "kope/ledger.h"
+#include "kope/exec/ledger.h"
 
 #include <linux/perf_event.h>
 #include <sys/syscall.h>

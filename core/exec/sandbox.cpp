@@ -2,7 +2,7 @@
 // uid nobody, no capabilities, a private read-only view of the system plus the spec's paths), with a seccomp
 // filter, in per-child cgroups joined before it runs, under rlimits. Each part is used where the system allows it;
 // what is missing is named with the reason in the child's Isolation.
-#include "kope/sandbox.h"
+#include "kope/exec/sandbox.h"
 
 #include <fcntl.h>
 #include <linux/seccomp.h>
@@ -27,9 +27,9 @@
 #include <mutex>
 #include <sstream>
 
-#include "kope/cancel.h"
-#include "kope/error.h"
-#include "sandbox_internal.h"
+#include "kope/base/cancel.h"
+#include "kope/base/error.h"
+#include "kope/exec/sandbox_internal.h"
 
 namespace kope {
 

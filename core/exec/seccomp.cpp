@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sandbox_internal.h"
+#include "kope/exec/sandbox_internal.h"
 
 namespace kope::detail {
 

@@ -1,4 +1,4 @@
-#include "kope/worker.h"
+#include "kope/exec/worker.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "kope/worker_protocol.h"
+#include "kope/exec/worker_protocol.h"
 #include "kope_kernel.h"
 
 namespace kope {

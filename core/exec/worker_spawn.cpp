@@ -2,7 +2,7 @@
 // fork/exec below (its own process group, rlimits, a network namespace where allowed, a clean environment, only
 // the kept descriptors) is what workers used before the sandbox existed; KOPE_WORKER_SPAWN=local selects it, to
 // tell a sandbox problem from a judge problem.
-#include "kope/worker.h"
+#include "kope/exec/worker.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -17,7 +17,7 @@
 #include <cstring>
 #include <set>
 
-#include "kope/error.h"
+#include "kope/base/error.h"
 
 namespace kope {
 

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "kope/fsutil.h"
+#include "kope/base/fsutil.h"
 
 namespace kope::llm {
 

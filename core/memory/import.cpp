@@ -14,9 +14,9 @@
 #include "kope/memory/memory.h"
 #include "kope/memory/share.h"
 #include "kope/memory/text.h"
-#include "kope/sha256.h"
+#include "kope/base/sha256.h"
 #include "kope/store/db.h"
-#include "kope/text.h"
+#include "kope/base/text.h"
 
 namespace kope::memory {
 

@@ -13,7 +13,7 @@
 #include "kope/memory/memory.h"
 #include "kope/memory/text.h"
 #include "kope/store/db.h"
-#include "kope/text.h"
+#include "kope/base/text.h"
 
 namespace kope::memory {
 

@@ -3,7 +3,7 @@
 
 #include <QWidget>
 
-#include "kope/evaluator.h"
+#include "kope/model/report.h"
 
 namespace kope::ui {
 

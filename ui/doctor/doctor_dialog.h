@@ -4,7 +4,7 @@
 
 #include <QDialog>
 
-#include "kope/doctor.h"
+#include "kope/doctor/doctor.h"
 
 class QLabel;
 class QPushButton;

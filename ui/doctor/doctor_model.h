@@ -1,7 +1,7 @@
 // The machine check's table: one row per `kope doctor` check (verdict, check, what was found, what to do).
 #pragma once
 
-#include "kope/doctor.h"
+#include "kope/doctor/doctor.h"
 #include "models/row_model.h"
 
 namespace kope::ui {

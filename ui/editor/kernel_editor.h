@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kope/compiler.h"
+#include "kope/exec/compiler.h"
 
 namespace kope::ui {
 

@@ -13,9 +13,9 @@
 #include <locale.h>
 #include <sstream>
 
-#include "kope/error.h"
-#include "kope/fsutil.h"
-#include "kope/sha256.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
+#include "kope/base/sha256.h"
 
 namespace kope::graph {
 

@@ -29,10 +29,10 @@
 
 #include "agentview/agent_view.h"
 #include "case_details.h"
-#include "kope/error.h"
+#include "kope/base/error.h"
 #include "kope/memory/share.h"
 #include "kope/store/db.h"
-#include "kope/workspace.h"
+#include "kope/workspace/workspace.h"
 #include "layout_service.h"
 
 namespace kope::graph {

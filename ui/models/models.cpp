@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "kope/format.h"
+#include "kope/base/format.h"
 #include "status.h"
 
 namespace kope::ui {

@@ -6,13 +6,13 @@
 
 #include <string>
 
-#include "kope/compare.h"
-#include "kope/compiler.h"
-#include "kope/evaluator.h"
-#include "kope/loop.h"
-#include "kope/run_control.h"
-#include "kope/task.h"
-#include "kope/workspace.h"
+#include "kope/eval/compare.h"
+#include "kope/exec/compiler.h"
+#include "kope/model/report.h"
+#include "kope/loop/loop.h"
+#include "kope/loop/run_control.h"
+#include "kope/model/task.h"
+#include "kope/workspace/workspace.h"
 #include "row_model.h"
 
 namespace kope::ui {

@@ -7,7 +7,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "kope/format.h"
+#include "kope/base/format.h"
 #include "models/status.h"
 #include "view_util.h"
 

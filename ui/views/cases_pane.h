@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "kope/evaluator.h"
+#include "kope/model/report.h"
 #include "models/models.h"
 
 class QLabel;

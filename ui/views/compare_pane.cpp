@@ -8,7 +8,7 @@
 
 #include "charts/chart_panel.h"
 #include "editor/kernel_editor.h"
-#include "kope/format.h"
+#include "kope/base/format.h"
 #include "view_util.h"
 
 namespace kope::ui {

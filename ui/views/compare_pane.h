@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "kope/compare.h"
+#include "kope/eval/compare.h"
 #include "models/models.h"
 
 class QLabel;

@@ -8,7 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "kope/format.h"
+#include "kope/base/format.h"
 #include "view_util.h"
 
 namespace kope::ui {

@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "kope/compiler.h"
+#include "kope/exec/compiler.h"
 #include "models/models.h"
 
 class QPlainTextEdit;

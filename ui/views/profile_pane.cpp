@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "charts/chart_panel.h"
-#include "kope/format.h"
+#include "kope/base/format.h"
 
 namespace kope::ui {
 

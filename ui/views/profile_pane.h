@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "kope/evaluator.h"
+#include "kope/model/report.h"
 #include "models/models.h"
 
 class QGroupBox;

@@ -9,8 +9,8 @@
 #include <functional>
 #include <memory>
 
-#include "kope/run_control.h"
-#include "kope/suite.h"
+#include "kope/loop/run_control.h"
+#include "kope/model/suite.h"
 #include "models/models.h"
 
 class QCheckBox;

@@ -10,11 +10,11 @@
 #include "kope/device/ascend.h"
 #include "kope/device/worker_sandbox.h"
 #include "kope/device/worker_protocol.h"
-#include "kope/embedded.h"
-#include "kope/error.h"
-#include "kope/fsutil.h"
-#include "kope/process.h"
-#include "kope/sha256.h"
+#include "kope/base/embedded.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
+#include "kope/base/process.h"
+#include "kope/base/sha256.h"
 
 namespace kope::device {
 

@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/device/ascend.h"
-#include "kope/dtype.h"
-#include "kope/error.h"
-#include "kope/fsutil.h"
-#include "kope/process.h"
+#include "kope/model/dtype.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
+#include "kope/base/process.h"
 
 namespace kope::device::ascend {
 

@@ -12,12 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/device/cpu.h"
-#include "kope/error.h"
-#include "kope/evaluator.h"
-#include "kope/fsutil.h"
-#include "kope/process.h"
-#include "kope/cache.h"
-#include "kope/judge.h"
+#include "kope/base/error.h"
+#include "kope/exec/paths.h"
+#include "kope/model/report.h"
+#include "kope/base/fsutil.h"
+#include "kope/base/process.h"
+#include "kope/exec/cache.h"
+#include "kope/exec/judge.h"
 
 namespace kope::device {
 

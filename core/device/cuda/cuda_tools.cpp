@@ -5,7 +5,7 @@
 
 #include "kope/device/ascend.h"  // parse_csv, shared by every CSV-speaking tool
 #include "kope/device/cuda.h"
-#include "kope/process.h"
+#include "kope/base/process.h"
 
 namespace kope::device::cuda {
 

@@ -13,8 +13,8 @@
 
 #include "kope/device/remote_agent.h"
 #include "kope/device/worker_protocol.h"
-#include "kope/error.h"
-#include "kope/fsutil.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
 
 namespace kope::device {
 

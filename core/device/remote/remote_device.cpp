@@ -11,9 +11,9 @@
 #include "kope/device/remote.h"
 #include "kope/device/remote_agent.h"
 #include "kope/device/worker_protocol.h"
-#include "kope/error.h"
-#include "kope/evaluator.h"
-#include "kope/fsutil.h"
+#include "kope/base/error.h"
+#include "kope/exec/paths.h"
+#include "kope/base/fsutil.h"
 
 namespace kope::device {
 

@@ -6,9 +6,9 @@
 #include <cstdlib>
 
 #include "kope/device/remote.h"
-#include "kope/error.h"
-#include "kope/fsutil.h"
-#include "kope/sha256.h"
+#include "kope/base/error.h"
+#include "kope/base/fsutil.h"
+#include "kope/base/sha256.h"
 
 namespace kope::device {
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "kope/llm/client.h"
-#include "kope/task.h"
+#include "kope/model/task.h"
 
 namespace kope {
 class Workspace;

@@ -11,7 +11,7 @@
 #include "kope/agent/prompts.h"
 #include "kope/agent/store.h"
 #include "kope/llm/client.h"
-#include "kope/policy.h"
+#include "kope/loop/policy.h"
 
 namespace kope::agent {
 

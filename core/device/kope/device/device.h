@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "kope/cancel.h"
+#include "kope/base/cancel.h"
 #include <functional>
 #include <memory>
 #include <optional>
@@ -16,8 +16,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "kope/compiler.h"
-#include "kope/task.h"
+#include "kope/exec/compiler.h"
+#include "kope/model/task.h"
 
 namespace kope::device {
 

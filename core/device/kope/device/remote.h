@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kope/device/device.h"
-#include "kope/process.h"
+#include "kope/base/process.h"
 
 namespace kope::device {
 

@@ -19,7 +19,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "kope/device/device.h"
-#include "kope/process.h"
+#include "kope/base/process.h"
 
 namespace kope::device {
 

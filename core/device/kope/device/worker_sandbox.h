@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "kope/process.h"
-#include "kope/sandbox.h"
+#include "kope/base/process.h"
+#include "kope/exec/sandbox.h"
 
 namespace kope::device {
 

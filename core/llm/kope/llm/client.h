@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/error.h"
+#include "kope/base/error.h"
 #include "kope/llm/sse.h"
 
 namespace kope::llm {

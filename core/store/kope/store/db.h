@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "kope/error.h"
+#include "kope/base/error.h"
 
 struct sqlite3;
 struct sqlite3_stmt;

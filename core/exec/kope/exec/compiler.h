@@ -1,0 +1,43 @@
+// Builds a kernel source into a shared object with the system compiler, caching by content. The compiler runs in
+// the sandbox: it sees the system's folders, kope's include folder and its own job folder (source read-only,
+// output writable), nothing else, under time, whole-tree memory and process limits, with a clean environment.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "kope/model/build_types.h"
+
+namespace kope {
+
+class CancelToken;
+
+struct CompileOptions {
+  std::string cxx;                        // empty: $CXX, else c++
+  std::vector<std::string> flags = {"-O2"};  // before the source's own `// kope:cxxflags` line
+  std::vector<std::string> defines;       // NAME or NAME=VALUE
+  std::vector<std::string> include_dirs;  // extra -I folders (a library baseline's headers)
+  std::vector<std::string> link;          // extra -l libraries, after the source (a library baseline's)
+  double timeout_seconds = 120.0;         // wall clock, and CPU time of the compiler's whole tree
+  uint64_t memory_bytes = 2ull << 30;     // memory of the compiler's whole tree (cc1plus, as, ld); 0: none
+  uint64_t max_processes = 64;            // processes and threads of that tree; 0: none
+  const CancelToken* cancel = nullptr;    // set: the compiler's tree is killed within ~20 ms, the result is cancelled
+};
+
+// Flags a kernel may ask for with a `// kope:cxxflags ...` line in its first 20 lines: -O*, -std=c++17/20/23,
+// -pthread, -D/-U of plain names, -W warnings, -m target options, and -f optimisation and code generation
+// families; never a flag that names, reads or writes a file (-fdump-*, -fopt-info*=, -fprofile*, -fplugin*,
+// -save-temps, -I, -include, @file, ...). Throws kope::Error naming the flag and the line when one is not allowed.
+std::vector<std::string> flag_directives(const std::string& source, const std::string& display_name);
+
+// `file:line:col: severity: message` lines of gcc/clang output.
+std::vector<Diagnostic> parse_diagnostics(const std::string& compiler_output);
+
+// `display_name` is what diagnostics call the file. Throws kope::Error only for a disallowed flag.
+CompileResult compile_kernel(const std::string& source, const std::string& display_name,
+                             const std::filesystem::path& build_dir, const std::filesystem::path& include_dir,
+                             const CompileOptions& options);
+
+}  // namespace kope

@@ -1,0 +1,386 @@
+#include "kope/loop/loop.h"
+
+#include <nlohmann/json.hpp>
+
+#include "kope/base/error.h"
+#include "kope/loop/run_control.h"
+#include "kope/base/text.h"
+
+#include <sstream>
+#include "kope/memory/memory.h"
+#include "kope/memory/text.h"
+#include "kope/base/sha256.h"
+#include "kope/loop/stop_rules.h"
+
+namespace kope {
+
+using nlohmann::json;
+
+namespace {
+
+std::string feedback_of(const EvalReport& rep) {
+  if (!rep.errors.empty()) return rep.errors.front();
+  auto s = rep.speedup();
+  return "correct" + (s ? ", speedup " + std::to_string(*s) : std::string());
+}
+
+// The input scene the memory keeps with each Case: per case, tensors with dtype and resolved shape, attrs.
+json scene_of(const Task& task) {
+  json cases = json::array();
+  for (const Case& c : task.cases) {
+    const ConcreteCase cc = resolve_case(task, c);
+    json ins = json::array(), outs = json::array(), attrs = json::object();
+    for (const auto& x : cc.inputs) ins.push_back({{"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape}});
+    for (const auto& x : cc.outputs) outs.push_back({{"name", x.name}, {"dtype", dtype_name(x.dtype)}, {"shape", x.shape}});
+    for (const auto& [k, v] : cc.attrs) attrs[k] = v;
+    cases.push_back({{"case", cc.name}, {"inputs", ins}, {"outputs", outs}, {"attrs", attrs}});
+  }
+  return cases;
+}
+
+std::string skip_reason(const memory::KnownFailure& f) {
+  std::string fb = f.feedback.substr(0, f.feedback.find('\n'));
+  if (fb.size() > 120) fb = fb.substr(0, 117) + "...";
+  return "failed here before (case " + std::to_string(f.case_id) + ": " + f.status + (fb.empty() ? "" : ": " + fb) + ")";
+}
+
+}  // namespace
+
+Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task& task, const KernelSource& kernel,
+                           const std::string& device, std::optional<int64_t> prev, const EvalOptions& options) {
+  Recorded r;
+  try {
+    memory::MemoryStore(ws.handle()).note_scene(task.name, task.digest, scene_of(task));
+  } catch (const Error&) {
+    // a case whose shapes do not resolve: the evaluation reports it; the Case is kept without a scene
+  }
+  r.kernel_id = ws.add_kernel(task.name, kernel.source, kernel.origin, kernel.thought);
+  r.evaluation_id = ws.begin_evaluation(run, r.kernel_id, task, device, prev);
+  // Nothing is left "running": whatever goes wrong below, the evaluation is closed as "error" first.
+  auto close_as_error = [&](const std::string& why) noexcept {
+    try {
+      ws.fail_evaluation(r.evaluation_id, why);
+    } catch (...) {
+      // The database itself failed: Workspace::open marks it interrupted once this process is gone.
+    }
+  };
+  try {
+    r.report = ev.evaluate(task, kernel.source, kernel.name, options);
+    r.report.device = device;
+    ws.finish_evaluation(r.evaluation_id, r.report);
+  } catch (const EnvError& e) {
+    close_as_error(e.what());
+    throw;
+  } catch (const Error& e) {
+    r.error = escape_invalid_utf8(e.what());
+    close_as_error(r.error);
+  } catch (const std::exception& e) {
+    r.error = "internal error: " + escape_invalid_utf8(e.what());
+    r.internal_error = true;
+    close_as_error(r.error);
+  } catch (...) {
+    r.error = "internal error: an unknown exception";
+    r.internal_error = true;
+    close_as_error(r.error);
+  }
+  return r;
+}
+
+Promotion decide_promotion(const EvalReport& rep, double incumbent_speedup, double min_gain, bool approved,
+                           const std::string& incumbent_baseline) {
+  Promotion p;
+  if (!rep.correct()) {
+    p.reason = "not correct";
+    return p;
+  }
+  const std::string own = rep.baseline();
+  const bool vs_naive = incumbent_baseline == "naive" && own != "naive";
+  p.baseline = vs_naive ? "naive" : own;
+  p.speedup = vs_naive ? rep.speedup_vs_naive() : rep.speedup();
+  p.interval = vs_naive ? task_speedup_interval_vs_naive(rep.cases) : task_speedup_interval(rep.cases);
+  const bool incomparable = !incumbent_baseline.empty() && incumbent_baseline != "naive" && own == "naive";
+  for (const CaseResult& c : rep.cases)
+    if (faster_than_hardware_floor(c)) {
+      p.needs_review = !approved;
+      if (p.needs_review) {
+        std::ostringstream s;
+        s << "case " << c.name << " took " << *c.kernel_median_ns << " ns, under half the " << *c.hw_bound_ns
+          << " ns its data needs at the measured bandwidth: a person must approve it (kope review)";
+        p.reason = s.str();
+        return p;
+      }
+      break;
+    }
+  const double bar = incumbent_speedup * min_gain;
+  if (incomparable) {
+    p.reason = "measured against the naive baseline only, while the incumbent's " + std::to_string(incumbent_speedup) +
+               "x is against the " + incumbent_baseline + " baseline: not comparable";
+    return p;
+  }
+  if (!p.interval || !p.speedup) {
+    p.reason = "no timing samples to bound the speedup";
+    return p;
+  }
+  std::ostringstream s;
+  s.precision(4);
+  s << "95% interval [" << p.interval->low << ", " << p.interval->high << "]x against the " << p.baseline
+    << " baseline";
+  if (p.interval->low > bar) {
+    p.promote = true;
+    s << ": its lower bound beats " << incumbent_speedup << "x by the margin " << min_gain;
+  } else {
+    s << ": its lower bound does not beat " << incumbent_speedup << "x x " << min_gain << " = " << bar;
+  }
+  p.reason = s.str();
+  return p;
+}
+
+Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& command, const Task& task,
+                             const KernelSource& kernel, const std::string& device, const EvalOptions& options) {
+  const int64_t run = ws.begin_run(command, device);
+  Recorded r;
+  try {
+    r = evaluate_recorded(ws, ev, run, task, kernel, device, std::nullopt, options);
+  } catch (...) {
+    try {
+      ws.finish_run(run, "error");
+    } catch (...) {  // the database failed too: the run is marked interrupted when next opened
+    }
+    throw;
+  }
+  ws.finish_run(run, !r.error.empty() ? "error" : r.report.cancelled ? "cancelled" : "done");
+  if (r.internal_error) throw std::runtime_error(r.error);
+  if (!r.error.empty()) throw Error(r.error);
+  return r;
+}
+
+std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+                                  const LoopOptions& options, int64_t run_id,
+                                  const std::function<void(const LoopEvent&)>& progress) {
+  std::vector<const Task*> tasks;
+  if (options.tasks.empty()) {
+    for (const Task& t : suite.tasks()) tasks.push_back(&t);
+  } else {
+    for (const std::string& name : options.tasks) tasks.push_back(&suite.require(name));
+  }
+  // Every task's baseline and goldens first, on all cores: nothing is timed yet, and each task's first attempt
+  // then starts at once instead of waiting for its reference build and golden run.
+  EvalOptions ahead = options.eval;
+  ahead.device = options.device;
+  ev.prepare(tasks, ahead);
+  std::vector<TaskOutcome> outcomes;
+  RunControl* control = options.control.get();
+  StopState stop;
+  bool halt = false;
+  for (const Task* task : tasks) {
+    if (halt || (control && control->stopped())) break;  // steering: a stop ends the run between tasks
+    stop.since_improvement = 0;
+    TaskOutcome out;
+    out.task = task->name;
+    if (progress) progress({task->name, nullptr});
+    PolicyState state;
+    state.task = task;
+    state.run_id = run_id;
+    state.device = options.device;
+    std::optional<int64_t> incumbent_eval;
+    std::string incumbent_thought;
+    std::string incumbent_baseline = "naive";  // no incumbent: the naive baseline itself at 1x
+    if (auto inc = ws.incumbent(task->name, options.device)) {
+      state.incumbent_speedup = inc->speedup;
+      incumbent_baseline = inc->baseline;
+      state.incumbent_source = ws.kernel_source(inc->kernel_id).value_or("");
+      incumbent_eval = inc->evaluation_id;
+      incumbent_thought = thought_of(state.incumbent_source);
+      if (auto row = ws.evaluation(inc->evaluation_id)) out.incumbent_name = row->kernel_origin;
+    }
+    out.incumbent_speedup = state.incumbent_speedup;
+    out.incumbent_baseline = incumbent_baseline;
+    memory::MemoryStore mem(ws.handle());
+    std::map<std::string, memory::KnownFailure> failed;
+    if (!options.recheck) failed = mem.known_failures(task->name, options.device);
+    for (int k = 0; k < options.max_attempts; ++k) {
+      // steering: pause/stop, fork, hints and the steering log, between attempts
+      if (control && !steer_before_attempt(*control, ws, run_id, task->name, state, incumbent_eval, out)) break;
+      if (StopDecision d = stop_reason(options, stop, state.incumbent_speedup); !d.reason.empty()) {
+        out.stopped = d.reason;
+        halt = d.whole_run;
+        break;
+      }
+      // z = Retrieve(s, M)
+      memory::RetrieveState rs;
+      rs.task = task->name;
+      rs.device = options.device;
+      if (incumbent_eval) rs.incumbent_case = mem.case_of_evaluation(*incumbent_eval);
+      rs.feedback = state.latest_feedback;
+      rs.target = "beat " + std::to_string(state.incumbent_speedup) + "x on " + options.device;
+      rs.tags = memory::idea_tags(incumbent_thought, state.incumbent_source);
+      state.experience = memory::retrieve(mem, rs, options.retrieve);
+      std::optional<Proposal> p;
+      for (int skips = 0; skips < 1000; ++skips) {
+        p = policy.propose(state);
+        if (!p) break;
+        const std::string sha = sha256_hex(p->source);
+        auto f = failed.find(sha);
+        if (f == failed.end()) break;
+        state.tried.push_back(sha);
+        out.skipped.push_back({p->name, sha, f->second.case_id, skip_reason(f->second)});
+        if (progress) progress({task->name, nullptr, &out.skipped.back()});
+        // A model's skipped reply still cost tokens and a turn; say why it was not run.
+        stop.tokens += p->tokens;
+        ++stop.since_improvement;
+        state.latest_feedback = "Your previous kernel was not run: it " + skip_reason(f->second) + ". Propose a different one.";
+        policy.recorded(*p, 0, "skipped");
+        p.reset();
+        if (StopDecision d = stop_reason(options, stop, state.incumbent_speedup); !d.reason.empty()) {
+          out.stopped = d.reason;
+          halt = d.whole_run;
+          break;
+        }
+      }
+      if (!p) break;
+      stop.tokens += p->tokens;
+      if (p->cancelled || !p->no_candidate.empty()) {  // the policy produced no kernel: an attempt without one
+        Attempt a;
+        a.name = p->name;
+        a.status = p->cancelled ? "cancelled" : "no_candidate";
+        a.message = p->cancelled ? "cancelled" : p->no_candidate;
+        a.transcript_id = p->transcript_id;
+        state.latest_feedback = p->cancelled ? "" : "Your previous reply produced no candidate: " + p->no_candidate;
+        ++stop.since_improvement;
+        policy.recorded(*p, 0, a.status);
+        out.attempts.push_back(a);
+        if (progress) progress({task->name, &out.attempts.back()});
+        if (p->cancelled) {
+          out.stopped = "cancelled";
+          halt = true;
+          break;
+        }
+        continue;
+      }
+      state.tried.push_back(sha256_hex(p->source));
+      if (control && !control->review(task->name, *p)) continue;  // steering: held for approval, rejected
+      Attempt a;
+      a.name = p->name;
+      a.thought = p->thought;
+      a.transcript_id = p->transcript_id;
+      const Recorded rec = evaluate_recorded(ws, ev, run_id, *task, {p->source, p->name, p->name, p->thought},
+                                             options.device, incumbent_eval, options.eval);
+      a.evaluation_id = rec.evaluation_id;
+      {
+        // What the agent was shown for this attempt, for a person to see later.
+        std::vector<memory::ContextRow> shown;
+        for (std::size_t i = 0; i < state.experience.size(); ++i) {
+          const auto& it = state.experience[i];
+          shown.push_back({rec.evaluation_id, static_cast<int>(i), it.case_id, it.provenance, it.kind, it.score});
+        }
+        mem.record_context(rec.evaluation_id, shown);
+      }
+      if (!rec.error.empty()) {
+        policy.recorded(*p, a.evaluation_id, "error");
+        a.status = "error";
+        a.message = rec.error;
+        out.attempts.push_back(a);
+        if (progress) progress({task->name, &out.attempts.back()});
+        if (rec.internal_error) {
+          // kope's own failure on this candidate (recorded as "error"): the next candidate may fare better.
+          out.internal_error = true;
+          if (out.error.empty()) out.error = rec.error;
+          state.latest_feedback = rec.error;
+          continue;
+        }
+        out.error = rec.error;  // the task itself cannot be evaluated: on to the next task
+        break;
+      }
+      const EvalReport& rep = rec.report;
+      if (rep.cancelled) {  // stopped while it ran: recorded as cancelled, no verdict, and the run ends
+        policy.recorded(*p, a.evaluation_id, "cancelled");
+        a.status = "cancelled";
+        a.message = "the evaluation was cancelled";
+        out.attempts.push_back(a);
+        if (progress) progress({task->name, &out.attempts.back()});
+        out.stopped = "cancelled";
+        halt = true;
+        break;
+      }
+      const int64_t kernel = rec.kernel_id;
+      policy.recorded(*p, a.evaluation_id, rep.status());
+      ++stop.since_improvement;
+      a.status = rep.status();
+      a.speedup = rep.speedup();
+      a.message = feedback_of(rep);
+      state.latest_feedback = a.message;
+      const bool pinned = control && control->pinned();  // steering: a pinned incumbent stays
+      const Promotion pr = decide_promotion(rep, state.incumbent_speedup, options.min_gain, false, incumbent_baseline);
+      if (pr.interval) {
+        a.speedup_low = pr.interval->low;
+        a.speedup_high = pr.interval->high;
+      }
+      if (pr.needs_review) {
+        a.needs_review = true;
+        a.message += "; needs review: " + pr.reason;
+        ws.request_review(a.evaluation_id, pr.reason);
+      }
+      if (pr.promote && !pinned) {
+        a.promoted = true;
+        stop.since_improvement = 0;
+        // Stored against the report's own baseline (the library where it ran), from here on like with like.
+        ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup, rep.baseline()});
+        state.incumbent_speedup = *a.speedup;
+        incumbent_baseline = rep.baseline();
+        out.incumbent_baseline = incumbent_baseline;
+        state.incumbent_source = p->source;
+        incumbent_thought = p->thought;
+        incumbent_eval = a.evaluation_id;
+        out.incumbent_speedup = *a.speedup;
+        out.incumbent_name = p->name;
+      }
+      out.attempts.push_back(a);
+      if (progress) progress({task->name, &out.attempts.back()});
+    }
+    outcomes.push_back(std::move(out));
+  }
+  if (control) record_steering(ws, run_id, control->take_acts());  // steering: acts after the last attempt
+  return outcomes;
+}
+
+LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+                            const LoopOptions& options, const std::string& command,
+                            const std::function<void(const LoopEvent&)>& progress) {
+  LoopRun r;
+  r.run_id = ws.begin_run(command, options.device);
+  try {
+    r.outcomes = run_loop(ws, ev, suite, policy, options, r.run_id, progress);
+  } catch (...) {
+    try {
+      ws.finish_run(r.run_id, "error");
+    } catch (...) {  // the database failed too: the run is marked interrupted when next opened
+    }
+    throw;
+  }
+  ws.finish_run(r.run_id, options.control && options.control->stopped() ? "stopped" : "done");
+  return r;
+}
+
+json to_json(const std::vector<TaskOutcome>& outcomes) {
+  json arr = json::array();
+  for (const auto& o : outcomes) {
+    json attempts = json::array();
+    for (const auto& a : o.attempts)
+      attempts.push_back({{"evaluation_id", a.evaluation_id}, {"name", a.name}, {"thought", a.thought},
+                          {"status", a.status}, {"speedup", a.speedup ? json(*a.speedup) : json(nullptr)},
+                          {"speedup_ci95", a.speedup_low ? json::array({*a.speedup_low, *a.speedup_high}) : json(nullptr)},
+                          {"promoted", a.promoted}, {"needs_review", a.needs_review}, {"message", a.message},
+                          {"transcript_id", a.transcript_id ? json(a.transcript_id) : json(nullptr)}});
+    json skipped = json::array();
+    for (const auto& s : o.skipped)
+      skipped.push_back({{"name", s.name}, {"sha256", s.sha256}, {"case_id", s.case_id}, {"reason", s.reason}});
+    arr.push_back({{"task", o.task}, {"incumbent", o.incumbent_name}, {"incumbent_speedup", o.incumbent_speedup},
+                   {"incumbent_baseline", o.incumbent_baseline},
+                   {"attempts", attempts}, {"skipped", skipped},
+                   {"error", o.error.empty() ? json(nullptr) : json(o.error)},
+                   {"stopped", o.stopped.empty() ? json(nullptr) : json(o.stopped)}});
+  }
+  return arr;
+}
+
+}  // namespace kope
