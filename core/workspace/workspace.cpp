@@ -1,7 +1,6 @@
 #include "kope/workspace/workspace.h"
 
 #include <signal.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,15 +11,18 @@
 #include "kope/memory/memory.h"
 #include "kope/base/sha256.h"
 #include "kope/base/text.h"
+#include "kope/store/db.h"
 
 namespace kope {
 
 namespace fs = std::filesystem;
+using store::Stmt;
+using WriteTxn = store::Txn;
 
 namespace {
 
 // Each entry takes the schema from version i to i + 1, in one transaction.
-const char* const kMigrations[] = {
+const char* const kMigrationsArray[] = {
     R"sql(
 CREATE TABLE runs(
   id INTEGER PRIMARY KEY,
@@ -97,122 +99,9 @@ ALTER TABLE incumbents ADD COLUMN baseline TEXT NOT NULL DEFAULT 'naive';
 )sql",
 };
 
+const std::vector<const char*> kMigrations(std::begin(kMigrationsArray), std::end(kMigrationsArray));
+
 constexpr const char* kNow = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
-constexpr int kBusyTimeoutMs = 10000;
-
-// Failures of the disk, the OS or another process's lock, as opposed to a bug or a bad request.
-bool is_environment_failure(int code) {
-  switch (code & 0xff) {
-    case SQLITE_BUSY: case SQLITE_LOCKED: case SQLITE_FULL: case SQLITE_IOERR: case SQLITE_READONLY:
-    case SQLITE_CANTOPEN: case SQLITE_PERM: case SQLITE_NOMEM: case SQLITE_CORRUPT: case SQLITE_NOTADB:
-    case SQLITE_PROTOCOL: case SQLITE_NOLFS: case SQLITE_AUTH:
-      return true;
-    default:
-      return false;
-  }
-}
-
-std::string db_file_of(sqlite3* db) {
-  const char* f = db ? sqlite3_db_filename(db, "main") : nullptr;
-  return f && *f ? f : "?";
-}
-
-// Throws kope::EnvError (or kope::Error for other failures) naming the database file, what was being done,
-// SQLite's message and the OS's reason.
-[[noreturn]] void throw_db(sqlite3* db, int code, const std::string& what, const std::string& detail = {}) {
-  std::string msg = "workspace database '" + db_file_of(db) + "': " + what + ": " +
-                    (detail.empty() ? std::string(db ? sqlite3_errmsg(db) : sqlite3_errstr(code)) : detail);
-  if (int sys = db ? sqlite3_system_errno(db) : 0; sys != 0 && is_environment_failure(code))
-    msg += " (" + std::string(std::strerror(sys)) + ")";
-  switch (code & 0xff) {
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      msg += "; another process held it locked for more than " + std::to_string(kBusyTimeoutMs / 1000) +
-             " s: try again when it is done, or use another --workspace";
-      break;
-    case SQLITE_FULL: msg += "; the disk is full: free space and try again"; break;
-    case SQLITE_READONLY: msg += "; the workspace cannot be written: check its permissions or use another --workspace"; break;
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: msg += "; the file is damaged or not a kope workspace: use another --workspace"; break;
-    default: break;
-  }
-  if (is_environment_failure(code)) throw EnvError(msg);
-  throw Error(msg);
-}
-
-class Stmt {
- public:
-  Stmt(sqlite3* db, const std::string& sql) : db_(db) {
-    if (int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &st_, nullptr); rc != SQLITE_OK)
-      throw_db(db, rc, "cannot prepare a statement");
-  }
-  ~Stmt() { sqlite3_finalize(st_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-
-  Stmt& bind(int i, int64_t v) { return check(sqlite3_bind_int64(st_, i, v)); }
-  Stmt& bind(int i, const std::string& v) {
-    return check(sqlite3_bind_text64(st_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
-  }
-  Stmt& bind(int i, std::optional<double> v) {
-    return check(v ? sqlite3_bind_double(st_, i, *v) : sqlite3_bind_null(st_, i));
-  }
-  Stmt& bind(int i, std::optional<int64_t> v) {
-    return check(v ? sqlite3_bind_int64(st_, i, *v) : sqlite3_bind_null(st_, i));
-  }
-  bool step() {
-    int rc = sqlite3_step(st_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    throw_db(db_, rc, sqlite3_sql(st_) && std::string(sqlite3_sql(st_)).rfind("SELECT", 0) == 0 ? "cannot read"
-                                                                                               : "cannot write");
-  }
-  int64_t i64(int c) const { return sqlite3_column_int64(st_, c); }
-  bool null(int c) const { return sqlite3_column_type(st_, c) == SQLITE_NULL; }
-  std::optional<int64_t> opt_i64(int c) const { return null(c) ? std::nullopt : std::optional<int64_t>(i64(c)); }
-  std::optional<double> opt_f64(int c) const {
-    return null(c) ? std::nullopt : std::optional<double>(sqlite3_column_double(st_, c));
-  }
-  std::optional<bool> opt_bool(int c) const { return null(c) ? std::nullopt : std::optional<bool>(i64(c) != 0); }
-  std::string text(int c) const {
-    auto p = sqlite3_column_text(st_, c);
-    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(st_, c)))
-             : std::string();
-  }
-
- private:
-  Stmt& check(int rc) {
-    if (rc != SQLITE_OK) throw_db(db_, rc, "cannot bind a value");
-    return *this;
-  }
-  sqlite3* db_;
-  sqlite3_stmt* st_ = nullptr;
-};
-
-// BEGIN IMMEDIATE ... COMMIT, rolled back if the scope is left by an exception.
-class WriteTxn {
- public:
-  explicit WriteTxn(sqlite3* db) : db_(db) { run("BEGIN IMMEDIATE"); }
-  ~WriteTxn() {
-    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-  }
-  void commit() {
-    run("COMMIT");
-    done_ = true;
-  }
-
- private:
-  void run(const char* sql) {
-    char* msg = nullptr;
-    if (int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &msg); rc != SQLITE_OK) {
-      std::string m = msg ? msg : sqlite3_errmsg(db_);
-      sqlite3_free(msg);
-      throw_db(db_, rc, sql, m);
-    }
-  }
-  sqlite3* db_;
-  bool done_ = false;
-};
 
 std::string hostname() {
   char buf[256] = {};
@@ -253,74 +142,29 @@ Workspace Workspace::open(const fs::path& where) {
     throw EnvError("workspace '" + dir.string() + "': cannot write there (" + std::strerror(e) + "), so '" +
                    db.string() + "' cannot be created or updated; use another --workspace");
   }
-  if (int rc = sqlite3_open_v2(db.c_str(), &w.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                               nullptr); rc != SQLITE_OK) {
-    std::string m = w.db_ ? sqlite3_errmsg(w.db_) : "out of memory";
-    int sys = w.db_ ? sqlite3_system_errno(w.db_) : 0;
-    throw EnvError("workspace database '" + db.string() + "': cannot open: " + m +
-                   (sys ? " (" + std::string(std::strerror(sys)) + ")" : std::string()));
-  }
-  sqlite3_busy_timeout(w.db_, kBusyTimeoutMs);
-  w.exec("PRAGMA journal_mode=WAL");
-  w.exec("PRAGMA synchronous=FULL");
-  w.exec("PRAGMA foreign_keys=ON");
+  w.conn_ = store::Connection(db.string());
   w.migrate();
-  memory::MemoryStore::ensure_schema(w.db_);  // the memory's own tables and migration track
+  memory::MemoryStore::ensure_schema(w.db_());  // the memory's own tables and migration track
   w.mark_interrupted();
   return w;
 }
 
-Workspace::Workspace(Workspace&& o) noexcept : dir_(std::move(o.dir_)), db_(o.db_) { o.db_ = nullptr; }
-Workspace& Workspace::operator=(Workspace&& o) noexcept {
-  if (this != &o) {
-    if (db_) sqlite3_close_v2(db_);
-    dir_ = std::move(o.dir_);
-    db_ = o.db_;
-    o.db_ = nullptr;
-  }
-  return *this;
-}
-Workspace::~Workspace() {
-  if (db_) sqlite3_close_v2(db_);
-}
-
-void Workspace::exec(const char* sql) {
-  char* msg = nullptr;
-  if (int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &msg); rc != SQLITE_OK) {
-    std::string m = msg ? msg : sqlite3_errmsg(db_);
-    sqlite3_free(msg);
-    std::string what = sql;
-    if (what.size() > 60) what = "migrating the schema";
-    throw_db(db_, rc, what, m);
-  }
-}
-
 int Workspace::schema_version() const {
-  Stmt s(db_, "PRAGMA user_version");
+  Stmt s(db_(), "PRAGMA user_version");
   s.step();
   return static_cast<int>(s.i64(0));
 }
 
 void Workspace::migrate() {
-  constexpr int known = static_cast<int>(sizeof kMigrations / sizeof kMigrations[0]);
-  static_assert(known == kSchemaVersion);
-  WriteTxn txn(db_);
-  int v = schema_version();
-  if (v > known)
-    throw Error("workspace database '" + db_file_of(db_) + "': schema version " + std::to_string(v) +
-                " is newer than this kope knows (" + std::to_string(known) + "); use a newer kope or another workspace");
-  for (; v < known; ++v) {
-    exec(kMigrations[v]);
-    exec(("PRAGMA user_version=" + std::to_string(v + 1)).c_str());
-  }
-  txn.commit();
+  static_assert(std::size(kMigrationsArray) == kSchemaVersion);
+  store::migrate_user_version(db_(), kMigrations);
 }
 
 void Workspace::mark_interrupted() {
   // A run still "running" whose process on this host is gone was cut short; say so instead of leaving it open.
   std::vector<int64_t> dead;
   {
-    Stmt s(db_, "SELECT id, pid FROM runs WHERE status='running' AND host=?");
+    Stmt s(db_(), "SELECT id, pid FROM runs WHERE status='running' AND host=?");
     s.bind(1, hostname());
     while (s.step()) {
       pid_t pid = static_cast<pid_t>(s.i64(1));
@@ -330,37 +174,37 @@ void Workspace::mark_interrupted() {
   // An evaluation still "running" in a run that has ended (whatever the reason) was cut short as well.
   bool orphans = false;
   {
-    Stmt s(db_, "SELECT 1 FROM evaluations e JOIN runs r ON r.id = e.run_id WHERE e.status='running' AND "
+    Stmt s(db_(), "SELECT 1 FROM evaluations e JOIN runs r ON r.id = e.run_id WHERE e.status='running' AND "
                 "r.status <> 'running' LIMIT 1");
     orphans = s.step();
   }
   if (dead.empty() && !orphans) return;
-  WriteTxn txn(db_);
+  WriteTxn txn(db_());
   for (int64_t id : dead)
-    Stmt(db_, std::string("UPDATE runs SET status='interrupted', finished_at=") + kNow + " WHERE id=?").bind(1, id).step();
-  Stmt(db_, std::string("UPDATE evaluations SET status='interrupted', finished_at=") + kNow +
+    Stmt(db_(), std::string("UPDATE runs SET status='interrupted', finished_at=") + kNow + " WHERE id=?").bind(1, id).step();
+  Stmt(db_(), std::string("UPDATE evaluations SET status='interrupted', finished_at=") + kNow +
                 " WHERE status='running' AND run_id IN (SELECT id FROM runs WHERE status <> 'running')").step();
   txn.commit();
 }
 
 int64_t Workspace::begin_run(const std::string& command, const std::string& device) {
-  WriteTxn txn(db_);
-  Stmt s(db_, std::string("INSERT INTO runs(started_at, command, device, host, pid) VALUES(") + kNow + ", ?, ?, ?, ?)");
+  WriteTxn txn(db_());
+  Stmt s(db_(), std::string("INSERT INTO runs(started_at, command, device, host, pid) VALUES(") + kNow + ", ?, ?, ?, ?)");
   s.bind(1, command).bind(2, device).bind(3, hostname()).bind(4, static_cast<int64_t>(getpid()));
   s.step();
-  int64_t id = sqlite3_last_insert_rowid(db_);
+  int64_t id = store::last_insert_id(db_());
   txn.commit();
   return id;
 }
 
 void Workspace::finish_run(int64_t run, const std::string& status) {
-  WriteTxn txn(db_);
-  Stmt(db_, std::string("UPDATE runs SET status=?, finished_at=") + kNow + " WHERE id=?").bind(1, status).bind(2, run).step();
+  WriteTxn txn(db_());
+  Stmt(db_(), std::string("UPDATE runs SET status=?, finished_at=") + kNow + " WHERE id=?").bind(1, status).bind(2, run).step();
   txn.commit();
 }
 
 std::vector<RunRow> Workspace::runs(int limit) const {
-  Stmt s(db_, "SELECT id, command, device, status, started_at, COALESCE(finished_at,'') FROM runs ORDER BY id DESC LIMIT ?");
+  Stmt s(db_(), "SELECT id, command, device, status, started_at, COALESCE(finished_at,'') FROM runs ORDER BY id DESC LIMIT ?");
   s.bind(1, static_cast<int64_t>(limit));
   std::vector<RunRow> out;
   while (s.step()) out.push_back({s.i64(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)});
@@ -370,15 +214,15 @@ std::vector<RunRow> Workspace::runs(int limit) const {
 int64_t Workspace::add_kernel(const std::string& task, const std::string& source, const std::string& origin,
                               const std::string& thought) {
   const std::string sha = sha256_hex(source);
-  WriteTxn txn(db_);
+  WriteTxn txn(db_());
   // A row an import wrote under this task before imports were kept apart (origin memory-import:...) is taken
   // back: this evaluation's text, name and thought replace what the import claimed.
-  Stmt ins(db_, std::string("INSERT INTO kernels(task, sha256, source, origin, thought, created_at) VALUES(?,?,?,?,?,") +
+  Stmt ins(db_(), std::string("INSERT INTO kernels(task, sha256, source, origin, thought, created_at) VALUES(?,?,?,?,?,") +
                     kNow + ") ON CONFLICT(task, sha256) DO UPDATE SET source=excluded.source, origin=excluded.origin, "
                            "thought=excluded.thought WHERE kernels.origin LIKE 'memory-import:%'");
   ins.bind(1, task).bind(2, sha).bind(3, source).bind(4, origin).bind(5, thought);
   ins.step();
-  Stmt sel(db_, "SELECT id, source FROM kernels WHERE task=? AND sha256=?");
+  Stmt sel(db_(), "SELECT id, source FROM kernels WHERE task=? AND sha256=?");
   sel.bind(1, task).bind(2, sha);
   sel.step();
   int64_t id = sel.i64(0);
@@ -390,7 +234,7 @@ int64_t Workspace::add_kernel(const std::string& task, const std::string& source
 }
 
 std::optional<std::string> Workspace::kernel_source(int64_t kernel) const {
-  Stmt s(db_, "SELECT source FROM kernels WHERE id=?");
+  Stmt s(db_(), "SELECT source FROM kernels WHERE id=?");
   s.bind(1, kernel);
   if (!s.step()) return std::nullopt;
   return s.text(0);
@@ -398,20 +242,20 @@ std::optional<std::string> Workspace::kernel_source(int64_t kernel) const {
 
 int64_t Workspace::begin_evaluation(int64_t run, int64_t kernel, const Task& task, const std::string& device,
                                     std::optional<int64_t> prev) {
-  WriteTxn txn(db_);
-  Stmt s(db_, std::string("INSERT INTO evaluations(run_id, kernel_id, prev_evaluation_id, task, task_digest, device, "
+  WriteTxn txn(db_());
+  Stmt s(db_(), std::string("INSERT INTO evaluations(run_id, kernel_id, prev_evaluation_id, task, task_digest, device, "
                           "status, started_at) VALUES(?,?,?,?,?,?,'running',") + kNow + ")");
   s.bind(1, run).bind(2, kernel).bind(3, prev).bind(4, task.name).bind(5, task.digest).bind(6, device);
   s.step();
-  int64_t id = sqlite3_last_insert_rowid(db_);
+  int64_t id = store::last_insert_id(db_());
   txn.commit();
   return id;
 }
 
 void Workspace::finish_evaluation(int64_t evaluation, const EvalReport& rep) {
-  WriteTxn txn(db_);
+  WriteTxn txn(db_());
   const nlohmann::json report_json = rep.to_json();
-  Stmt u(db_, std::string("UPDATE evaluations SET status=?, compiled=?, correct=?, speedup=?, report=?, finished_at=") +
+  Stmt u(db_(), std::string("UPDATE evaluations SET status=?, compiled=?, correct=?, speedup=?, report=?, finished_at=") +
                   kNow + " WHERE id=?");
   u.bind(1, rep.status()).bind(2, int64_t{rep.compiled}).bind(3, int64_t{rep.correct()}).bind(4, rep.speedup());
   u.bind(5, dump_json(report_json)).bind(6, evaluation);
@@ -422,7 +266,7 @@ void Workspace::finish_evaluation(int64_t evaluation, const EvalReport& rep) {
       mean = std::max(mean.value_or(0.0), o.mean_rel);
       max = std::max(max.value_or(0.0), o.max_rel);
     }
-    Stmt i(db_, "INSERT OR REPLACE INTO case_results(evaluation_id, case_name, status, correct, mean_rel_err, "
+    Stmt i(db_(), "INSERT OR REPLACE INTO case_results(evaluation_id, case_name, status, correct, mean_rel_err, "
                 "max_rel_err, baseline_median_ns, kernel_median_ns, speedup, message) VALUES(?,?,?,?,?,?,?,?,?,?)");
     i.bind(1, evaluation).bind(2, c.name).bind(3, std::string(case_status_name(c.status)));
     i.bind(4, int64_t{c.correct()}).bind(5, mean).bind(6, max).bind(7, c.baseline_median_ns);
@@ -430,13 +274,13 @@ void Workspace::finish_evaluation(int64_t evaluation, const EvalReport& rep) {
     i.step();
   }
   // The attempt's Case and Journal entry, in this same transaction.
-  memory::MemoryStore(db_).record_evaluation(evaluation, &report_json);
+  memory::MemoryStore(db_()).record_evaluation(evaluation, &report_json);
   txn.commit();
 }
 
 void Workspace::fail_evaluation(int64_t evaluation, const std::string& error) {
-  WriteTxn txn(db_);
-  Stmt(db_, std::string("UPDATE evaluations SET status='error', report=?, finished_at=") + kNow + " WHERE id=?")
+  WriteTxn txn(db_());
+  Stmt(db_(), std::string("UPDATE evaluations SET status='error', report=?, finished_at=") + kNow + " WHERE id=?")
       .bind(1, escape_invalid_utf8(error)).bind(2, evaluation).step();
   txn.commit();
 }
@@ -479,7 +323,7 @@ EvaluationRow eval_row(const Stmt& s) {
 }  // namespace
 
 std::vector<EvaluationRow> Workspace::evaluations(const std::optional<std::string>& task, int limit) const {
-  Stmt s(db_, std::string(kEvalListColumns) + (task ? "WHERE e.task=? " : "") + "ORDER BY e.id DESC LIMIT ?");
+  Stmt s(db_(), std::string(kEvalListColumns) + (task ? "WHERE e.task=? " : "") + "ORDER BY e.id DESC LIMIT ?");
   int i = 1;
   if (task) s.bind(i++, *task);
   s.bind(i, static_cast<int64_t>(limit));
@@ -489,22 +333,22 @@ std::vector<EvaluationRow> Workspace::evaluations(const std::optional<std::strin
 }
 
 std::optional<EvaluationRow> Workspace::evaluation(int64_t id) const {
-  Stmt s(db_, std::string(kEvalColumns) + "WHERE e.id=?");
+  Stmt s(db_(), std::string(kEvalColumns) + "WHERE e.id=?");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return eval_row(s);
 }
 
 std::optional<Incumbent> Workspace::incumbent(const std::string& task, const std::string& device) const {
-  Stmt s(db_, "SELECT kernel_id, evaluation_id, speedup, baseline FROM incumbents WHERE task=? AND device=?");
+  Stmt s(db_(), "SELECT kernel_id, evaluation_id, speedup, baseline FROM incumbents WHERE task=? AND device=?");
   s.bind(1, task).bind(2, device);
   if (!s.step()) return std::nullopt;
   return Incumbent{task, device, s.i64(0), s.i64(1), *s.opt_f64(2), s.text(3)};
 }
 
 void Workspace::set_incumbent(const Incumbent& inc) {
-  WriteTxn txn(db_);
-  Stmt s(db_, std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at, "
+  WriteTxn txn(db_());
+  Stmt s(db_(), std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at, "
                           "baseline) VALUES(?,?,?,?,?,") + kNow + ",?) ON CONFLICT(task, device) DO UPDATE SET "
                           "kernel_id=excluded.kernel_id, evaluation_id=excluded.evaluation_id, "
                           "speedup=excluded.speedup, updated_at=excluded.updated_at, baseline=excluded.baseline");
@@ -519,11 +363,11 @@ void Workspace::set_incumbent(const Incumbent& inc) {
 namespace kope {
 
 void Workspace::request_review(int64_t evaluation, const std::string& reason) {
-  WriteTxn txn(db_);
-  Stmt(db_, "UPDATE evaluations SET review='pending', review_note=NULL, reviewed_at=NULL WHERE id=?")
+  WriteTxn txn(db_());
+  Stmt(db_(), "UPDATE evaluations SET review='pending', review_note=NULL, reviewed_at=NULL WHERE id=?")
       .bind(1, evaluation).step();
-  if (sqlite3_changes(db_) != 1) throw Error("no evaluation " + std::to_string(evaluation) + " to review");
-  Stmt(db_, std::string("INSERT INTO review_log(evaluation_id, decision, note, promoted, decided_at) VALUES(?, "
+  if (store::changes(db_()) != 1) throw Error("no evaluation " + std::to_string(evaluation) + " to review");
+  Stmt(db_(), std::string("INSERT INTO review_log(evaluation_id, decision, note, promoted, decided_at) VALUES(?, "
                         "'pending', ?, 0, ") + kNow + ")")
       .bind(1, evaluation).bind(2, escape_invalid_utf8(reason)).step();
   txn.commit();
@@ -531,10 +375,10 @@ void Workspace::request_review(int64_t evaluation, const std::string& reason) {
 
 void Workspace::decide_review(int64_t evaluation, bool approve, const std::string& note,
                               const std::optional<Incumbent>& promote) {
-  WriteTxn txn(db_);
+  WriteTxn txn(db_());
   std::string state;
   {
-    Stmt s(db_, "SELECT COALESCE(review,'') FROM evaluations WHERE id=?");
+    Stmt s(db_(), "SELECT COALESCE(review,'') FROM evaluations WHERE id=?");
     s.bind(1, evaluation);
     if (!s.step()) throw Error("no evaluation " + std::to_string(evaluation) + " in workspace " + dir_.string());
     state = s.text(0);
@@ -543,13 +387,13 @@ void Workspace::decide_review(int64_t evaluation, bool approve, const std::strin
     throw Error("evaluation " + std::to_string(evaluation) + " is not awaiting review (" +
                 (state.empty() ? std::string("it was never flagged") : "it was already " + state) + ")");
   const std::string decision = approve ? "approved" : "rejected";
-  Stmt(db_, std::string("UPDATE evaluations SET review=?, review_note=?, reviewed_at=") + kNow + " WHERE id=?")
+  Stmt(db_(), std::string("UPDATE evaluations SET review=?, review_note=?, reviewed_at=") + kNow + " WHERE id=?")
       .bind(1, decision).bind(2, escape_invalid_utf8(note)).bind(3, evaluation).step();
-  Stmt(db_, std::string("INSERT INTO review_log(evaluation_id, decision, note, promoted, decided_at) VALUES(?,?,?,?,") +
+  Stmt(db_(), std::string("INSERT INTO review_log(evaluation_id, decision, note, promoted, decided_at) VALUES(?,?,?,?,") +
                 kNow + ")")
       .bind(1, evaluation).bind(2, decision).bind(3, escape_invalid_utf8(note)).bind(4, int64_t{promote.has_value()}).step();
   if (promote) {
-    Stmt s(db_, std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at, "
+    Stmt s(db_(), std::string("INSERT INTO incumbents(task, device, kernel_id, evaluation_id, speedup, updated_at, "
                             "baseline) VALUES(?,?,?,?,?,") + kNow + ",?) ON CONFLICT(task, device) DO UPDATE SET "
                             "kernel_id=excluded.kernel_id, evaluation_id=excluded.evaluation_id, "
                             "speedup=excluded.speedup, updated_at=excluded.updated_at, baseline=excluded.baseline");
@@ -562,7 +406,7 @@ void Workspace::decide_review(int64_t evaluation, bool approve, const std::strin
 }
 
 std::vector<EvaluationRow> Workspace::reviews(const std::optional<std::string>& state, int limit) const {
-  Stmt s(db_, std::string(kEvalColumns) + (state ? "WHERE e.review=? " : "WHERE e.review IS NOT NULL ") +
+  Stmt s(db_(), std::string(kEvalColumns) + (state ? "WHERE e.review=? " : "WHERE e.review IS NOT NULL ") +
                   "ORDER BY e.id DESC LIMIT ?");
   int i = 1;
   if (state) s.bind(i++, *state);
@@ -573,7 +417,7 @@ std::vector<EvaluationRow> Workspace::reviews(const std::optional<std::string>& 
 }
 
 std::vector<ReviewLogRow> Workspace::review_log(int64_t evaluation) const {
-  Stmt s(db_, "SELECT decision, note, promoted, decided_at FROM review_log WHERE evaluation_id=? ORDER BY id");
+  Stmt s(db_(), "SELECT decision, note, promoted, decided_at FROM review_log WHERE evaluation_id=? ORDER BY id");
   s.bind(1, evaluation);
   std::vector<ReviewLogRow> out;
   while (s.step()) out.push_back({s.text(0), s.text(1), s.i64(2) != 0, s.text(3)});

@@ -1,9 +1,11 @@
-// A small SQLite core shared by the stores: statements, transactions that nest, and errors that name the store.
+// The one SQLite layer of kope: connections, statements, transactions that nest, schema migrations, and errors
+// that name the database file, what was being done, and what to do (an EnvError for the disk, the OS or a lock).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kope/base/error.h"
 
@@ -12,8 +14,37 @@ struct sqlite3_stmt;
 
 namespace kope::store {
 
-// Runs one or more statements with no result rows. Throws kope::Error prefixed with `what`.
-void exec(sqlite3* db, const std::string& sql, const char* what = "database");
+// Throws kope::EnvError for failures of the disk, the OS or another process's lock, else kope::Error, naming the
+// database file, `what` was being done, SQLite's message (or `detail`) and the OS's reason.
+[[noreturn]] void throw_db(sqlite3* db, int code, const std::string& what, const std::string& detail = {});
+
+// The file behind a connection ("?" when none).
+std::string db_file(sqlite3* db);
+
+// Runs one or more statements with no result rows; `what` says what they do in an error.
+void exec(sqlite3* db, const std::string& sql, const char* what = "running a statement");
+
+// An open database: FULLMUTEX, a 10 s busy timeout, WAL, synchronous=FULL, foreign keys on. Throws kope::EnvError
+// naming the file when it cannot be opened.
+class Connection {
+ public:
+  static constexpr int kBusyTimeoutMs = 10000;
+  Connection() = default;
+  explicit Connection(const std::string& path);
+  ~Connection();
+  Connection(Connection&& o) noexcept : db_(o.db_) { o.db_ = nullptr; }
+  Connection& operator=(Connection&& o) noexcept;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  sqlite3* get() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+// Brings `PRAGMA user_version` from where it is to migrations.size(), each step in the same transaction as its
+// version bump. A newer schema than `migrations` knows is refused, naming the file.
+void migrate_user_version(sqlite3* db, const std::vector<const char*>& migrations);
 
 int64_t last_insert_id(sqlite3* db);
 int changes(sqlite3* db);
@@ -59,6 +90,7 @@ class Stmt {
   std::optional<int64_t> opt_i64(int c) const;
   std::optional<double> opt_f64(int c) const;
   std::optional<std::string> opt_text(int c) const;
+  std::optional<bool> opt_bool(int c) const { return null(c) ? std::nullopt : std::optional<bool>(i64(c) != 0); }
 
  private:
   Stmt& check(int rc);

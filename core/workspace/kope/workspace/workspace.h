@@ -10,6 +10,7 @@
 
 #include "kope/model/report.h"
 #include "kope/model/task.h"
+#include "kope/store/db.h"
 
 struct sqlite3;
 
@@ -69,14 +70,14 @@ class Workspace {
   // fs::absolute + lexically_normal: a workspace path is never relative to a folder a process may leave.
   static std::filesystem::path absolute_dir(const std::filesystem::path& dir);
 
-  Workspace(Workspace&&) noexcept;
-  Workspace& operator=(Workspace&&) noexcept;
-  ~Workspace();
+  Workspace(Workspace&&) noexcept = default;
+  Workspace& operator=(Workspace&&) noexcept = default;
+  ~Workspace() = default;
 
   const std::filesystem::path& dir() const { return dir_; }
   int schema_version() const;
   // The connection, for stores that keep their tables in the same file (the memory, core/memory/).
-  sqlite3* handle() const { return db_; }
+  sqlite3* handle() const { return conn_.get(); }
 
   int64_t begin_run(const std::string& command, const std::string& device);
   void finish_run(int64_t run, const std::string& status);
@@ -110,16 +111,16 @@ class Workspace {
   std::vector<EvaluationRow> reviews(const std::optional<std::string>& state, int limit) const;
   std::vector<ReviewLogRow> review_log(int64_t evaluation) const;
   // The open connection, for tables kept by other units (the steering log) on this thread.
-  sqlite3* connection() const { return db_; }
+  sqlite3* connection() const { return conn_.get(); }
 
  private:
   Workspace() = default;
   void migrate();
   void mark_interrupted();
-  void exec(const char* sql);
 
   std::filesystem::path dir_;
-  sqlite3* db_ = nullptr;
+  sqlite3* db_() const { return conn_.get(); }
+  store::Connection conn_;
 };
 
 }  // namespace kope
