@@ -49,7 +49,8 @@ def main():
             for f in files:
                 path = os.path.join(dp, f)
                 rel = os.path.relpath(path, src)
-                if f.endswith('.h') and mod not in ('ui', 'app'):
+                # A module's interface is under kope/<module>/; a private header (*_internal.h) sits beside its sources.
+                if f.endswith('.h') and not f.endswith('_internal.h') and mod not in ('ui', 'app'):
                     if not rel.startswith(f'{folder}/kope/{mod}/'):
                         problems.append(f'{rel}: a header of {mod} outside {folder}/kope/{mod}/')
                 if f.endswith(('.h', '.cpp')):

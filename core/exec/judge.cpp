@@ -1,5 +1,6 @@
 #include "kope/exec/judge.h"
 #include "kope/exec/judge_checks.h"
+#include "judge_internal.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -34,77 +35,11 @@
 namespace kope {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-struct Judge::Worker {
-  std::string role;  // "kernel" or "baseline"
-  fs::path so;
-  Arena out;
-  wire::Control* ctl = nullptr;
-  std::unique_ptr<SandboxChild> child;
-  int pidfd = -1;
-  clockid_t cpu_clock = 0;     // the worker process's CPU clock: every thread's running time, to the ns
-  bool has_cpu_clock = false;
-  bool tree_by_cgroup = false;  // no seccomp here, so the kernel may start processes: read the tree's cgroup
-  // The CPU reading at the worker's last "done" (or when it became ready): what it spends from here until the
-  // judge's next call is acknowledged is outside every timed call (see Judge::Ledger).
-  int64_t cpu_mark = -1;
-  int perf_fd = -1;  // a perf task-clock counter on the worker and its threads, or -1
-  std::chrono::steady_clock::time_point done_at{};
-  std::string load_error;  // once it failed to load, every case says so without a restart
-  std::string log;
-  std::size_t log_dropped = 0;
-  uint32_t seq = 0;
-  bool alive() const { return child != nullptr; }
-};
-
-struct Judge::Held {
-  std::string key;
-  Arena inputs;
-  std::unique_ptr<Worker> base;
-  std::unique_ptr<Worker> lib;  // the library baseline's worker, when the evaluation had one
-  fs::path lib_so;              // the build it loaded
-  fs::path dir;
-  ~Held() {
-    if (base) release_worker(*base);
-    if (lib) release_worker(*lib);
-    if (inputs.base) munmap(inputs.base, inputs.size);
-    if (inputs.fd >= 0) close(inputs.fd);
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
-  }
-};
+using namespace judge_detail;
 
 namespace {
 std::mutex held_mutex;
-
-// KOPE_TRACE_EVAL: where the judge's own time goes, summed per kind of work over the process, printed at exit.
-enum Spent { kStart, kInputs, kSentinels, kFlush, kCalls, kSnapshot, kCheck, kIdle, kStop, kGolden, kDetail, kSpentKinds };
-const char* const kSpentNames[kSpentKinds] = {"worker start", "input generation", "sentinel fill", "flush",
-                                              "calls (all)", "snapshot", "output checks",
-                                              "idle CPU reads", "stop rule", "golden checks", "last-pair detail"};
-struct SpentTable {
-  const bool on = std::getenv("KOPE_TRACE_EVAL") != nullptr;
-  double ms[kSpentKinds] = {};
-  long count[kSpentKinds] = {};
-  ~SpentTable() {
-    if (!on) return;
-    for (int i = 0; i < kSpentKinds; ++i)
-      std::fprintf(stderr, "kope: judge %-18s %9.1f ms in %ld\n", kSpentNames[i], ms[i], count[i]);
-  }
-};
-SpentTable spent_table;
-struct Spend {
-  Spent kind;
-  Clock::time_point t0;
-  explicit Spend(Spent k) : kind(k), t0(spent_table.on ? Clock::now() : Clock::time_point{}) {}
-  ~Spend() {
-    if (!spent_table.on) return;
-    spent_table.ms[kind] += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    ++spent_table.count[kind];
-  }
-};
-}
+}  // namespace
 
 // The slot holds at most one baseline. Dropping one (another task, another workspace) kills its tree. Static
 // destruction at exit drops the last; PR_SET_PDEATHSIG and bubblewrap's --die-with-parent end it otherwise.
@@ -158,10 +93,6 @@ namespace {
 constexpr std::size_t kMaxLog = 64 << 10;
 constexpr uint64_t kWorkerMaxFileBytes = uint64_t{64} << 20;  // any one file a worker writes
 
-std::size_t tensor_bytes(const ConcreteTensor& t) {
-  return static_cast<std::size_t>(t.numel) * dtype_size(t.dtype);
-}
-
 int make_memfd(const char* name, std::size_t size) {
   int fd = static_cast<int>(syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
   if (fd < 0) throw Error(std::string("cannot create shared memory for the workers: ") + strerror(errno));
@@ -193,17 +124,6 @@ std::string read_small(const fs::path& p) {
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
-int64_t ns_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count();
-}
-
-std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
 // Text from a worker, which the kernel could have written: printable ASCII only, bounded.
 std::string clean(const char* p, std::size_t max) {
   std::string s;
@@ -212,16 +132,6 @@ std::string clean(const char* p, std::size_t max) {
     s += (ch >= 32 && ch < 127) || ch == '\n' ? static_cast<char>(ch) : '?';
   }
   return s;
-}
-
-std::string describe_failure(const OutputCheck& o) {
-  std::ostringstream s;
-  s.precision(9);
-  s << "output " << o.name << ": mean rel err " << o.mean_rel << ", max rel err " << o.max_rel << " (limits "
-    << o.threshold << " and " << 10 * o.threshold << "), " << o.mismatches
-    << " element(s) out of tolerance; worst at index " << o.worst_index << ": expected " << o.expected << ", got "
-    << o.got;
-  return s.str();
 }
 
 std::string seconds_text(double s) {
@@ -266,7 +176,7 @@ int seccomp_filters(pid_t p) {
 }  // namespace
 
 
-namespace {
+namespace judge_detail {
 
 // A case's seeded correctness inputs (the ones its golden was computed from) are a pure function of the case:
 // generated once per process, laid out as in the arena, and copied in on every later evaluation of the case.
@@ -293,7 +203,7 @@ std::shared_ptr<const std::vector<unsigned char>> correctness_inputs(const Concr
   return v;
 }
 
-}  // namespace
+}  // namespace judge_detail
 
 Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::path& baseline_so,
              const std::vector<ConcreteCase>& cases, const EvalOptions& options)
@@ -840,458 +750,6 @@ void Judge::record_death(Worker& w, const Call& call, const std::string& phase, 
   if (w.perf_fd >= 0) close(w.perf_fd);
   w.perf_fd = -1;
   w.child.reset();  // the next case starts a fresh worker
-}
-
-CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
-                           const std::function<void()>& on_timing) {
-  CaseResult first = run_case_once(c, golden, time_it, on_timing);
-  // A verdict of cheating stands only when it happens again: the case once more from the start, in a fresh
-  // worker with fresh inputs. Cheating is a property of the code and comes back; a one-off (the machine's
-  // doing) does not, and the case's result is then the re-run's, the first flag kept as unconfirmed evidence.
-  if (first.status != CaseStatus::Background && first.status != CaseStatus::InputsModified) return first;
-  if (cand_->alive()) {
-    Call stop;
-    stop.end = CallEnd::Died;
-    CaseResult scratch;
-    cand_->child->kill_all();
-    record_death(*cand_, stop, "re-run", scratch);
-  }
-  CaseResult again = run_case_once(c, golden, time_it, on_timing);
-  nlohmann::json ev = first.evidence.is_object() ? first.evidence : nlohmann::json::object();
-  ev["status"] = std::string(case_status_name(first.status));
-  ev["message"] = first.message;
-  ev["rerun"] = {{"status", std::string(case_status_name(again.status))}, {"message", again.message}};
-  if (again.evidence.is_object()) ev["rerun"]["evidence"] = again.evidence;
-  ev["confirmed"] = again.status == CaseStatus::Background || again.status == CaseStatus::InputsModified;
-  if (ev["confirmed"].get<bool>()) {
-    again.message += " (seen again when the case was re-run in a fresh worker)";
-  } else if (again.status == CaseStatus::Cancelled) {
-    return again;
-  }
-  again.evidence = std::move(ev);
-  return again;
-}
-
-CaseResult Judge::run_case_once(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
-                                const std::function<void()>& on_timing) {
-  CaseResult r;
-  r.name = c.name;
-  // Stopped: whatever was started is killed, and the case ends as cancelled (no verdict on the kernel).
-  auto cancelled = [&](const std::string& phase) {
-    if (!cancel_requested()) return false;
-    for (Worker* w : {cand_.get(), base_.get()})
-      if (w->alive()) {
-        Call stop;
-        stop.end = CallEnd::Cancelled;
-        CaseResult scratch;
-        record_death(*w, stop, phase, scratch);
-      }
-    r.status = CaseStatus::Cancelled;
-    r.failed_call = phase;
-    r.message = "cancelled before the " + phase;
-    return true;
-  };
-  const auto start = Clock::now();
-  const auto deadline = start + std::chrono::nanoseconds(static_cast<int64_t>(options_.case_timeout_seconds * 1e9));
-  const uint64_t case_no = case_index_++;
-  Worker& k = *cand_;
-  Worker& b = *base_;
-  auto finish = [&](CaseResult& res) -> CaseResult& {
-    drain(k);
-    res.log = tail(k.log + (k.log_dropped ? "\n[" + std::to_string(k.log_dropped) + " bytes dropped]" : ""), 4000);
-    k.log.clear();
-    res.network_isolated = true;
-    for (const auto& [m, why] : missing_)
-      if (m == "network-namespace") {
-        res.network_isolated = false;
-        res.network_failure = why;
-      }
-    return res;
-  };
-
-  if (cancelled("case")) return finish(r);
-  write_layout(c);
-  if (!ensure_started(k, r, deadline)) return finish(r);
-  unsigned char* in_data = inputs_.base + wire::kLayoutBytes;
-  unsigned char* k_out = k.out.base + wire::kControlBytes;
-  unsigned char* b_out = b.out.base + wire::kControlBytes;
-
-  // Work outside the calls (kope/ledger.h): each worker's window runs from its "done" to its next
-  // acknowledgement. The baseline's windows measure honest bookkeeping; what the kernel's spend beyond that is
-  // added to the timed call before the window, and a case that holds more than a little is work after return.
-  Ledger ledger(k.perf_fd < 0);
-  bool timing_started = false;  // the kernel's next call is a timed one
-  const Call* first_call = nullptr;
-  int64_t charge_to = -1;  // the index in r.kernel_ns of the kernel's last timed call
-  auto account = [&](Worker& w, Call& cl) {
-    Spend spend(kIdle);
-    const bool open = cl.cpu_wake >= 0 && cl.cpu_ack >= 0 && w.cpu_mark >= 0;
-    Ledger::Window win;
-    if (open) {
-      win.after_ns = cl.cpu_wake - w.cpu_mark;
-      win.before_ns = cl.cpu_ack - cl.cpu_wake - cl.spin_allowance_ns;
-      win.wall_ns = w.done_at == Clock::time_point{} ? 0 : ns_between(w.done_at, cl.wake_at);
-    }
-    w.cpu_mark = cl.cpu_done;
-    w.done_at = cl.done_at;
-    if (!open) return;
-    if (&w == &b) ledger.baseline_window(win);
-    if (&w != &k) return;
-    // The window before the correctness call: a fresh layout, pages touched for the first time, and nothing to
-    // gain (that call is not timed). Only what follows it counts.
-    if (&cl == first_call) win.before_ns = 0;
-    // Until timed calls begin (the window closes at a timed call, or after one) it is a warming one.
-    const Ledger::Excess e = ledger.kernel_window(win, !(timing_started || charge_to >= 0));
-    if (e.after_ns > 0 && charge_to >= 0) r.kernel_ns[static_cast<std::size_t>(charge_to)] += static_cast<double>(e.after_ns);
-    if (std::getenv("KOPE_TRACE_LEDGER"))
-      std::fprintf(stderr, "ledger %s: after %lld (bk %lld) before %lld (bk %lld) wall %lld\n", c.name.c_str(),
-                   static_cast<long long>(win.after_ns), static_cast<long long>(ledger.after_bookkeeping_ns()),
-                   static_cast<long long>(win.before_ns), static_cast<long long>(ledger.before_bookkeeping_ns()),
-                   static_cast<long long>(win.wall_ns));
-  };
-  // The kernel's last window of the case, up to now (as if the judge woke it now).
-  auto close_window = [&] {
-    if (!k.has_cpu_clock || k.cpu_mark < 0) return;
-    Call now;
-    now.wake_at = now.done_at = Clock::now();
-    now.cpu_wake = now.cpu_ack = now.cpu_done = worker_cpu_ns(k);
-    account(k, now);
-  };
-  auto background = [&](const std::string& phase) {
-    if (!k.has_cpu_clock || !ledger.flagged()) return false;
-    r.status = CaseStatus::Background;
-    r.failed_call = phase;
-    r.message = "the kernel kept running outside its calls (up to the " + phase + "): " + ledger.describe() +
-                "; its work must start when kope_kernel is called and be finished when it returns";
-    r.evidence = {{"kind", "cpu outside calls"},
-                  {"phase", phase},
-                  {"clock", k.perf_fd >= 0       ? "perf task-clock on the worker's threads"
-                            : k.tree_by_cgroup ? "the worker tree's cgroup"
-                                               : "the worker process's CPU clock"},
-                  {"cpu_us", ledger.cpu_ns() / 1e3},
-                  {"beyond_bookkeeping_us", ledger.excess_ns() / 1e3},
-                  {"allowed_us", ledger.allowed_ns() / 1e3},
-                  {"windows", ledger.windows()},
-                  {"window_us", ledger.wall_ns() / 1e3},
-                  {"bookkeeping_after_call_us", ledger.after_bookkeeping_ns() / 1e3},
-                  {"coarse_clock", ledger.coarse()},
-                  {"bookkeeping_before_call_us", ledger.before_bookkeeping_ns() / 1e3}};
-    return true;
-  };
-  auto snapshot_check = [&](const std::string& phase) {
-    Spend spend(kSnapshot);
-    if (std::memcmp(snapshot_.data(), k_out, out_bytes_) == 0) return false;
-    r.status = CaseStatus::Background;
-    r.failed_call = phase;
-    std::size_t at = 0;
-    while (at < out_bytes_ && snapshot_[at] == k_out[at]) ++at;
-    r.message = "the kernel's outputs changed after it returned (" + phase + ", first at byte " +
-                std::to_string(at) + " of " + std::to_string(out_bytes_) +
-                "): work must be finished when kope_kernel returns";
-    r.evidence = {{"kind", "outputs changed after return"}, {"phase", phase}, {"first_changed_byte", at},
-                  {"output_bytes", out_bytes_}};
-    return true;
-  };
-
-  // The correctness call: the case's seeded inputs, which the fp64 golden saw.
-  {
-    Spend spend(kInputs);
-    const std::shared_ptr<const std::vector<unsigned char>> seeded = correctness_inputs(c);
-    for (std::size_t i = 0; i < c.inputs.size(); ++i)
-      std::memcpy(in_data + in_off_[i], seeded->data() + in_off_[i], tensor_bytes(c.inputs[i]));
-  }
-  if (cancelled("correctness run")) return finish(r);
-  fill_sentinels(k, c);
-  flush_for(k);
-  Call first = call(k, deadline);
-  first_call = &first;
-  if (first.end != CallEnd::Done) {
-    record_death(k, first, "correctness run", r);
-    return finish(r);
-  }
-  std::memcpy(snapshot_.data(), k_out, out_bytes_);
-  account(k, first);
-  if (first.rc != 0) {
-    r.status = CaseStatus::RuntimeError;
-    r.failed_call = "correctness run";
-    r.message = first.rc == wire::kBadLayout ? "the worker could not read the case layout"
-                                             : "the kernel returned " + std::to_string(first.rc) +
-                                                   " during the correctness run";
-    return finish(r);
-  }
-  {
-    Spend spend(kGolden);
-    for (std::size_t i = 0; i < c.outputs.size(); ++i)
-      r.outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, snapshot_.data() + out_off_[i],
-                                       golden[i].data(), static_cast<std::size_t>(c.outputs[i].numel),
-                                       c.outputs[i].threshold));
-  }
-  for (const auto& o : r.outputs)
-    if (!o.ok) {
-      r.status = CaseStatus::Wrong;
-      r.failed_call = "correctness run";
-      r.message = describe_failure(o);
-      return finish(r);
-    }
-  if (snapshot_check("correctness run")) return finish(r);
-  if (!time_it) {
-    close_window();
-    background("correctness run");
-    return finish(r);
-  }
-  if (!ensure_started(b, r, deadline)) {
-    if (r.status != CaseStatus::Cancelled) r.message = "the baseline could not run: " + r.message;
-    return finish(r);
-  }
-
-  // The library baseline (when added): its correctness call on the case's seeded inputs, still in the arena,
-  // against the golden. Whatever it does is reported in r.library_*, never the candidate's outcome; a library
-  // that cannot run leaves the case timed against the naive baseline alone.
-  Worker* l = lib_.get();
-  auto library_failed = [&](const std::string& why) {
-    r.library_message = why;
-    r.library_ns.clear();
-    l = nullptr;
-  };
-  if (l) {
-    CaseResult lr;
-    if (!ensure_started(*l, lr, deadline)) {
-      library_failed(lr.message);
-    } else {
-      fill_sentinels(*l, c);
-      flush_for(*l);
-      const Call lc = call(*l, deadline);
-      drain(*l);
-      if (lc.end != CallEnd::Done) {
-        record_death(*l, lc, "library's correctness run", lr);
-        library_failed(lr.message);
-      } else if (lc.rc != 0) {
-        library_failed("the library baseline returned " + std::to_string(lc.rc) + " during its correctness run");
-      } else {
-        const unsigned char* l_out = l->out.base + wire::kControlBytes;
-        r.library_ran = true;
-        bool ok = true;
-        for (std::size_t i = 0; i < c.outputs.size(); ++i) {
-          r.library_outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, l_out + out_off_[i],
-                                                   golden[i].data(), static_cast<std::size_t>(c.outputs[i].numel),
-                                                   c.outputs[i].threshold));
-          if (ok && !r.library_outputs.back().ok) {
-            ok = false;
-            r.library_message = "the library baseline misses the golden: " + describe_failure(r.library_outputs.back());
-          }
-        }
-        r.library_correct = ok;
-      }
-    }
-  }
-  // A timed library call; a failure drops the library from this case's timing, never the candidate.
-  auto run_library = [&](const std::string& phase, Call& out) {
-    flush_for(*l);
-    out = call(*l, deadline);
-    drain(*l);
-    if (out.end != CallEnd::Done) {
-      CaseResult lr;
-      record_death(*l, out, phase, lr);
-      library_failed(lr.message);
-      return false;
-    }
-    if (out.rc != 0) {
-      library_failed("the library baseline returned " + std::to_string(out.rc) + " during the " + phase);
-      return false;
-    }
-    return true;
-  };
-
-  // Timing: pairs of calls on fresh inputs, baseline and kernel alternating which goes first. Each pair's
-  // kernel output is checked against the baseline's on the same inputs with the correctness call's standard:
-  // the task's threshold less the baseline's own error (kope/judge_checks.h), so no call is looser.
-  const int warmup = std::max(0, options_.warmup);
-  const int min_reps = std::max(1, options_.reps);
-  const int max_reps = std::max(min_reps, options_.max_reps);
-  const bool adaptive = options_.interleave;
-  Clock::time_point timing_start = Clock::now();
-  if (on_timing) on_timing();
-  // Before the first fresh inputs, while the seeded ones are still in the arena: the baseline's own error
-  // against the golden, which sets the limit every timed call is held to (kope/judge_checks.h).
-  std::vector<TimedLimit> limits;
-  auto fresh_inputs = [&](int call_no) {
-    if (limits.empty() && !c.outputs.empty()) {
-      const std::string phase = "baseline's correctness run";
-      if (cancelled(phase)) return false;
-      flush_for(b);
-      const Call bc = call(b, deadline);
-      if (bc.end != CallEnd::Done || bc.rc != 0) {
-        if (bc.end != CallEnd::Done) record_death(b, bc, phase, r);
-        else r.status = CaseStatus::RuntimeError;
-        r.failed_call = phase;
-        if (r.status != CaseStatus::Cancelled)
-          r.message = "the baseline failed on the seeded inputs, so the kernel could not be timed" +
-                      (bc.end == CallEnd::Done ? ": it returned " + std::to_string(bc.rc) : ": " + r.message);
-        return false;
-      }
-      Spend spend(kGolden);
-      for (std::size_t i = 0; i < c.outputs.size(); ++i) {
-        r.baseline_outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, b_out + out_off_[i],
-                                                  golden[i].data(), static_cast<std::size_t>(c.outputs[i].numel),
-                                                  c.outputs[i].threshold));
-        limits.push_back(timed_limit(c.outputs[i].threshold, r.baseline_outputs.back()));
-      }
-    }
-    Spend spend(kInputs);
-    for (std::size_t i = 0; i < c.inputs.size(); ++i)
-      generate_fresh(c.inputs[i], mix_seed(nonce_, case_no, static_cast<uint64_t>(call_no), i),
-                     in_data + in_off_[i]);
-    return true;
-  };
-  auto phase_name = [&](int n) {
-    return n < warmup ? "warm-up " + std::to_string(n + 1) : "timed run " + std::to_string(n - warmup + 1);
-  };
-  // No sentinel fill on these calls: each has inputs no earlier call saw, so outputs left from an earlier call,
-  // or not written, fail the check against the baseline's.
-  auto run_one = [&](Worker& w, const std::string& phase, Call& out) {
-    if (cancelled(phase)) return false;
-    flush_for(w);
-    out = call(w, deadline);
-    if (out.end != CallEnd::Done) {
-      record_death(w, out, phase, r);
-      if (&w == &b && r.status != CaseStatus::Cancelled) r.message = "the baseline failed, so the kernel could not be timed: " + r.message;
-      return false;
-    }
-    if (&w == &k) {
-      Spend spend(kSnapshot);
-      std::memcpy(snapshot_.data(), k_out, out_bytes_);
-    }
-    account(w, out);
-    if (out.rc != 0) {
-      r.status = CaseStatus::RuntimeError;
-      r.failed_call = phase;
-      r.message = (&w == &b ? "the baseline returned " : "the kernel returned ") + std::to_string(out.rc) +
-                  " during the " + phase;
-      return false;
-    }
-    return true;
-  };
-  auto check_pair = [&](const std::string& phase) {
-    Spend spend(kCheck);
-    std::vector<OutputCheck> checks;
-    for (std::size_t i = 0; i < c.outputs.size(); ++i)
-      checks.push_back(check_timed_output(c.outputs[i].name, c.outputs[i].dtype, snapshot_.data() + out_off_[i],
-                                          b_out + out_off_[i], static_cast<std::size_t>(c.outputs[i].numel),
-                                          limits[i].threshold));
-    const bool first = r.timed_worst.empty();
-    if (first) r.timed_worst.resize(checks.size());
-    for (std::size_t i = 0; i < checks.size(); ++i) fold_worst(r.timed_worst[i], checks[i], first);
-    r.last_outputs = checks;
-    for (std::size_t i = 0; i < checks.size(); ++i)
-      if (!checks[i].ok) {
-        r.status = CaseStatus::Wrong;
-        r.failed_call = phase;
-        r.message = describe_timed_failure(phase, checks[i], limits[i], c.outputs[i].threshold);
-        return false;
-      }
-    return true;
-  };
-  auto done_timing = [&](int timed) -> bool {
-    Spend spend(kStop);
-    if (timed < min_reps) return false;
-    if (!adaptive) {
-      r.stop_rule = "fixed";
-      return true;
-    }
-    const std::vector<double>& against = l ? r.library_ns : r.baseline_ns;  // the speedup that is reported
-    const double m = median(r.kernel_ns) > 0 ? median(against) / median(r.kernel_ns) : 0.0;
-    const auto [lo, hi] = speedup_interval(against, r.kernel_ns, 400);
-    if (m > 0 && (hi - lo) <= options_.ci_rel_width * m) r.stop_rule = "converged";
-    else if (timed >= max_reps) r.stop_rule = "max_reps";
-    else if (std::chrono::duration<double>(Clock::now() - timing_start).count() >= options_.case_budget_seconds)
-      r.stop_rule = "budget";
-    return !r.stop_rule.empty();
-  };
-
-  if (adaptive) {
-    for (int n = 0;; ++n) {
-      const std::string phase = phase_name(n);
-      if (n == warmup) timing_start = Clock::now();
-      timing_started = n >= warmup;
-      if (!fresh_inputs(n)) return finish(r);
-      const bool base_first = n % 2 == 0;
-      // With the library: all six orders of baseline (0), kernel (1) and library (2) in turn.
-      static constexpr int kOrders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
-      const bool with_library = l != nullptr;
-      Call kc, bc, lc;
-      for (int j = 0; j < (with_library ? 3 : 2); ++j) {
-        const int who = with_library ? kOrders[n % 6][j] : ((j == 0) == base_first ? 0 : 1);
-        if (who == 2) {
-          if (l) run_library(phase, lc);
-          continue;
-        }
-        const bool is_base = who == 0;
-        if (!run_one(is_base ? b : k, phase, is_base ? bc : kc)) return finish(r);
-      }
-      if (!check_pair(phase) || snapshot_check(phase) || background(phase)) return finish(r);
-      if (n < warmup) continue;
-      r.baseline_ns.push_back(static_cast<double>(bc.ns));
-      r.kernel_ns.push_back(static_cast<double>(kc.ns));
-      charge_to = static_cast<int64_t>(r.kernel_ns.size()) - 1;
-      timed_ns_ += static_cast<double>(bc.ns + kc.ns);
-      if (l) {
-        r.library_ns.push_back(static_cast<double>(lc.ns));
-        timed_ns_ += static_cast<double>(lc.ns);
-      }
-      if (done_timing(n - warmup + 1)) break;
-    }
-  } else {
-    // Sequential (for bench/): every baseline call first, then every kernel call, each kernel call checked
-    // against an untimed baseline call on the same inputs.
-    const int total = warmup + min_reps;
-    for (int n = 0; n < total; ++n) {
-      if (!fresh_inputs(n)) return finish(r);
-      Call bc;
-      if (!run_one(b, "baseline's " + phase_name(n), bc)) return finish(r);
-      if (n >= warmup) r.baseline_ns.push_back(static_cast<double>(bc.ns));
-      if (n >= warmup) timed_ns_ += static_cast<double>(bc.ns);
-      Call lc;
-      if (l && run_library("library's " + phase_name(n), lc) && n >= warmup) {
-        r.library_ns.push_back(static_cast<double>(lc.ns));
-        timed_ns_ += static_cast<double>(lc.ns);
-      }
-    }
-    for (int n = 0; n < total; ++n) {
-      const std::string phase = phase_name(n);
-      timing_started = n >= warmup;
-      if (!fresh_inputs(n)) return finish(r);
-      Call kc, bc;
-      if (!run_one(k, phase, kc)) return finish(r);
-      if (!run_one(b, phase, bc)) return finish(r);
-      if (!check_pair(phase) || snapshot_check(phase) || background(phase)) return finish(r);
-      if (n >= warmup) {
-        r.kernel_ns.push_back(static_cast<double>(kc.ns));
-        charge_to = static_cast<int64_t>(r.kernel_ns.size()) - 1;
-        timed_ns_ += static_cast<double>(kc.ns);
-      }
-    }
-    r.stop_rule = "fixed";
-  }
-  close_window();
-  if (background("end of the case")) return finish(r);
-  r.timed = true;
-  // The last pair in full detail (the fast pass leaves the worst element out), under the same limit.
-  Spend spend(kDetail);
-  for (std::size_t i = 0; i < c.outputs.size(); ++i) {
-    const auto n = static_cast<std::size_t>(c.outputs[i].numel);
-    const double t = limits[i].threshold;
-    if (c.outputs[i].dtype == DType::F32) {
-      r.last_outputs[i] = check_output_f32(c.outputs[i].name, reinterpret_cast<const float*>(snapshot_.data() + out_off_[i]),
-                                           reinterpret_cast<const float*>(b_out + out_off_[i]), n, t);
-    } else {
-      std::vector<double> wide(n);
-      for (std::size_t e = 0; e < n; ++e) wide[e] = load_as_double(c.outputs[i].dtype, b_out + out_off_[i], e);
-      r.last_outputs[i] = check_output(c.outputs[i].name, c.outputs[i].dtype, snapshot_.data() + out_off_[i],
-                                       wide.data(), n, t);
-    }
-    fold_worst(r.timed_worst[i], r.last_outputs[i], false);
-  }
-  return finish(r);
 }
 
 }  // namespace kope

@@ -1,6 +1,8 @@
 // Output checks against the fp64 golden or a trusted output: relative errors, CANN's limits, bits and ulps.
 #include "kope/model/check.h"
 
+#include <sstream>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -195,6 +197,16 @@ OutputCheck check_output_f32(const std::string& name, const float* got, const fl
   check_f32_float(c, got, ref, numel, threshold);
   finish(c, DType::F32, numel, threshold);
   return c;
+}
+
+std::string describe_check(const OutputCheck& o) {
+  std::ostringstream s;
+  s.precision(9);
+  s << "output " << o.name << ": mean rel err " << o.mean_rel << ", max rel err " << o.max_rel << " (limits "
+    << o.threshold << " and " << 10 * o.threshold << "), " << o.mismatches
+    << " element(s) out of tolerance; worst at index " << o.worst_index << ": expected " << o.expected << ", got "
+    << o.got;
+  return s.str();
 }
 
 }  // namespace kope

@@ -4,13 +4,10 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
-#include "kope/base/cancel.h"
-#include "kope/base/sized_cache.h"
-#include "kope/exec/compiler.h"
+#include "kope/eval/goldens.h"
 #include "kope/exec/paths.h"
 #include "kope/model/report.h"
 #include "kope/model/task.h"
@@ -39,35 +36,13 @@ class Evaluator {
   const EvalPaths& paths() const { return paths_; }
 
  private:
-  // With `cancel` set these throw (an internal type) when it stops them; evaluate() turns that into a
-  // cancelled report.
-  std::filesystem::path reference_so(const Task& task, const CancelToken* cancel = nullptr);
-  std::filesystem::path baseline_so(const Task& task, const CancelToken* cancel = nullptr);
-  // The golden folder of each case, computing every missing one in a single sandboxed reference run.
-  std::vector<std::filesystem::path> golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
-                                                 const EvalOptions& options);
-
-  // The local CPU's baseline (returned) built beside the golden runs of the cases that miss them.
-  std::filesystem::path local_trusted_side(const Task& task, const std::vector<ConcreteCase>& cases,
-                                           const EvalOptions& options);
-  // The fp64 goldens of these cases, from the in-memory cache or read from their folders (then cached).
-  using Golden = std::vector<std::vector<double>>;
-  std::vector<std::shared_ptr<const Golden>> goldens(const Task& task, const std::vector<ConcreteCase>& cases,
-                                                     const EvalOptions& options);
-  // The task's library baseline built for the local CPU; a failed build is remembered for this evaluator (as
-  // long as the library's include folders are unchanged), so it is not retried on every attempt.
-  CompileResult library_build(const Task& task, const LibraryImpl& lib);
-
   // Each device spec made once per evaluator (a remote one keeps its SSH connection), with its fingerprint.
   struct DeviceEntry;
   DeviceEntry& device_for(const std::string& spec);
 
   EvalPaths paths_;
+  TrustedSide side_;  // goldens and builds held across evaluations
   std::map<std::string, std::unique_ptr<DeviceEntry>> devices_;
-  // Held across evaluations (the agent's loop evaluates one task over and over), by golden folder.
-  SizedCache<Golden> golden_cache_{std::size_t{768} << 20};
-  std::mutex library_mutex_;  // the trusted side is prepared on a second thread while the candidate compiles
-  std::map<std::string, CompileResult> library_failures_;
 };
 
 }  // namespace kope

@@ -97,8 +97,7 @@ class Judge {
     std::chrono::steady_clock::time_point wake_at{}, done_at{};
   };
 
-  CaseResult run_case_once(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
-                           const std::function<void()>& on_timing);
+  class CaseRun;  // one case's steps (judge_case.cpp)
   void write_layout(const ConcreteCase& c);
   bool ensure_started(Worker& w, CaseResult& r, std::chrono::steady_clock::time_point deadline);
   Call call(Worker& w, std::chrono::steady_clock::time_point deadline);

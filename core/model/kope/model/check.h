@@ -45,6 +45,9 @@ void set_accuracy(OutputCheck& c, DType dtype);
 
 // |got - golden| / (|golden| + eps); equal NaNs and equal infinities count as exact, any other
 // non-finite pairing as infinitely wrong. `got` is in `dtype`, golden in double.
+// "output y: mean rel err ..., worst at index ...: expected ..., got ...": why a check failed, in one line.
+std::string describe_check(const OutputCheck& o);
+
 OutputCheck check_output(const std::string& name, DType dtype, const void* got, const double* golden,
                          std::size_t numel, double threshold);
 

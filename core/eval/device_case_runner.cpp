@@ -1,0 +1,191 @@
+// Every device but the local CPU: Device::measure runs the case there, and its outputs are checked here.
+#include "kope/base/error.h"
+#include "kope/eval/case_runner.h"
+#include "kope/model/inputs.h"
+
+namespace kope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// One case on a device other than the local CPU: the case's seeded inputs (the bytes the fp64 golden saw) go to
+// the device, its outputs come back and are checked here against the golden, its times are the device's.
+CaseResult measure_on_device(device::Device& dev, const device::Capabilities& caps, const ConcreteCase& c,
+                             const std::vector<std::vector<double>>& golden, bool time_it, const fs::path& cand,
+                             const fs::path& base, const fs::path& scratch, const EvalOptions& o) {
+  CaseResult r;
+  r.name = c.name;
+  r.network_failure = "not reported by the " + dev.name() + " device";
+  device::MeasureRequest q;
+  q.kcase = c;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    std::string bytes(static_cast<std::size_t>(c.inputs[i].numel) * dtype_size(c.inputs[i].dtype), '\0');
+    generate_tensor(c.inputs[i], c.seed, i, bytes.data());
+    q.inputs.push_back(std::move(bytes));
+  }
+  q.candidate = cand;
+  q.baseline = time_it ? base : fs::path();
+  q.scratch = scratch;
+  q.warmup = time_it ? std::max(0, o.warmup) : 0;
+  q.reps = time_it ? std::max(1, o.reps) : 1;
+  q.interleave = o.interleave;
+  q.flush_bytes = o.flush_bytes;
+  q.timeout_seconds = o.case_timeout_seconds;
+  q.host_memory_bytes = o.memory_bytes;
+  q.sanitize = o.sanitize;
+  device::MeasureResult m = dev.measure(q);
+  r.log = m.log;
+  for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
+  r.failed_call = m.failed_call;
+  using device::Outcome;
+  const std::string what = std::string(device::outcome_name(m.outcome));
+  switch (m.outcome) {
+    case Outcome::Ok: break;
+    case Outcome::ToolError:  // not the kernel's fault: the evaluation cannot say anything about it
+      throw EnvError("device " + dev.name() + ": case " + c.name + ": " + m.message);
+    case Outcome::KernelError:
+    case Outcome::LaunchError:
+    case Outcome::OutOfMemory: r.status = CaseStatus::RuntimeError; break;
+    case Outcome::Crash:
+    case Outcome::IllegalAddress: r.status = CaseStatus::Crash; break;
+    case Outcome::Timeout: r.status = CaseStatus::Timeout; break;
+    case Outcome::LoadError: r.status = CaseStatus::LoadError; break;
+    case Outcome::InputsModified: r.status = CaseStatus::InputsModified; break;
+    case Outcome::BackgroundWork: r.status = CaseStatus::Background; break;
+  }
+  if (m.outcome != Outcome::Ok) {
+    r.message = what + ": " + m.message;
+    if (!m.findings.empty()) r.message += " (memory checker: " + m.findings.front() + ")";
+    return r;
+  }
+  auto sized = [&](const std::vector<std::string>& outs) {
+    if (outs.size() != c.outputs.size()) return false;
+    for (std::size_t i = 0; i < outs.size(); ++i)
+      if (outs[i].size() != static_cast<std::size_t>(c.outputs[i].numel) * dtype_size(c.outputs[i].dtype)) return false;
+    return true;
+  };
+  if (!sized(m.first_outputs))
+    throw EnvError("device " + dev.name() + ": case " + c.name + ": the worker returned outputs of the wrong size");
+  for (std::size_t i = 0; i < c.outputs.size(); ++i)
+    r.outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, m.first_outputs[i].data(), golden[i].data(),
+                                     static_cast<std::size_t>(c.outputs[i].numel), c.outputs[i].threshold));
+  for (const auto& chk : r.outputs)
+    if (!chk.ok) {
+      r.status = CaseStatus::Wrong;
+      r.failed_call = "correctness run";
+      r.message = describe_check(chk);
+      return r;
+    }
+  // The timed calls ran on the same inputs: the last one's outputs answer to the same golden.
+  if (!m.last_outputs.empty()) {
+    if (!sized(m.last_outputs))
+      throw EnvError("device " + dev.name() + ": case " + c.name + ": the worker returned outputs of the wrong size");
+    for (std::size_t i = 0; i < c.outputs.size(); ++i)
+      r.last_outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, m.last_outputs[i].data(),
+                                            golden[i].data(), static_cast<std::size_t>(c.outputs[i].numel),
+                                            c.outputs[i].threshold));
+    for (const auto& chk : r.last_outputs)
+      if (!chk.ok) {
+        r.status = CaseStatus::Wrong;
+        r.failed_call = "the last timed run";
+        r.message = "correct on the correctness run but wrong on the last timed run: " + describe_check(chk);
+        return r;
+      }
+  }
+  if (time_it && caps.can_time && !m.candidate_ns.empty() && !m.baseline_ns.empty()) {
+    r.kernel_ns = m.candidate_ns;
+    r.baseline_ns = m.baseline_ns;
+    r.timed = true;
+    r.stop_rule = "fixed";
+  } else if (time_it && !caps.can_time) {
+    r.message = "correct; not timed: " + dev.name() + " is a functional twin without the hardware's clock";
+  }
+  return r;
+}
+
+class DeviceSession : public CaseSession {
+ public:
+  DeviceSession(device::Device& dev, const device::Capabilities& caps, const EvalPaths& paths,
+                const fs::path& candidate, const TrustedBuilds& builds, const std::vector<ConcreteCase>& cases,
+                const EvalOptions& options)
+      : dev_(dev), caps_(caps), paths_(paths), candidate_(candidate), baseline_(builds.baseline), cases_(cases),
+        options_(options) {}
+
+  CaseResult run(std::size_t ci, const Golden& golden, bool time_it, const std::function<void()>&) override {
+    JobDir scratch(paths_.jobs);
+    return measure_on_device(dev_, caps_, cases_[ci], golden, time_it, candidate_, baseline_, scratch.path, options_);
+  }
+
+  void finish(EvalReport& rep) const override {
+    for (const CaseResult& c : rep.cases)
+      for (const auto* v : {&c.baseline_ns, &c.kernel_ns})
+        for (double ns : *v) rep.timed_call_seconds += ns * 1e-9;
+    rep.worker_isolation = "on " + dev_.name() + ": the device's worker in its sandbox there (no network); not "
+                           "reported per run (see README, Devices)";
+  }
+
+ private:
+  device::Device& dev_;
+  const device::Capabilities& caps_;
+  const EvalPaths& paths_;
+  fs::path candidate_, baseline_;
+  const std::vector<ConcreteCase>& cases_;
+  const EvalOptions& options_;
+};
+
+class DeviceCaseRunner : public CaseRunner {
+ public:
+  DeviceCaseRunner(device::Device& dev, const device::Capabilities& caps, const EvalPaths& paths)
+      : dev_(dev), caps_(caps), paths_(paths) {}
+
+  bool prepares_beside_compile() const override { return false; }
+  double build_timeout_seconds() const override { return device::BuildOptions{}.timeout_seconds; }
+  void prepare_ahead(TrustedSide&, const Task&, const std::vector<ConcreteCase>&, const EvalOptions&) override {}
+
+  // The device's own baseline (the task's baselines[kind], else the shipped one), built there once per task.
+  TrustedBuilds trusted(TrustedSide&, const Task& task, const std::vector<ConcreteCase>&, const EvalOptions&) override {
+    const std::string kind = dev_.kind();
+    std::string src = device::baseline_source(task, kind);
+    if (src.empty() && kind == "cpu") src = task.reference;  // the fp32 reference, as on the local CPU
+    if (src.empty())
+      throw Error("task '" + task.origin + "' has no " + kind + " baseline (a \"baselines\": {\"" + kind +
+                  "\": ...} entry in the task, or resources/baselines/" + kind + "/" + task.name + caps_.source_suffix +
+                  ")");
+    device::BuildOptions bb;
+    bb.build_dir = paths_.build;
+    bb.display_name = task.name + ".baseline" + caps_.source_suffix;
+    const device::BuildResult b = dev_.build(src, bb);
+    if (!b.ok)
+      throw Error("task '" + task.origin + "': the " + kind + " baseline does not build on " + dev_.name() + ": " +
+                  b.error);
+    return {b.artifact, std::nullopt};
+  }
+
+  std::unique_ptr<CaseSession> open(const fs::path& candidate, const TrustedBuilds& builds,
+                                    const std::vector<ConcreteCase>& cases, const EvalOptions& options,
+                                    std::vector<std::string>&) override {
+    return std::make_unique<DeviceSession>(dev_, caps_, paths_, candidate, builds, cases, options);
+  }
+
+ private:
+  device::Device& dev_;
+  const device::Capabilities& caps_;
+  EvalPaths paths_;
+};
+
+}  // namespace
+
+std::unique_ptr<CaseRunner> make_device_case_runner(device::Device& dev, const device::Capabilities& caps,
+                                                    const EvalPaths& paths) {
+  return std::make_unique<DeviceCaseRunner>(dev, caps, paths);
+}
+
+std::unique_ptr<CaseRunner> make_case_runner(device::Device& dev, const device::Capabilities& caps,
+                                             const EvalPaths& paths) {
+  // "cpu@host" is a remote CPU: it measures there, through the device.
+  if (dev.kind() == "cpu" && dev.name() == "cpu") return make_judge_case_runner(paths);
+  return make_device_case_runner(dev, caps, paths);
+}
+
+}  // namespace kope
