@@ -3,7 +3,7 @@
 # test_support.h). Any other GTEST_SKIP would let a missing package pass unseen, so it fails here, by file and line.
 set -euo pipefail
 dir=$(cd "$(dirname "$0")" && pwd)
-found=$(grep -rn --include='*.cpp' --include='*.h' 'GTEST_SKIP' "$dir" | grep -v "^$dir/test_support.h:" || true)
+found=$(grep -rn --include='*.cpp' --include='*.h' 'GTEST_SKIP' "$dir" | grep -v "^$dir/support/test_support.h:" || true)
 if [ -n "$found" ]; then
   echo "skips other than for missing hardware (use KOPE_SKIP_WITHOUT_HARDWARE, or make the test check):"
   echo "$found"

@@ -1,4 +1,4 @@
-// The Ascend adapter against fake CANN tools (tests/fake_ascend) that reproduce the documented command lines and
+// The Ascend adapter against fake CANN tools (tests/device/fake_ascend) that reproduce the documented command lines and
 // outputs, failures included. None of this has run on a real board.
 #include <gtest/gtest.h>
 

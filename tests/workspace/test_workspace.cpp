@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/base/error.h"
-#include "kope/eval/evaluator.h"
+#include "kope/model/report.h"
 #include "kope/base/sha256.h"
 #include "kope/model/task.h"
 #include "kope/workspace/workspace.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kope/eval/evaluator.h"
+#include "kope/model/report.h"
 #include "kope/model/task.h"
 
 // Skips are for missing hardware only (a GPU, an NPU, and the vendor toolkits that come with one, which are not

@@ -5,7 +5,7 @@
 
 #include "kope/exec/compiler.h"
 #include "kope/base/error.h"
-#include "kope/eval/evaluator.h"
+#include "kope/exec/paths.h"
 #include "kope/exec/sandbox.h"
 #include "test_support.h"
 
