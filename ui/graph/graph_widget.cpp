@@ -371,10 +371,13 @@ void GraphWidget::contextMenu(QPoint globalPos) {
 
 void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
   dir_ = dir;
+  agent_->setStores(nullptr, nullptr);
+  agentStore_.reset();
   store_.reset();
   ws_ = std::make_unique<kope::Workspace>(kope::Workspace::open(dir));
   MemoryStore::ensure_schema(ws_->handle());
   store_ = std::make_unique<MemoryStore>(ws_->handle());
+  agentStore_ = kope::agent::AgentStore::reader(ws_->handle());
   delete layout_;
   layout_ = new LayoutService(dir / "cache" / "graph-layout", this);
   connect(layout_, &LayoutService::finished, this,
@@ -396,7 +399,7 @@ void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
   connect(layout_, &LayoutService::failed, this, [this](quint64, QString msg) {
     status_->setText(tr("layout failed: %1").arg(msg));
   });
-  agent_->setDatabase(ws_->handle());
+  agent_->setStores(&*agentStore_, store_.get());
   nodes_.clear();
   for (auto& [id, it] : items_) delete it;
   items_.clear();

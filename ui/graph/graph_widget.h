@@ -16,6 +16,7 @@
 
 #include "graph_layout.h"
 #include "graph_view.h"
+#include "kope/agent/store.h"
 #include "kope/memory/memory.h"
 
 class QComboBox;
@@ -123,6 +124,7 @@ class GraphWidget : public QWidget {
 
   std::unique_ptr<kope::Workspace> ws_;
   std::unique_ptr<kope::memory::MemoryStore> store_;
+  std::optional<kope::agent::AgentStore> agentStore_;  // reads the agent's transcripts over ws_'s connection
   std::filesystem::path dir_;
   GraphView* view_;
   EdgesItem* edges_;
