@@ -1,3 +1,4 @@
+// The agent's records in the workspace database (see kope/agent/store.h), on kope::store's statements and transactions.
 #include "kope/agent/store.h"
 
 #include <sqlite3.h>
