@@ -24,7 +24,7 @@ RANK = {
 }
 FOLDER = {m: f'core/{m}' for m in RANK}
 FOLDER.update(cli='cli', ui='ui', app='app')
-UI_TARGETS = {'kope_ui', 'kope_ui_models', 'kope_graph', 'kope_agentview'}
+UI_TARGETS = {'kope_ui', 'kope_ui_models', 'kope_graph', 'kope_graph_models', 'kope_agentview'}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]kope/([a-z_]+)/', re.M)
 LINK = re.compile(r'target_link_libraries\(\s*([\w-]+)([^)]*)\)', re.S)
 

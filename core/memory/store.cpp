@@ -513,6 +513,13 @@ int64_t MemoryStore::count_cases() const {
   return s.i64(0);
 }
 
+ChangeStamp MemoryStore::change_stamp() const {
+  auto s = stmt("SELECT COALESCE(MAX(id),0), COUNT(*), (SELECT COALESCE(MAX(id),0) FROM memory_curation) "
+                "FROM memory_cases");
+  s->step();
+  return {s->i64(0), s->i64(1), s->i64(2)};
+}
+
 int64_t MemoryStore::append_journal(std::optional<int64_t> case_id, const std::string& task, const std::string& kind,
                                     const std::string& markdown) {
   auto s = stmt("INSERT INTO memory_journal(case_id, task, kind, created_at, markdown) VALUES(?,?,?,?,?)");
@@ -537,80 +544,11 @@ std::vector<JournalEntry> MemoryStore::journal(const std::optional<std::string>&
   return out;
 }
 
-std::vector<CurationAct> MemoryStore::curation(int64_t case_id) const {
-  Stmt s(db_, "SELECT id, case_id, act, subtree, affected, who, at, why FROM memory_curation WHERE case_id=? ORDER BY id");
-  s.bind(1, case_id);
-  std::vector<CurationAct> out;
-  while (s.step())
-    out.push_back({s.i64(0), s.i64(1), s.text(2), s.i64(3) != 0, static_cast<int>(s.i64(4)), s.text(5), s.text(6),
-                   s.text(7)});
-  return out;
-}
-
-namespace {
-
-std::vector<int64_t> targets(sqlite3* db, int64_t id, bool subtree) {
-  std::vector<int64_t> ids;
-  Stmt s(db, subtree ? "WITH RECURSIVE sub(id) AS (SELECT ? UNION ALL SELECT c.id FROM memory_cases c JOIN sub "
-                       "ON c.prev_case_id = sub.id) SELECT id FROM sub"
-                     : "SELECT ?");
-  s.bind(1, id);
-  while (s.step()) ids.push_back(s.i64(0));
-  return ids;
-}
-
-std::string require_case(sqlite3* db, int64_t id) {
-  Stmt s(db, "SELECT task FROM memory_cases WHERE id=?");
-  s.bind(1, id);
-  if (!s.step()) throw Error("no case " + std::to_string(id) + " in the memory (see kope memory cases)");
-  return s.text(0);
-}
-
-int curate(sqlite3* db, MemoryStore& m, int64_t id, bool subtree, const std::string& act, const std::string& set,
-           const std::string& unchanged_when, const std::string& who, const std::string& why) {
-  store::Txn txn(db);
-  const std::string task = require_case(db, id);
-  int affected = 0;
-  Stmt u(db, "UPDATE memory_cases SET " + set + " WHERE id=? AND NOT (" + unchanged_when + ")");
-  for (int64_t t : targets(db, id, subtree)) {
-    u.reset();
-    u.bind(1, t).run();
-    affected += store::changes(db);
-  }
-  const std::string at = store::now_utc();
-  Stmt(db, "INSERT INTO memory_curation(case_id, act, subtree, affected, who, at, why) VALUES(?,?,?,?,?,?,?)")
-      .bind(1, id).bind(2, act).bind(3, subtree).bind(4, affected).bind(5, who).bind(6, at).bind(7, why).run();
-  std::ostringstream md;
-  md << "### Case " << id << ": " << act << (subtree ? " (subtree)" : "") << " by " << who << " · " << at << "\n\n"
-     << affected << " case(s) changed. Reason: " << (why.empty() ? "(none given)" : why) << "\n";
-  m.append_journal(id, task, "curation", md.str());
-  txn.commit();
-  return affected;
-}
-
-}  // namespace
-
-int MemoryStore::prune(int64_t id, bool subtree, const std::string& who, const std::string& why) {
-  if (why.empty()) throw Error("pruning case " + std::to_string(id) + " needs a reason (--reason TEXT)");
-  return curate(db_, *this, id, subtree, "prune", "pruned=1", "pruned=1", who, why);
-}
-
-int MemoryStore::unprune(int64_t id, bool subtree, const std::string& who, const std::string& why) {
-  return curate(db_, *this, id, subtree, "unprune", "pruned=0", "pruned=0", who, why);
-}
-
-int MemoryStore::pin(int64_t id, bool on, const std::string& who, const std::string& why) {
-  return curate(db_, *this, id, false, on ? "pin" : "unpin", on ? "pinned=1" : "pinned=0",
-                on ? "pinned=1" : "pinned=0", who, why);
-}
-
-int MemoryStore::mark(int64_t id, const std::string& flag, const std::string& who, const std::string& why) {
-  if (flag != "cheat" && flag != "invalid" && flag != "")
-    throw Error("a case can be marked cheat or invalid (or cleared), not \"" + flag + "\"");
-  if (!flag.empty() && why.empty())
-    throw Error("marking case " + std::to_string(id) + " as " + flag + " needs a reason (--reason TEXT)");
-  if (flag.empty()) return curate(db_, *this, id, false, "clear", "flag=NULL", "flag IS NULL", who, why);
-  return curate(db_, *this, id, false, flag, "flag='" + flag + "'", "flag IS '" + flag + "'", who, why);
+std::optional<int64_t> MemoryStore::case_of_journal(int64_t journal_id) const {
+  Stmt s(db_, "SELECT case_id FROM memory_journal WHERE id=?");
+  s.bind(1, journal_id);
+  if (!s.step()) return std::nullopt;
+  return s.opt_i64(0);
 }
 
 std::map<std::string, KnownFailure> MemoryStore::known_failures(const std::string& task,

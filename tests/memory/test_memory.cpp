@@ -250,6 +250,49 @@ TEST_F(MemoryTest, PrunedAndFlaggedAreExcludedPinnedAlwaysOffered) {
   EXPECT_NE(journal[1].markdown.find("by alice"), std::string::npos);
 }
 
+// The window's curation: one act on several Cases in one transaction (all or none), the state before it read in
+// the same transaction, and the inverse acts that undo it, each recorded.
+TEST_F(MemoryTest, CurateSeveralAtOnceAndRestoreThePreviousState) {
+  const int64_t root = mem.add_case(make_case("gelu", 2.0, std::nullopt));
+  const int64_t kid = mem.add_case(make_case("gelu", 2.5, root));
+  const int64_t grandkid = mem.add_case(make_case("gelu", 2.6, kid));
+  const int64_t other = mem.add_case(make_case("exp", 1.2, std::nullopt, true, "threads"));
+  mem.pin(grandkid, true, "dave", "the reference trick");
+  const memory::ChangeStamp stamp = mem.change_stamp();
+  EXPECT_EQ(stamp.cases, 4);
+  EXPECT_EQ(stamp.max_case, other);
+  std::map<int64_t, memory::CurationState> before;
+  EXPECT_EQ(mem.curate({kid, other}, "prune", true, "alice", "loaded machine", &before), 3);
+  ASSERT_EQ(before.size(), 3u) << "kid, grandkid and other";
+  EXPECT_TRUE(before.at(grandkid).pinned);
+  EXPECT_FALSE(before.at(kid).pruned);
+  EXPECT_TRUE(mem.curation_state(grandkid).pruned);
+  EXPECT_FALSE(mem.curation_state(root).pruned);
+  EXPECT_FALSE(mem.change_stamp() == stamp) << "a curation act changes the stamp";
+  // All or none: an unknown Case among them changes nothing; a bad act is refused by name.
+  EXPECT_THROW(mem.curate({root, 999}, "cheat", false, "carol", "x"), Error);
+  EXPECT_EQ(mem.curation_state(root).flag, "");
+  EXPECT_THROW(mem.curate({root}, "pin", true, "carol", "x"), Error) << "pin has no subtree";
+  EXPECT_THROW(mem.curate({root}, "delete", false, "carol", "x"), Error);
+  EXPECT_THROW(mem.curation_state(999), Error);
+  // Undo: the inverse acts, recorded as well; a second restore has nothing to do.
+  EXPECT_EQ(mem.restore_curation(before, "alice", "undo: prune"), 3);
+  for (int64_t id : {kid, grandkid, other}) EXPECT_TRUE(mem.curation_state(id) == before.at(id)) << id;
+  EXPECT_EQ(mem.restore_curation(before, "alice", "undo: prune"), 0);
+  const auto acts = mem.curation(kid);
+  ASSERT_EQ(acts.size(), 2u);
+  EXPECT_EQ(acts[1].act, "unprune");
+  EXPECT_EQ(acts[1].why, "undo: prune");
+  // Marks come back too.
+  before.clear();
+  EXPECT_EQ(mem.curate({root}, "invalid", false, "carol", "timer patched", &before), 1);
+  EXPECT_EQ(mem.restore_curation(before, "carol", "undo: invalid"), 1);
+  EXPECT_EQ(mem.curation_state(root).flag, "");
+  // A curation act's Journal entry belongs to its Case.
+  EXPECT_EQ(mem.case_of_journal(mem.journal(std::nullopt, kid).back().id), kid);
+  EXPECT_EQ(mem.case_of_journal(123456), std::nullopt);
+}
+
 TEST_F(MemoryTest, FullTextPoolTransfersAcrossOperators) {
   ASSERT_TRUE(mem.fts_enabled()) << "this SQLite has FTS5";
   auto in = make_case("sigmoid", 2.4, std::nullopt, true, "stay in fp32 and let libmvec vectorise expf");

@@ -202,6 +202,26 @@ TEST_F(Fixture, FilterByLabelTaskRunAndOrigin) {
   EXPECT_EQ(w->visibleCount(), 5);
 }
 
+// A selected Case the filter hides is deselected: its details go, and a curation act cannot reach it unseen.
+TEST_F(Fixture, FilteringOutTheSelectedCaseClearsItsDetails) {
+  w->selectCase(ids.e);
+  ASSERT_EQ(w->details()->caseId(), ids.e);
+  GraphFilter f;
+  f.task = "gelu";
+  w->setFilter(f);
+  EXPECT_FALSE(w->details()->caseId().has_value());
+  EXPECT_TRUE(w->selectedCases().empty());
+  EXPECT_EQ(w->curate(CurationAct::Pin), 0);
+  EXPECT_FALSE(w->store()->get_case(ids.e)->pinned);
+  // Of two selected, the one still shown keeps the pane.
+  w->setFilter({});
+  w->selectCase(ids.b);
+  w->item(ids.e)->setSelected(true);
+  w->setFilter(f);
+  EXPECT_EQ(w->details()->caseId(), ids.b);
+  EXPECT_EQ(w->selectedCases(), std::vector<int64_t>{ids.b});
+}
+
 TEST_F(Fixture, SearchByIdAndThought) {
   EXPECT_EQ(w->search("#" + QString::number(ids.d)), 1);
   EXPECT_EQ(w->selectedCases(), std::vector<int64_t>{ids.d});

@@ -11,80 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/store/db.h"
+#include "kope/agent/store.h"
+#include "kope/memory/memory.h"
 
 namespace kope::agentview {
 
-using kope::store::Stmt;
-
-bool table_exists(sqlite3* db, const char* name) {
-  if (!db) return false;
-  Stmt s(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?");
-  s.bind(1, std::string(name));
-  return s.step();
-}
-
-std::optional<int64_t> attempt_of_evaluation(sqlite3* db, int64_t evaluation) {
-  if (!table_exists(db, "agent_attempts")) return std::nullopt;
-  Stmt s(db, "SELECT id FROM agent_attempts WHERE evaluation_id=? ORDER BY id DESC LIMIT 1");
-  s.bind(1, evaluation);
-  if (!s.step()) return std::nullopt;
-  return s.i64(0);
-}
-
-std::optional<Transcript> read_transcript(sqlite3* db, int64_t attempt) {
-  if (!table_exists(db, "agent_attempts")) return std::nullopt;
-  Transcript t;
-  {
-    Stmt a(db, "SELECT run_id, task, device, iteration, provider, model, memory_arm, budget_json, status, reason, "
-               "evaluation_id FROM agent_attempts WHERE id=?");
-    a.bind(1, attempt);
-    if (!a.step()) return std::nullopt;
-    t.attempt = attempt;
-    t.run = a.i64(0);
-    t.task = a.text(1);
-    t.device = a.text(2);
-    t.iteration = a.i64(3);
-    t.provider = a.text(4);
-    t.model = a.text(5);
-    t.memory = a.text(6);
-    auto b = nlohmann::json::parse(a.text(7), nullptr, false);
-    auto get = [&](const char* k) -> int64_t { return b.is_object() && b.contains(k) && b[k].is_number() ? b[k].get<int64_t>() : 0; };
-    t.budget = get("B");
-    t.window = get("W");
-    t.system = get("S");
-    t.generation = get("G");
-    t.reserve = get("R");
-    t.status = a.text(8);
-    t.reason = a.text(9);
-    t.evaluation = a.opt_i64(10);
-  }
-  if (table_exists(db, "agent_sections")) {
-    Stmt s(db, "SELECT included, name, tier, source_kind, source_id, label, tokens, rank FROM agent_sections "
-               "WHERE attempt_id=? ORDER BY ord");
-    s.bind(1, attempt);
-    while (s.step())
-      t.sections.push_back({s.i64(0) != 0, s.text(1), s.text(2), s.text(3), s.text(5), s.i64(4), s.i64(6), s.f64(7)});
-  }
-  if (table_exists(db, "agent_exchanges")) {
-    Stmt x(db, "SELECT answer, reasoning, finish_reason, prompt_tokens, completion_tokens, usage_from_server, latency_s, "
-               "cost, error FROM agent_exchanges WHERE attempt_id=?");
-    x.bind(1, attempt);
-    if (x.step()) {
-      t.hasExchange = true;
-      t.answer = x.text(0);
-      t.reasoning = x.text(1);
-      t.finishReason = x.text(2);
-      t.promptTokens = x.i64(3);
-      t.completionTokens = x.i64(4);
-      t.usageFromServer = x.i64(5) != 0;
-      t.latency = x.f64(6);
-      t.cost = x.opt_f64(7);
-      t.error = x.text(8);
-    }
-  }
-  return t;
-}
+using kope::agent::AttemptRecord;
+using kope::agent::SectionRecord;
 
 BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) { setMinimumHeight(20); }
 
@@ -159,7 +92,7 @@ QString AgentView::summaryText() const { return header_->text() + "\n" + usage_-
 void AgentView::showEvaluation(int64_t evaluationId) {
   std::optional<int64_t> a;
   try {
-    if (db_ && evaluationId > 0) a = attempt_of_evaluation(db_, evaluationId);
+    if (agent_ && evaluationId > 0) a = agent_->attempt_of_evaluation(evaluationId);
   } catch (const std::exception&) {
   }
   if (a) {
@@ -176,28 +109,39 @@ void AgentView::showEvaluation(int64_t evaluationId) {
 }
 
 void AgentView::showContext(int64_t evaluationId) {
-  if (!db_ || evaluationId <= 0 || !table_exists(db_, "attempt_context")) return;
-  Stmt s(db_, "SELECT rank, case_id, provenance, kind, score FROM attempt_context WHERE evaluation_id=? ORDER BY rank");
-  s.bind(1, evaluationId);
+  if (!memory_ || evaluationId <= 0) return;
+  std::vector<kope::memory::ContextRow> rows;
+  try {
+    rows = memory_->context(evaluationId);
+  } catch (const std::exception&) {  // the database busy under a running loop: shown at the next selection
+    return;
+  }
   QTreeWidgetItem* group = nullptr;
-  while (s.step()) {
+  for (const auto& c : rows) {
     if (!group) {
       group = new QTreeWidgetItem(tree_, {tr("retrieved by memory before this attempt")});
       group->setFirstColumnSpanned(true);
     }
-    auto* it = new QTreeWidgetItem(group, {tr("#%1 Case %2 (%3)").arg(s.i64(0)).arg(s.i64(1)).arg(QString::fromStdString(s.text(2))),
-                                           QString::fromStdString(s.text(3)), QString(), QString::number(s.f64(4), 'f', 3)});
-    it->setData(0, Qt::UserRole, QVariant::fromValue<qint64>(s.i64(1)));
+    auto* it = new QTreeWidgetItem(group, {tr("#%1 Case %2 (%3)").arg(c.rank).arg(c.case_id).arg(QString::fromStdString(c.provenance)),
+                                           QString::fromStdString(c.kind), QString(), QString::number(c.score, 'f', 3)});
+    it->setData(0, Qt::UserRole, QVariant::fromValue<qint64>(c.case_id));
     it->setForeground(0, QColor(0x15, 0x65, 0xc0));
   }
   if (group) group->setExpanded(true);
 }
 
+// A section's Case, to select in the graph: its own for a Case or failure, its Journal entry's for a Journal one.
+int64_t AgentView::caseOf(const SectionRecord& s) const {
+  if (s.source_kind == "case" || s.source_kind == "failure") return s.source_id;
+  if (s.source_kind == "journal" && memory_) return memory_->case_of_journal(s.source_id).value_or(0);
+  return 0;
+}
+
 void AgentView::showAttempt(int64_t attemptId) {
   tree_->clear();
-  std::optional<Transcript> t;
+  std::optional<AttemptRecord> t;
   try {
-    t = db_ ? read_transcript(db_, attemptId) : std::nullopt;
+    t = agent_ ? agent_->attempt(attemptId) : std::nullopt;
   } catch (const std::exception& e) {
     header_->setText(tr("Cannot read the transcript: %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
     return;
@@ -211,11 +155,32 @@ void AgentView::showAttempt(int64_t attemptId) {
   }
   // Rich text: every recorded value (a configured provider and model, the task, the reason) is escaped.
   auto esc = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+  const auto& h = t->header;
   header_->setText(tr("<b>Attempt %1</b> · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10")
-                       .arg(t->attempt).arg(t->run).arg(esc(t->task), esc(t->device))
-                       .arg(t->iteration)
-                       .arg(esc(t->provider), esc(t->model), esc(t->memory), esc(t->status),
+                       .arg(t->id).arg(h.run_id).arg(esc(h.task), esc(h.device))
+                       .arg(h.iteration)
+                       .arg(esc(h.provider), esc(h.model), esc(h.arm), esc(t->status),
                             t->reason.empty() ? QString() : " (" + esc(t->reason) + ")"));
+  showSections(*t);
+  if (const auto& x = t->exchange) {
+    usage_->setText(tr("usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7")
+                        .arg(x->prompt_tokens).arg(x->completion_tokens)
+                        .arg(x->usage_from_server ? tr("reported by the server") : tr("estimated"))
+                        .arg(x->latency_s, 0, 'f', 1)
+                        .arg(QString::fromStdString(x->finish_reason),
+                             x->cost ? QStringLiteral("$%1").arg(*x->cost, 0, 'f', 4) : tr("unknown"),
+                             x->error.empty() ? QString() : tr(" · error: %1").arg(QString::fromStdString(x->error))));
+    reply_->setPlainText(tr("— answer —\n") + QString::fromStdString(x->answer) +
+                         (x->reasoning.empty() ? QString() : tr("\n\n— reasoning —\n") + QString::fromStdString(x->reasoning)));
+  } else {
+    usage_->setText(tr("no reply recorded (the request did not complete)"));
+    reply_->clear();
+  }
+  if (t->evaluation_id) showContext(*t->evaluation_id);
+}
+
+// The sections by tier with their tokens (and the budget bar), those left out in a group of their own.
+void AgentView::showSections(const AttemptRecord& t) {
   int64_t tier_tokens[3] = {0, 0, 0};
   QTreeWidgetItem* groups[3];
   const char* names[3] = {"hot", "warm", "cold"};
@@ -224,17 +189,7 @@ void AgentView::showAttempt(int64_t attemptId) {
     groups[i]->setExpanded(true);
   }
   QTreeWidgetItem* left = nullptr;
-  // A Journal section points at a Journal entry: its Case is the one to select.
-  auto case_of = [&](const Section& s) -> int64_t {
-    if (s.sourceKind == "case" || s.sourceKind == "failure") return s.sourceId;
-    if (s.sourceKind == "journal" && table_exists(db_, "memory_journal")) {
-      Stmt j(db_, "SELECT COALESCE(case_id,0) FROM memory_journal WHERE id=?");
-      j.bind(1, s.sourceId);
-      if (j.step()) return j.i64(0);
-    }
-    return 0;
-  };
-  for (const auto& s : t->sections) {
+  for (const auto& s : t.sections) {
     const int ti = s.tier == "hot" ? 0 : s.tier == "warm" ? 1 : 2;
     QTreeWidgetItem* parent = groups[ti];
     if (!s.included) {
@@ -247,9 +202,9 @@ void AgentView::showAttempt(int64_t attemptId) {
       tier_tokens[ti] += s.tokens;
     }
     auto* it = new QTreeWidgetItem(parent, {QString::fromStdString(s.label.empty() ? s.name : s.label),
-                                            QString::fromStdString(s.sourceKind) + (s.included ? "" : " (" + QString::fromStdString(s.tier) + ")"),
+                                            QString::fromStdString(s.source_kind) + (s.included ? "" : " (" + QString::fromStdString(s.tier) + ")"),
                                             QString::number(s.tokens), QString::number(s.rank, 'f', 2)});
-    if (const int64_t c = case_of(s); c > 0) {
+    if (const int64_t c = caseOf(s); c > 0) {
       it->setData(0, Qt::UserRole, QVariant::fromValue<qint64>(c));
       it->setForeground(0, QColor(0x15, 0x65, 0xc0));
       it->setToolTip(0, tr("Select Case %1 in the graph").arg(c));
@@ -257,22 +212,9 @@ void AgentView::showAttempt(int64_t attemptId) {
   }
   for (int i = 0; i < 3; ++i)
     groups[i]->setText(0, tr("%1 — %2 tokens").arg(QString::fromLatin1(names[i])).arg(tier_tokens[i]));
-  bar_->set(tier_tokens[0], tier_tokens[1], tier_tokens[2], t->budget);
-  if (t->hasExchange) {
-    usage_->setText(tr("usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7")
-                        .arg(t->promptTokens).arg(t->completionTokens)
-                        .arg(t->usageFromServer ? tr("reported by the server") : tr("estimated"))
-                        .arg(t->latency, 0, 'f', 1)
-                        .arg(QString::fromStdString(t->finishReason),
-                             t->cost ? QStringLiteral("$%1").arg(*t->cost, 0, 'f', 4) : tr("unknown"),
-                             t->error.empty() ? QString() : tr(" · error: %1").arg(QString::fromStdString(t->error))));
-    reply_->setPlainText(tr("— answer —\n") + QString::fromStdString(t->answer) +
-                         (t->reasoning.empty() ? QString() : tr("\n\n— reasoning —\n") + QString::fromStdString(t->reasoning)));
-  } else {
-    usage_->setText(tr("no reply recorded (the request did not complete)"));
-    reply_->clear();
-  }
-  if (t->evaluation) showContext(*t->evaluation);
+  const auto& b = t.budget;
+  const int64_t budget = b.is_object() && b.contains("B") && b["B"].is_number() ? b["B"].get<int64_t>() : 0;
+  bar_->set(tier_tokens[0], tier_tokens[1], tier_tokens[2], budget);
 }
 
 }  // namespace kope::agentview

@@ -6,10 +6,13 @@
 #include <QPainter>
 #include <QScrollBar>
 #include <QStyleOptionGraphicsItem>
+#include <QSvgGenerator>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+
+#include "kope/base/error.h"
 
 namespace kope::graph {
 
@@ -275,6 +278,32 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
     it->setSelected(true);
   }
   emit contextMenuAt(e->globalPos());
+}
+
+void GraphView::savePng(const QString& path) const {
+  const QRect vp = viewport()->rect();
+  QImage img(vp.size(), QImage::Format_ARGB32_Premultiplied);
+  img.fill(Qt::white);
+  {
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    scene_->render(&p, QRectF(img.rect()), mapToScene(vp).boundingRect());
+  }
+  if (!img.save(path, "PNG")) throw Error("cannot write the PNG '" + path.toStdString() + "'");
+}
+
+void GraphView::saveSvg(const QString& path) const {
+  const QRect vp = viewport()->rect();
+  QSvgGenerator svg;
+  svg.setFileName(path);
+  svg.setSize(vp.size());
+  svg.setViewBox(QRect(QPoint(0, 0), vp.size()));
+  svg.setTitle(QStringLiteral("Kope experience graph"));
+  svg.setDescription(QStringLiteral("The current view of the Experience Graph"));
+  QPainter p;
+  if (!p.begin(&svg)) throw Error("cannot write the SVG '" + path.toStdString() + "'");
+  scene_->render(&p, QRectF(QPointF(0, 0), QSizeF(vp.size())), mapToScene(vp).boundingRect());
+  p.end();
 }
 
 }  // namespace kope::graph

@@ -13,17 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "kope/memory/memory.h"
+#include "graph_model.h"
 
 namespace kope::graph {
-
-// What the scene shows of a Case: the listing row plus what the widget knows about it.
-struct NodeData {
-  kope::memory::CaseRow row;
-  bool incumbent = false;
-  bool shown = true;  // passes the filter
-  bool foreign() const { return row.origin != "local" && !row.origin.empty(); }
-};
 
 // The cell every node is laid out in; a node's drawn size is a fraction of it, growing with d(v).
 inline constexpr double kCellW = 72, kCellH = 40;
@@ -86,6 +78,9 @@ class GraphView : public QGraphicsView {
   void invalidateOverview() { overviewDirty_ = true; viewport()->update(); }
   bool overviewActive() const { return overviewOn_; }
   void updateOverviewMode();
+  // What the viewport shows, as PNG or SVG. Throw kope::Error when the file cannot be written.
+  void savePng(const QString& path) const;
+  void saveSvg(const QString& path) const;
 
  signals:
   void contextMenuAt(QPoint globalPos);

@@ -3,11 +3,9 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QHBoxLayout>
-#include <QImage>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -15,7 +13,6 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QSplitter>
-#include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
@@ -25,19 +22,17 @@
 
 #include <algorithm>
 #include <fstream>
-#include <set>
 
 #include "agentview/agent_view.h"
 #include "case_details.h"
+#include "filter_bar.h"
 #include "kope/base/error.h"
 #include "kope/memory/share.h"
-#include "kope/store/db.h"
 #include "kope/workspace/workspace.h"
 #include "layout_service.h"
 
 namespace kope::graph {
 
-using kope::memory::CaseRow;
 using kope::memory::MemoryStore;
 
 namespace {
@@ -49,144 +44,15 @@ void warnPlain(QWidget* parent, const QString& title, const QString& text) {
   box.exec();
 }
 
-struct CurationState {
-  bool pruned = false, pinned = false;
-  std::string flag;
-  bool operator==(const CurationState&) const = default;
-};
-
-CurationState state_of(sqlite3* db, int64_t id) {
-  kope::store::Stmt s(db, "SELECT pruned, pinned, COALESCE(flag,'') FROM memory_cases WHERE id=?");
-  s.bind(1, id);
-  if (!s.step()) throw Error("no Case #" + std::to_string(id) + " in this workspace");
-  return {s.i64(0) != 0, s.i64(1) != 0, s.text(2)};
-}
-
-const char* act_name(CurationAct a) {
-  switch (a) {
-    case CurationAct::Prune: return "prune";
-    case CurationAct::PruneSubtree: return "prune subtree";
-    case CurationAct::Unprune: return "unprune";
-    case CurationAct::UnpruneSubtree: return "unprune subtree";
-    case CurationAct::Pin: return "pin";
-    case CurationAct::Unpin: return "unpin";
-    case CurationAct::Cheat: return "mark cheat";
-    case CurationAct::Invalid: return "mark invalid";
-    case CurationAct::ClearFlag: return "clear mark";
-  }
-  return "?";
-}
-
-bool needs_reason(CurationAct a) {
-  return a == CurationAct::Prune || a == CurationAct::PruneSubtree || a == CurationAct::Cheat || a == CurationAct::Invalid;
-}
-
 }  // namespace
-
-// One curation act on some Cases. redo() applies it through MemoryStore (which records it); undo() restores each
-// changed Case's previous state with the inverse acts, recorded as well ("undo: ...").
-class CurationCommand : public QUndoCommand {
- public:
-  CurationCommand(GraphWidget* w, CurationAct act, std::vector<int64_t> ids, QString why)
-      : w_(w), act_(act), ids_(std::move(ids)), why_(std::move(why)) {
-    setText(QStringLiteral("%1 %2 Case(s)").arg(QString::fromLatin1(act_name(act))).arg(ids_.size()));
-  }
-  int changed = 0;
-
-  void redo() override {
-    MemoryStore& m = *w_->store_;
-    sqlite3* db = m.db();
-    const std::string who = kope::memory::current_user();
-    std::string why = why_.toStdString();
-    if (!first_) why = "redo: " + why;
-    kope::store::Txn txn(db);
-    if (first_) {  // remember the state of every Case the act may touch
-      for (int64_t id : ids_) {
-        std::vector<int64_t> todo{id};
-        while (!todo.empty()) {
-          const int64_t c = todo.back();
-          todo.pop_back();
-          if (!before_.count(c)) before_.emplace(c, state_of(db, c));
-          if (act_ == CurationAct::PruneSubtree || act_ == CurationAct::UnpruneSubtree)
-            for (int64_t k : m.children(c)) todo.push_back(k);
-        }
-      }
-    }
-    changed = 0;
-    for (int64_t id : ids_) {
-      switch (act_) {
-        case CurationAct::Prune: changed += m.prune(id, false, who, why); break;
-        case CurationAct::PruneSubtree: changed += m.prune(id, true, who, why); break;
-        case CurationAct::Unprune: changed += m.unprune(id, false, who, why); break;
-        case CurationAct::UnpruneSubtree: changed += m.unprune(id, true, who, why); break;
-        case CurationAct::Pin: changed += m.pin(id, true, who, why); break;
-        case CurationAct::Unpin: changed += m.pin(id, false, who, why); break;
-        case CurationAct::Cheat: changed += m.mark(id, "cheat", who, why); break;
-        case CurationAct::Invalid: changed += m.mark(id, "invalid", who, why); break;
-        case CurationAct::ClearFlag: changed += m.mark(id, "", who, why); break;
-      }
-    }
-    txn.commit();
-    first_ = false;
-    w_->refresh();
-  }
-
-  void undo() override {
-    MemoryStore& m = *w_->store_;
-    sqlite3* db = m.db();
-    const std::string who = kope::memory::current_user();
-    const std::string why = "undo: " + std::string(act_name(act_)) + (why_.isEmpty() ? "" : " (" + why_.toStdString() + ")");
-    kope::store::Txn txn(db);
-    for (const auto& [id, was] : before_) {
-      const CurationState now = state_of(db, id);
-      if (now.pruned != was.pruned) {
-        if (was.pruned) m.prune(id, false, who, why);
-        else m.unprune(id, false, who, why);
-      }
-      if (now.pinned != was.pinned) m.pin(id, was.pinned, who, why);
-      if (now.flag != was.flag) m.mark(id, was.flag, who, why);
-    }
-    txn.commit();
-    w_->refresh();
-  }
-
- private:
-  GraphWidget* w_;
-  CurationAct act_;
-  std::vector<int64_t> ids_;
-  QString why_;
-  bool first_ = true;
-  std::map<int64_t, CurationState> before_;
-};
 
 GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(0, 0, 0, 0);
   lay->setSpacing(2);
-  view_ = new GraphView(this);
-  edges_ = new EdgesItem;
-  view_->graphScene()->addItem(edges_);
-  view_->itemCount = [this] { return items_.size(); };
-  view_->overviewBounds = [this] {
-    QRectF r = edges_->boundingRect();
-    for (const auto& [id, it] : items_)
-      if (nodes_.at(id).shown) r |= QRectF(it->pos() - QPointF(kCellW / 2, kCellH / 2), QSizeF(kCellW, kCellH));
-    return r;
-  };
-  view_->overviewPainter = [this](QPainter& p) {
-    p.setPen(QPen(QColor(0x70, 0x70, 0x70), 0));
-    p.drawPath(edges_->path());
-    for (const auto& [id, n] : items_) {
-      if (!nodes_.at(id).shown) continue;
-      const QSizeF s = n->size();
-      p.setOpacity(n->opacity());
-      p.fillRect(QRectF(n->pos() - QPointF(s.width() / 2, s.height() / 2), s), n->plainColor());
-    }
-  };
-  connect(view_, &GraphView::overviewChanged, this, [this](bool on) {
-    edges_->setVisible(!on);
-    for (auto& [id, it] : items_) it->setVisible(!on && nodes_.at(id).shown);
-  });
+  model_ = new GraphModel(this);
+  proxy_ = new GraphFilterProxy(model_, this);
+  buildView();
   details_ = new CaseDetails(this);
   agent_ = new kope::agentview::AgentView(this);
   undo_ = new QUndoStack(this);
@@ -196,6 +62,67 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   connect(relayoutTimer_, &QTimer::timeout, this, &GraphWidget::relayout);
   connect(poll_, &QTimer::timeout, this, &GraphWidget::pollDatabase);
   buildToolbar();
+  buildSide();
+  buildActions();
+  connectModel();
+  connect(view_->graphScene(), &QGraphicsScene::selectionChanged, this, &GraphWidget::showSelection);
+  connect(view_->graphScene(), &QGraphicsScene::selectionChanged, view_, &GraphView::invalidateOverview);
+  connect(view_, &GraphView::contextMenuAt, this, &GraphWidget::contextMenu);
+  connect(details_, &CaseDetails::openInEditor, this, &GraphWidget::openInEditor);
+  connect(details_, &CaseDetails::compare, this, &GraphWidget::compare);
+  connect(details_, &CaseDetails::forkFrom, this, &GraphWidget::forkFrom);
+  connect(agent_, &kope::agentview::AgentView::caseActivated, this, [this](qint64 id) { selectCase(id, true); });
+  reasonProvider = [this](const QString& title) -> std::optional<QString> {
+    bool ok = false;
+    QString s = QInputDialog::getText(this, title, tr("Reason (recorded with the act):"), QLineEdit::Normal, {}, &ok);
+    if (!ok || s.trimmed().isEmpty()) return std::nullopt;
+    return s.trimmed();
+  };
+}
+
+GraphWidget::~GraphWidget() {
+  poll_->stop();
+  relayoutTimer_->stop();
+  QObject::disconnect(view_->graphScene(), nullptr, this, nullptr);  // no selection signals while items die
+  QObject::disconnect(view_->graphScene(), nullptr, view_, nullptr);
+  QObject::disconnect(model_, nullptr, this, nullptr);
+  items_.clear();
+  view_->graphScene()->clear();
+  delete layout_;  // joins the worker before the scene goes
+  layout_ = nullptr;
+}
+
+// The view, the one item for all edges, and the overview (every shown node as a plain rectangle).
+void GraphWidget::buildView() {
+  view_ = new GraphView(this);
+  edges_ = new EdgesItem;
+  view_->graphScene()->addItem(edges_);
+  view_->itemCount = [this] { return items_.size(); };
+  view_->overviewBounds = [this] {
+    QRectF r = edges_->boundingRect();
+    for (const auto& [id, it] : items_)
+      if (shown(id)) r |= QRectF(it->pos() - QPointF(kCellW / 2, kCellH / 2), QSizeF(kCellW, kCellH));
+    return r;
+  };
+  view_->overviewPainter = [this](QPainter& p) {
+    p.setPen(QPen(QColor(0x70, 0x70, 0x70), 0));
+    p.drawPath(edges_->path());
+    for (const auto& [id, n] : items_) {
+      if (!shown(id)) continue;
+      const QSizeF s = n->size();
+      p.setOpacity(n->opacity());
+      p.fillRect(QRectF(n->pos() - QPointF(s.width() / 2, s.height() / 2), s), n->plainColor());
+    }
+  };
+  connect(view_, &GraphView::overviewChanged, this, [this](bool on) {
+    edges_->setVisible(!on);
+    for (auto& [id, it] : items_) it->setVisible(!on && shown(id));
+  });
+}
+
+// The legend, the view beside the side panel (the Case, what the agent was shown), the status line.
+void GraphWidget::buildSide() {
+  auto* lay = static_cast<QVBoxLayout*>(layout());
   auto* legend = new QLabel(this);
   auto sq = [](const char* col, const QString& name) {
     return QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp; ").arg(col, name);
@@ -226,78 +153,36 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   status_ = new QLabel(this);
   status_->setTextFormat(Qt::PlainText);  // error messages and search words: never markup
   lay->addWidget(status_);
-  buildActions();
-  connect(view_->graphScene(), &QGraphicsScene::selectionChanged, this, &GraphWidget::showSelection);
-  connect(view_->graphScene(), &QGraphicsScene::selectionChanged, view_, &GraphView::invalidateOverview);
-  connect(view_, &GraphView::contextMenuAt, this, &GraphWidget::contextMenu);
-  connect(details_, &CaseDetails::openInEditor, this, &GraphWidget::openInEditor);
-  connect(details_, &CaseDetails::compare, this, &GraphWidget::compare);
-  connect(details_, &CaseDetails::forkFrom, this, &GraphWidget::forkFrom);
-  connect(agent_, &kope::agentview::AgentView::caseActivated, this, [this](qint64 id) { selectCase(id, true); });
-  reasonProvider = [this](const QString& title) -> std::optional<QString> {
-    bool ok = false;
-    QString s = QInputDialog::getText(this, title, tr("Reason (recorded with the act):"), QLineEdit::Normal, {}, &ok);
-    if (!ok || s.trimmed().isEmpty()) return std::nullopt;
-    return s.trimmed();
-  };
-}
-
-GraphWidget::~GraphWidget() {
-  poll_->stop();
-  relayoutTimer_->stop();
-  QObject::disconnect(view_->graphScene(), nullptr, this, nullptr);  // no selection signals while items die
-  QObject::disconnect(view_->graphScene(), nullptr, view_, nullptr);
-  items_.clear();
-  view_->graphScene()->clear();
-  delete layout_;  // joins the worker before the scene goes
-  layout_ = nullptr;
 }
 
 void GraphWidget::buildToolbar() {
-  auto* bar = new QToolBar(this);
-  bar->setIconSize(QSize(16, 16));
-  auto combo = [&](const QString& name, const QString& tip) {
-    auto* c = new QComboBox(bar);
-    c->setObjectName(name);
-    c->setToolTip(tip);
-    c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    c->addItem(tip, QString());
-    connect(c, &QComboBox::currentIndexChanged, this, [this] {
-      if (updatingChoices_) return;
-      GraphFilter f;
-      f.task = task_->currentData().toString();
-      f.device = device_->currentData().toString();
-      f.label = label_->currentData().toString();
-      f.tag = tag_->currentData().toString();
-      f.origin = origin_->currentData().toString();
-      if (const QString r = run_->currentData().toString(); !r.isEmpty()) f.run = r.toLongLong();
-      filter_ = f;
-      applyFilter();
-    });
-    bar->addWidget(c);
-    return c;
-  };
-  task_ = combo("filterTask", tr("all tasks"));
-  device_ = combo("filterDevice", tr("all devices"));
-  label_ = combo("filterLabel", tr("all labels"));
-  for (const char* l : {"effective", "partial", "ineffective", "negative"}) label_->addItem(tr(l), QString::fromLatin1(l));
-  label_->addItem(tr("incorrect"), QStringLiteral("incorrect"));
-  tag_ = combo("filterTag", tr("all ideas"));
-  run_ = combo("filterRun", tr("all runs"));
-  origin_ = combo("filterOrigin", tr("local and foreign"));
-  origin_->addItem(tr("local"), QStringLiteral("local"));
-  origin_->addItem(tr("foreign"), QStringLiteral("foreign"));
-  search_ = new QLineEdit(bar);
-  search_->setPlaceholderText(tr("search #id or thought…"));
-  search_->setClearButtonEnabled(true);
-  search_->setMaximumWidth(220);
-  connect(search_, &QLineEdit::returnPressed, this, [this] { search(search_->text()); });
-  bar->addWidget(search_);
-  bar->addSeparator();
-  bar->addAction(tr("Fit"), view_, &GraphView::fit)->setToolTip(tr("Fit the graph (F)"));
-  bar->addAction(QStringLiteral("+"), this, [this] { view_->zoomBy(1.25); });
-  bar->addAction(QStringLiteral("−"), this, [this] { view_->zoomBy(0.8); });
-  bar->addAction(tr("Re-layout"), this, &GraphWidget::relayout);
+  bar_ = new FilterBar(this);
+  connect(bar_, &FilterBar::filterChanged, this, [this](const GraphFilter& f) {
+    proxy_->setFilter(f);
+    applyFilter();
+  });
+  connect(bar_, &FilterBar::searchRequested, this, [this](const QString& text) { search(text); });
+  bar_->addSeparator();
+  bar_->addAction(tr("Fit"), view_, &GraphView::fit)->setToolTip(tr("Fit the graph (F)"));
+  bar_->addAction(QStringLiteral("+"), this, [this] { view_->zoomBy(1.25); });
+  bar_->addAction(QStringLiteral("−"), this, [this] { view_->zoomBy(0.8); });
+  bar_->addAction(tr("Re-layout"), this, &GraphWidget::relayout);
+  buildExportMenu(bar_);
+  bar_->addSeparator();
+  QAction* u = undo_->createUndoAction(this, tr("Undo"));
+  QAction* r = undo_->createRedoAction(this, tr("Redo"));
+  u->setShortcut(QKeySequence::Undo);
+  r->setShortcut(QKeySequence::Redo);
+  u->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  r->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  addAction(u);
+  addAction(r);
+  bar_->addAction(u);
+  bar_->addAction(r);
+  static_cast<QVBoxLayout*>(layout())->addWidget(bar_);
+}
+
+void GraphWidget::buildExportMenu(QToolBar* bar) {
   auto* exp = new QToolButton(bar);
   exp->setText(tr("Export"));
   exp->setPopupMode(QToolButton::InstantPopup);
@@ -317,18 +202,6 @@ void GraphWidget::buildToolbar() {
   menu->addAction(tr("Graph as GraphML…"), this, [=] { save("GraphML (*.graphml)", "graphml", &GraphWidget::exportGraphml); });
   exp->setMenu(menu);
   bar->addWidget(exp);
-  bar->addSeparator();
-  QAction* u = undo_->createUndoAction(this, tr("Undo"));
-  QAction* r = undo_->createRedoAction(this, tr("Redo"));
-  u->setShortcut(QKeySequence::Undo);
-  r->setShortcut(QKeySequence::Redo);
-  u->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-  r->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-  addAction(u);
-  addAction(r);
-  bar->addAction(u);
-  bar->addAction(r);
-  static_cast<QVBoxLayout*>(layout())->addWidget(bar);
 }
 
 void GraphWidget::buildActions() {
@@ -353,7 +226,10 @@ void GraphWidget::buildActions() {
   auto* find = new QAction(this);
   find->setShortcut(QKeySequence::Find);
   find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-  connect(find, &QAction::triggered, this, [this] { search_->setFocus(); search_->selectAll(); });
+  connect(find, &QAction::triggered, this, [this] {
+    bar_->searchField()->setFocus();
+    bar_->searchField()->selectAll();
+  });
   addAction(find);
 }
 
@@ -369,14 +245,71 @@ void GraphWidget::contextMenu(QPoint globalPos) {
   m.exec(globalPos);
 }
 
+// The scene follows the model: an item per row, made, refreshed and deleted as rows come, change and go.
+void GraphWidget::connectModel() {
+  connect(model_, &QAbstractItemModel::rowsInserted, this,
+          [this](const QModelIndex&, int first, int last) { addItems(first, last); });
+  connect(model_, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+          [this](const QModelIndex&, int first, int last) { removeItems(first, last); });
+  connect(model_, &QAbstractItemModel::dataChanged, this,
+          [this](const QModelIndex& tl, const QModelIndex& br) { updateItems(tl.row(), br.row()); });
+  connect(model_, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+    removeItems(0, model_->rowCount() - 1);
+  });
+  connect(model_, &QAbstractItemModel::modelReset, this, [this] { addItems(0, model_->rowCount() - 1); });
+}
+
+void GraphWidget::addItems(int first, int last) {
+  for (int r = first; r <= last; ++r) {  // in id order: parents before children
+    const int64_t id = model_->idAt(r);
+    auto* item = new NodeItem(model_->node(id));
+    items_[id] = item;
+    if (laidOut_) item->setPos(placeBelowParent(item->data()));
+    item->setVisible(!view_->overviewActive());
+    view_->graphScene()->addItem(item);
+    added_.push_back(id);
+  }
+}
+
+void GraphWidget::removeItems(int first, int last) {
+  for (int r = first; r <= last; ++r) {
+    auto it = items_.find(model_->idAt(r));
+    if (it == items_.end()) continue;
+    delete it->second;
+    shown_.erase(it->first);
+    items_.erase(it);
+  }
+}
+
+void GraphWidget::updateItems(int first, int last) {
+  for (int r = first; r <= last; ++r)
+    if (auto it = items_.find(model_->idAt(r)); it != items_.end()) it->second->setNodeData(model_->node(it->first));
+  view_->invalidateOverview();
+}
+
 void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
   dir_ = dir;
+  agent_->setStores(nullptr, nullptr);
+  agentStore_.reset();
   store_.reset();
   ws_ = std::make_unique<kope::Workspace>(kope::Workspace::open(dir));
   MemoryStore::ensure_schema(ws_->handle());
   store_ = std::make_unique<MemoryStore>(ws_->handle());
+  agentStore_ = kope::agent::AgentStore::reader(ws_->handle());
   delete layout_;
   layout_ = new LayoutService(dir / "cache" / "graph-layout", this);
+  connectLayout();
+  agent_->setStores(&*agentStore_, store_.get());
+  model_->clear();
+  laidOut_ = false;
+  fitOnLayout_ = true;
+  seen_.reset();
+  undo_->clear();
+  refresh();
+  poll_->start(poll_->interval() > 0 ? poll_->interval() : 1000);
+}
+
+void GraphWidget::connectLayout() {
   connect(layout_, &LayoutService::finished, this,
           [this](quint64 id, std::shared_ptr<const Positions> p, QString engine, double ms, bool cached) {
             if (id != pendingLayout_) return;  // superseded
@@ -389,23 +322,13 @@ void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
             laidOut_ = true;
             if (first || fitOnLayout_) view_->fit();
             fitOnLayout_ = false;
-            status_->setText(tr("%1 Cases · layout %2 in %3 ms%4").arg(nodes_.size()).arg(engine).arg(ms, 0, 'f', 0)
+            status_->setText(tr("%1 Cases · layout %2 in %3 ms%4").arg(nodeCount()).arg(engine).arg(ms, 0, 'f', 0)
                                  .arg(cached ? tr(" (cached)") : QString()));
             emit layoutApplied(engine, ms, cached);
           });
   connect(layout_, &LayoutService::failed, this, [this](quint64, QString msg) {
     status_->setText(tr("layout failed: %1").arg(msg));
   });
-  agent_->setDatabase(ws_->handle());
-  nodes_.clear();
-  for (auto& [id, it] : items_) delete it;
-  items_.clear();
-  laidOut_ = false;
-  fitOnLayout_ = true;
-  seenMaxCase_ = seenMaxCuration_ = seenCount_ = -1;
-  undo_->clear();
-  refresh();
-  poll_->start(poll_->interval() > 0 ? poll_->interval() : 1000);
 }
 
 void GraphWidget::setPollInterval(int ms) {
@@ -416,10 +339,7 @@ void GraphWidget::setPollInterval(int ms) {
 void GraphWidget::pollDatabase() {
   if (!store_) return;
   try {
-    kope::store::Stmt s(store_->db(), "SELECT COALESCE(MAX(id),0), COUNT(*), (SELECT COALESCE(MAX(id),0) FROM memory_curation) "
-                                     "FROM memory_cases");
-    if (!s.step()) return;
-    if (s.i64(0) != seenMaxCase_ || s.i64(1) != seenCount_ || s.i64(2) != seenMaxCuration_) refresh();
+    if (!seen_ || !(store_->change_stamp() == *seen_)) refresh();
   } catch (const std::exception&) {
     // the database is busy (a loop writing): try again on the next tick
   }
@@ -427,8 +347,8 @@ void GraphWidget::pollDatabase() {
 
 LayoutInput GraphWidget::layoutInput() const {
   LayoutInput in;
-  in.nodes.reserve(nodes_.size());
-  for (const auto& [id, d] : nodes_) in.nodes.push_back({id, d.row.prev_case_id, kCellW, kCellH});
+  in.nodes.reserve(model_->ids().size());
+  for (int64_t id : model_->ids()) in.nodes.push_back({id, model_->node(id)->row.prev_case_id, kCellW, kCellH});
   return in;
 }
 
@@ -468,7 +388,7 @@ void GraphWidget::refresh() {
   try {
     loadCases();
   } catch (const std::exception& e) {  // e.g. the database busy under a running loop: the next poll retries
-    seenMaxCase_ = -1;
+    seen_.reset();
     status_->setText(tr("could not read the memory: %1").arg(QString::fromUtf8(e.what())));
   }
 }
@@ -480,79 +400,28 @@ void GraphWidget::loadCases() {
     QElapsedTimer& t;
     ~Trace() { if (qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE")) qInfo("load cases: %lld ms", static_cast<long long>(t.elapsed())); }
   } trace{lt};
-  kope::memory::CaseFilter f;
-  f.limit = 100000000;
-  std::vector<CaseRow> rows = store_->cases(f);
-  std::sort(rows.begin(), rows.end(), [](const CaseRow& a, const CaseRow& b) { return a.id < b.id; });
-  // The incumbent Case of each task and device.
-  std::set<int64_t> incumbents;
-  {
-    std::set<std::pair<std::string, std::string>> pairs;
-    for (const auto& r : rows) pairs.insert({r.task, r.device});
-    for (const auto& [t, d] : pairs)
-      if (auto inc = ws_->incumbent(t, d))
-        if (auto c = store_->case_of_evaluation(inc->evaluation_id)) incumbents.insert(*c);
-  }
-  std::set<int64_t> present;
-  std::vector<int64_t> added;
-  for (auto& r : rows) {
-    present.insert(r.id);
-    auto it = nodes_.find(r.id);
-    if (it == nodes_.end()) {
-      NodeData nd;
-      nd.row = std::move(r);
-      nd.incumbent = incumbents.count(nd.row.id) > 0;
-      const int64_t id = nd.row.id;
-      nodes_.emplace(id, std::move(nd));
-      added.push_back(id);
-    } else {
-      it->second.row = std::move(r);
-      it->second.incumbent = incumbents.count(it->first) > 0;
-      items_[it->first]->setNodeData(&it->second);
-      view_->invalidateOverview();
-    }
-  }
-  for (auto it = nodes_.begin(); it != nodes_.end();) {
-    if (!present.count(it->first)) {
-      delete items_[it->first];
-      items_.erase(it->first);
-      it = nodes_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  for (int64_t id : added) {  // in id order: parents before children
-    auto* item = new NodeItem(&nodes_.at(id));
-    items_[id] = item;
-    if (laidOut_) item->setPos(placeBelowParent(nodes_.at(id)));
-    item->setVisible(!view_->overviewActive());
-    view_->graphScene()->addItem(item);
-  }
-  if (!rows.empty() || !nodes_.empty()) {
-    kope::store::Stmt s(store_->db(), "SELECT COALESCE(MAX(id),0), COUNT(*), (SELECT COALESCE(MAX(id),0) FROM memory_curation) FROM memory_cases");
-    if (s.step()) {
-      seenMaxCase_ = s.i64(0);
-      seenCount_ = s.i64(1);
-      seenMaxCuration_ = s.i64(2);
-    }
-  }
-  updateFilterChoices();
+  // The stamp first: whatever is written after it shows as a change at the next poll.
+  const kope::memory::ChangeStamp stamp = store_->change_stamp();
+  added_.clear();
+  model_->load(*store_, *ws_);  // the scene follows through the model's signals
+  seen_ = stamp;
+  bar_->setChoices(model_->choices());
   applyFilter();
   if (!laidOut_) {
     if (!pendingLayout_ || !layout_->busy()) relayout();
-  } else if (!added.empty() && relayoutDelayMs_ >= 0) {
+  } else if (!added_.empty() && relayoutDelayMs_ >= 0) {
     relayoutTimer_->start(relayoutDelayMs_);  // a background re-layout once the run goes quiet
   }
   showSelection();
   if (laidOut_)
-    status_->setText(tr("%1 Cases, %2 shown").arg(nodes_.size()).arg(visibleCount()));
+    status_->setText(tr("%1 Cases, %2 shown").arg(nodeCount()).arg(visibleCount()));
 }
 
 void GraphWidget::applyPositions(const Positions& p) {
   for (auto& [id, item] : items_) {
     auto it = p.find(id);
     if (it != p.end()) item->setPos(it->second.x, it->second.y);
-    else item->setPos(placeBelowParent(nodes_.at(id)));
+    else item->setPos(placeBelowParent(item->data()));
   }
   rebuildEdges();
 }
@@ -561,11 +430,10 @@ void GraphWidget::rebuildEdges() {
   std::vector<QLineF> lines;
   lines.reserve(items_.size());
   for (const auto& [id, item] : items_) {
-    const auto& d = nodes_.at(id);
-    if (!d.shown) continue;
-    if (!d.row.prev_case_id) continue;
-    auto p = items_.find(*d.row.prev_case_id);
-    if (p == items_.end() || !nodes_.at(p->first).shown) continue;
+    const auto& row = item->data().row;
+    if (!shown(id) || !row.prev_case_id || !shown(*row.prev_case_id)) continue;
+    auto p = items_.find(*row.prev_case_id);
+    if (p == items_.end()) continue;
     const QPointF a = p->second->pos() + QPointF(0, p->second->size().height() / 2);
     const QPointF b = item->pos() - QPointF(0, item->size().height() / 2);
     lines.emplace_back(a, b);
@@ -575,79 +443,29 @@ void GraphWidget::rebuildEdges() {
   view_->updateOverviewMode();
 }
 
-void GraphWidget::updateFilterChoices() {
-  std::set<std::string> tasks, devices, tags;
-  std::set<int64_t> runs;
-  for (const auto& [id, d] : nodes_) {
-    tasks.insert(d.row.task);
-    devices.insert(d.row.device);
-    for (const auto& t : d.row.tags) tags.insert(t);
-    if (d.row.run_id) runs.insert(*d.row.run_id);
-  }
-  updatingChoices_ = true;
-  auto fill = [](QComboBox* c, const std::vector<QString>& vals) {
-    const QString cur = c->currentData().toString();
-    if (c->count() == static_cast<int>(vals.size()) + 1) {
-      bool same = true;
-      for (std::size_t i = 0; i < vals.size() && same; ++i) same = c->itemData(static_cast<int>(i) + 1).toString() == vals[i];
-      if (same) return;
-    }
-    const QString first = c->itemText(0);
-    c->clear();
-    c->addItem(first, QString());
-    for (const auto& v : vals) c->addItem(v, v);
-    c->setCurrentIndex(std::max(0, c->findData(cur)));
-  };
-  auto qs = [](const std::set<std::string>& s) {
-    std::vector<QString> v;
-    for (const auto& x : s) v.push_back(QString::fromStdString(x));
-    return v;
-  };
-  fill(task_, qs(tasks));
-  fill(device_, qs(devices));
-  fill(tag_, qs(tags));
-  std::vector<QString> rv;
-  for (int64_t r : runs) rv.push_back(QString::number(r));
-  fill(run_, rv);
-  updatingChoices_ = false;
-}
-
 void GraphWidget::setFilter(const GraphFilter& f) {
-  filter_ = f;
-  updatingChoices_ = true;
-  auto pick = [](QComboBox* c, const QString& v) { c->setCurrentIndex(std::max(0, c->findData(v))); };
-  pick(task_, f.task);
-  pick(device_, f.device);
-  pick(label_, f.label);
-  pick(tag_, f.tag);
-  pick(origin_, f.origin);
-  pick(run_, f.run ? QString::number(*f.run) : QString());
-  updatingChoices_ = false;
+  bar_->setFilter(f);
+  proxy_->setFilter(f);
   applyFilter();
 }
 
+// Items follow what the proxy lets through. A selected Case the filter hides is deselected, so its details do
+// not stay on show and a curation act cannot reach a Case no longer in sight.
 void GraphWidget::applyFilter() {
-  const std::string task = filter_.task.toStdString(), device = filter_.device.toStdString(),
-                    label = filter_.label.toStdString(), tag = filter_.tag.toStdString();
-  for (auto& [id, item] : items_) {
-    auto& d = nodes_.at(id);
-    const auto& r = d.row;
-    bool ok = (task.empty() || r.task == task) && (device.empty() || r.device == device);
-    if (ok && !label.empty()) ok = label == "incorrect" ? !r.correct : (r.correct && r.label == label);
-    if (ok && !tag.empty()) ok = std::find(r.tags.begin(), r.tags.end(), tag) != r.tags.end();
-    if (ok && filter_.run) ok = r.run_id == filter_.run;
-    if (ok && filter_.origin == "local") ok = !d.foreign();
-    if (ok && filter_.origin == "foreign") ok = d.foreign();
-    d.shown = ok;
-    item->setVisible(ok && !view_->overviewActive());
+  const std::vector<int64_t> ids = proxy_->shownIds();
+  shown_ = std::unordered_set<int64_t>(ids.begin(), ids.end());
+  const bool overview = view_->overviewActive();
+  const std::vector<int64_t> selectedBefore = selectedCases();
+  {
+    QSignalBlocker b(view_->graphScene());  // one showSelection below, not one per item
+    for (auto& [id, item] : items_) {
+      const bool ok = shown(id);
+      if (!ok) item->setSelected(false);  // before hiding: Qt may or may not drop the selection of a hidden item
+      item->setVisible(ok && !overview);
+    }
   }
   rebuildEdges();
-}
-
-int GraphWidget::visibleCount() const {
-  int n = 0;
-  for (const auto& [id, d] : nodes_) n += d.shown;
-  return n;
+  if (selectedCases() != selectedBefore) showSelection();
 }
 
 NodeItem* GraphWidget::item(int64_t id) const {
@@ -663,20 +481,7 @@ std::optional<QPointF> GraphWidget::positionOf(int64_t id) const {
 int GraphWidget::search(const QString& text) {
   const QString q = text.trimmed();
   if (q.isEmpty()) return 0;
-  std::vector<int64_t> hits;
-  QString digits = q.startsWith('#') ? q.mid(1) : q;
-  bool isNum = false;
-  const qint64 want = digits.toLongLong(&isNum);
-  if (isNum && items_.count(want)) hits.push_back(want);
-  if (hits.empty()) {
-    const std::string needle = q.toLower().toStdString();
-    for (const auto& [id, d] : nodes_) {
-      std::string t = d.row.thought;
-      std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (t.find(needle) != std::string::npos && d.shown) hits.push_back(id);
-    }
-    std::sort(hits.begin(), hits.end());
-  }
+  const std::vector<int64_t> hits = proxy_->search(q);
   QSignalBlocker b(view_->graphScene());
   view_->graphScene()->clearSelection();
   for (int64_t id : hits) items_.at(id)->setSelected(true);
@@ -690,7 +495,7 @@ int GraphWidget::search(const QString& text) {
 void GraphWidget::selectCase(int64_t id, bool center) {
   auto* it = item(id);
   if (!it) return;
-  if (!nodes_.at(id).shown) setFilter({});
+  if (!shown(id)) setFilter({});
   QSignalBlocker b(view_->graphScene());
   view_->graphScene()->clearSelection();
   it->setSelected(true);
@@ -709,8 +514,9 @@ std::vector<int64_t> GraphWidget::selectedCases() const {
 
 void GraphWidget::showSelection() {
   const auto sel = selectedCases();
-  if (sel.empty() || !store_) {
+  if (sel.empty() || !store_) {  // nothing selected: neither pane keeps showing a Case
     details_->clear();
+    agent_->showEvaluation(0);
     return;
   }
   // The focus Case: the one most recently selected (the highest id when several were selected at once).
@@ -720,13 +526,18 @@ void GraphWidget::showSelection() {
       if (s != *details_->caseId()) id = s;
   }
   auto row = store_->get_case(id);
-  if (!row) return;
+  if (!row) {  // gone (another workspace opened, or removed meanwhile)
+    details_->clear();
+    return;
+  }
   CaseDetailsData d;
   d.row = *row;
-  d.incumbent = nodes_.count(id) && nodes_.at(id).incumbent;
+  const NodeData* node = model_->node(id);
+  d.incumbent = node && node->incumbent;
   if (auto inc = ws_->incumbent(row->task, row->device)) d.incumbentEvaluation = inc->evaluation_id;
   for (int64_t s : sel)
-    if (s != id && nodes_.count(s) && nodes_.at(s).row.evaluation_id) d.otherEvaluation = nodes_.at(s).row.evaluation_id;
+    if (const NodeData* other = model_->node(s); s != id && other && other->row.evaluation_id)
+      d.otherEvaluation = other->row.evaluation_id;
   d.journal = store_->journal(std::nullopt, id);
   d.curation = store_->curation(id);
   if (row->evaluation_id)
@@ -750,9 +561,11 @@ int GraphWidget::curate(CurationAct act, std::vector<int64_t> ids) {
     why = *r;
   }
   try {
-    auto* cmd = new CurationCommand(this, act, ids, why);
-    undo_->push(cmd);  // runs redo()
-    const int n = cmd->changed;
+    auto cmd = std::make_unique<CurationCommand>(
+        *store_, act, ids, why, [this] { refresh(); },
+        [this](const QString& msg) { warnPlain(this, tr("Curation"), msg); });
+    undo_->push(cmd.get());  // runs redo(); throws, keeping nothing, when the store refuses the act
+    const int n = cmd.release()->changedCases();
     emit statusMessage(tr("%1: %2 Case(s) changed").arg(QString::fromLatin1(act_name(act))).arg(n));
     return n;
   } catch (const std::exception& e) {
@@ -761,38 +574,16 @@ int GraphWidget::curate(CurationAct act, std::vector<int64_t> ids) {
   }
 }
 
-void GraphWidget::exportPng(const QString& path) const {
-  const QRect vp = view_->viewport()->rect();
-  QImage img(vp.size(), QImage::Format_ARGB32_Premultiplied);
-  img.fill(Qt::white);
-  {
-    QPainter p(&img);
-    p.setRenderHint(QPainter::Antialiasing);
-    view_->graphScene()->render(&p, QRectF(img.rect()), view_->mapToScene(vp).boundingRect());
-  }
-  if (!img.save(path, "PNG")) throw Error("cannot write the PNG '" + path.toStdString() + "'");
-}
+void GraphWidget::exportPng(const QString& path) const { view_->savePng(path); }
 
-void GraphWidget::exportSvg(const QString& path) const {
-  const QRect vp = view_->viewport()->rect();
-  QSvgGenerator svg;
-  svg.setFileName(path);
-  svg.setSize(vp.size());
-  svg.setViewBox(QRect(QPoint(0, 0), vp.size()));
-  svg.setTitle(QStringLiteral("Kope experience graph"));
-  svg.setDescription(QStringLiteral("The current view of the Experience Graph"));
-  QPainter p;
-  if (!p.begin(&svg)) throw Error("cannot write the SVG '" + path.toStdString() + "'");
-  view_->graphScene()->render(&p, QRectF(QPointF(0, 0), QSizeF(vp.size())), view_->mapToScene(vp).boundingRect());
-  p.end();
-}
+void GraphWidget::exportSvg(const QString& path) const { view_->saveSvg(path); }
 
 void GraphWidget::exportGraphml(const QString& path) const {
   if (!store_) throw Error("no workspace open");
   std::ofstream out(path.toStdString(), std::ios::binary);
   if (!out) throw Error("cannot write the GraphML '" + path.toStdString() + "'");
   kope::memory::GraphExportOptions o;
-  if (!filter_.task.isEmpty()) o.task = filter_.task.toStdString();
+  if (const QString task = proxy_->filter().task; !task.isEmpty()) o.task = task.toStdString();
   kope::memory::export_graphml(*store_, out, o);
   if (!out.flush()) throw Error("cannot write the GraphML '" + path.toStdString() + "'");
 }

@@ -1,8 +1,10 @@
 // The Experience Graph browser, to dock into the main window: a toolbar (filters, search, fit, export, undo), the
-// graph view, and a side panel with the Case details and what the agent was shown. Opens its own connection to
-// the workspace's kope.db; polls it so Cases added by a running loop appear live, placed below their parent
-// without a full re-layout (a background re-layout follows when the run goes quiet). Curation writes through
-// MemoryStore (retrieval reads the same tables, so it changes at once) and is undoable.
+// graph view, and a side panel with the Case details and what the agent was shown. A thin page over the item
+// model (graph_model.h: the Cases, and a proxy for the filter and search) and the curation commands
+// (curation.h); it runs no SQL itself. Opens its own connection to the workspace's kope.db; polls it so Cases
+// added by a running loop appear live, placed below their parent without a full re-layout (a background
+// re-layout follows when the run goes quiet). Curation writes through MemoryStore (retrieval reads the same
+// tables, so it changes at once) and is undoable.
 #pragma once
 
 #include <QWidget>
@@ -12,17 +14,20 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "curation.h"
 #include "graph_layout.h"
+#include "graph_model.h"
 #include "graph_view.h"
+#include "kope/agent/store.h"
 #include "kope/memory/memory.h"
 
-class QComboBox;
-class QLineEdit;
 class QLabel;
 class QTabWidget;
 class QTimer;
+class QToolBar;
 class QUndoStack;
 class QAction;
 
@@ -37,15 +42,9 @@ class AgentView;
 namespace kope::graph {
 
 class CaseDetails;
+class FilterBar;
 class LayoutService;
 class EdgesItem;
-
-enum class CurationAct { Prune, PruneSubtree, Unprune, UnpruneSubtree, Pin, Unpin, Cheat, Invalid, ClearFlag };
-
-struct GraphFilter {
-  QString task, device, label, tag, origin;  // empty: any. label may be "incorrect"; origin "local"/"foreign"
-  std::optional<int64_t> run;
-};
 
 class GraphWidget : public QWidget {
   Q_OBJECT
@@ -75,14 +74,17 @@ class GraphWidget : public QWidget {
   kope::agentview::AgentView* agentView() const { return agent_; }
   QUndoStack* undoStack() const { return undo_; }
   EdgesItem* edges() const { return edges_; }
+  GraphModel* model() const { return model_; }
+  GraphFilterProxy* proxy() const { return proxy_; }
 
-  int nodeCount() const { return static_cast<int>(nodes_.size()); }
-  int visibleCount() const;
+  int nodeCount() const { return model_->rowCount(); }
+  int visibleCount() const { return proxy_->rowCount(); }
   NodeItem* item(int64_t caseId) const;
   std::optional<QPointF> positionOf(int64_t caseId) const;
 
+  // A Case the filter hides is deselected (its details go with it).
   void setFilter(const GraphFilter& f);
-  GraphFilter filter() const { return filter_; }
+  GraphFilter filter() const { return proxy_->filter(); }
   // By "#id", "id" or a piece of the thought text; selects the matches, centres the first; returns how many.
   int search(const QString& text);
   void selectCase(int64_t id, bool center = true);
@@ -107,23 +109,34 @@ class GraphWidget : public QWidget {
   void statusMessage(QString text);
 
  private:
+  void buildView();
+  void buildSide();
   void buildToolbar();
+  void buildExportMenu(QToolBar* bar);
   void buildActions();
+  void connectModel();
+  void connectLayout();
+  void addItems(int first, int last);
+  void removeItems(int first, int last);
+  void updateItems(int first, int last);
   void loadCases();
   void applyPositions(const Positions& p);
   void rebuildEdges();
   void applyFilter();
-  void updateFilterChoices();
   void showSelection();
   void contextMenu(QPoint globalPos);
   void pollDatabase();
   QPointF placeBelowParent(const NodeData& d);
   LayoutInput layoutInput() const;
-  friend class CurationCommand;
+  bool shown(int64_t id) const { return shown_.count(id) > 0; }
 
+  // Declared in this order so the stores that borrow the workspace's connection go first.
   std::unique_ptr<kope::Workspace> ws_;
   std::unique_ptr<kope::memory::MemoryStore> store_;
+  std::optional<kope::agent::AgentStore> agentStore_;  // reads the agent's transcripts over ws_'s connection
   std::filesystem::path dir_;
+  GraphModel* model_;
+  GraphFilterProxy* proxy_;
   GraphView* view_;
   EdgesItem* edges_;
   CaseDetails* details_;
@@ -131,19 +144,17 @@ class GraphWidget : public QWidget {
   QTabWidget* side_;
   QUndoStack* undo_;
   LayoutService* layout_ = nullptr;
-  QComboBox *task_, *device_, *label_, *tag_, *run_, *origin_;
-  QLineEdit* search_;
+  FilterBar* bar_;
   QLabel* status_;
   QTimer *poll_, *relayoutTimer_;
-  std::unordered_map<int64_t, NodeData> nodes_;
-  std::unordered_map<int64_t, NodeItem*> items_;
+  std::unordered_map<int64_t, NodeItem*> items_;   // one per row of the model
+  std::unordered_set<int64_t> shown_;              // the Cases the proxy lets through
+  std::vector<int64_t> added_;                     // rows the model inserted during the current load
   std::unordered_map<int64_t, int> liveChildren_;  // parent -> Cases placed live below it since the last layout
-  GraphFilter filter_;
   quint64 pendingLayout_ = 0;
   bool laidOut_ = false, fitOnLayout_ = true;
   int relayoutDelayMs_ = 5000;
-  int64_t seenMaxCase_ = -1, seenMaxCuration_ = -1, seenCount_ = -1;
-  bool updatingChoices_ = false;
+  std::optional<kope::memory::ChangeStamp> seen_;  // of the last load; none: read again at the next poll
 };
 
 }  // namespace kope::graph

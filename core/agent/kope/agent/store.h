@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -39,10 +40,35 @@ struct ExchangeRecord {
   std::string error;
 };
 
+// A prompt section as recorded: in the prompt, or ranked but left out (budget or quota), without its text.
+struct SectionRecord {
+  bool included = true;
+  std::string name, tier, source_kind, label;
+  int64_t source_id = 0, tokens = 0;
+  double rank = 0;
+};
+
+// An attempt as recorded: who asked what with which budget, the prompt's sections in order, and the reply when
+// one came back.
+struct AttemptRecord {
+  int64_t id = 0;
+  AttemptHeader header;
+  nlohmann::json budget;  // as to_json(Budget) wrote it: W, S, G, R, B, hot, warm, cold, Q_w, Q_c
+  std::string system_prompt, user_prompt;
+  std::string status, reason, created_at, finished_at;  // finished_at empty while running
+  std::optional<int64_t> evaluation_id;
+  std::vector<SectionRecord> sections;
+  std::optional<ExchangeRecord> exchange;
+};
+
 class AgentStore {
  public:
   // Opens `workspace_dir`/kope.db (which the Workspace created) and migrates the agent's tables.
   static AgentStore open(const std::filesystem::path& workspace_dir);
+  // For a window that only shows transcripts: borrows an open connection to the workspace's kope.db (the caller
+  // keeps it open longer than this store) and creates or migrates nothing, so a workspace where no LLM attempt
+  // was made has no agent tables yet: every read then answers none.
+  static AgentStore reader(sqlite3* db);
   AgentStore(AgentStore&&) noexcept;
   AgentStore& operator=(AgentStore&&) noexcept;
   ~AgentStore();
@@ -55,7 +81,8 @@ class AgentStore {
   void set_status(int64_t attempt, const std::string& status, const std::string& reason = "");
   void link_evaluation(int64_t attempt, int64_t evaluation_id, const std::string& status);
 
-  // The whole transcript of an attempt, or nullopt.
+  // The whole transcript of an attempt, or nullopt: the record, and the same as JSON.
+  std::optional<AttemptRecord> attempt(int64_t id) const;
   std::optional<nlohmann::json> transcript(int64_t attempt) const;
   std::optional<int64_t> attempt_of_evaluation(int64_t evaluation_id) const;
   std::vector<int64_t> attempts_of_run(int64_t run_id) const;
@@ -67,7 +94,11 @@ class AgentStore {
  private:
   AgentStore() = default;
   void exec(const char* sql);
+  bool has_tables() const;
+  void close();
   sqlite3* db_ = nullptr;
+  bool owned_ = true;  // false: a reader's borrowed connection
+  mutable bool tables_seen_ = false;
   std::string path_;
 };
 

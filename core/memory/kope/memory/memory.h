@@ -52,6 +52,7 @@ struct CaseRow {
   std::string diff, feedback;
   nlohmann::json scene;                  // per case: inputs/outputs with dtype and shape, attrs; null if unknown
   nlohmann::json hardware;
+  bool operator==(const CaseRow&) const = default;
 };
 
 // What a new Case is made of, whoever made it (an evaluation, an import, the synthetic generator).
@@ -99,6 +100,19 @@ struct CurationAct {
   std::string who, at, why;
 };
 
+// What curation sets on a Case (prune, pin, mark): what an undo puts back.
+struct CurationState {
+  bool pruned = false, pinned = false;
+  std::string flag;  // "", "cheat" or "invalid"
+  bool operator==(const CurationState&) const = default;
+};
+
+// What changes when Cases are added, removed or curated: a window polls it to know when to re-read.
+struct ChangeStamp {
+  int64_t max_case = 0, cases = 0, max_curation = 0;
+  bool operator==(const ChangeStamp&) const = default;
+};
+
 struct ContextRow {
   int64_t evaluation_id = 0;
   int rank = 0;
@@ -141,10 +155,13 @@ class MemoryStore {
   std::vector<CaseRow> cases(const CaseFilter& f) const;  // listing: no diff, feedback or scene
   std::vector<int64_t> children(int64_t id) const;
   int64_t count_cases() const;
+  ChangeStamp change_stamp() const;
 
   std::vector<JournalEntry> journal(const std::optional<std::string>& task, std::optional<int64_t> case_id = {},
                                     int limit = 1000000) const;
   std::vector<CurationAct> curation(int64_t case_id) const;
+  // The Case a Journal entry belongs to; nullopt for an unknown entry or one of no Case.
+  std::optional<int64_t> case_of_journal(int64_t journal_id) const;
   // Appends a Journal entry (entries are never changed or removed; triggers refuse it).
   int64_t append_journal(std::optional<int64_t> case_id, const std::string& task, const std::string& kind,
                          const std::string& markdown);
@@ -162,6 +179,17 @@ class MemoryStore {
   int pin(int64_t id, bool on, const std::string& who, const std::string& why);
   // flag: "cheat", "invalid", or "" to clear.
   int mark(int64_t id, const std::string& flag, const std::string& who, const std::string& why);
+  // One act on several Cases in one transaction, all or none: `act` as curation() records it (prune, unprune,
+  // pin, unpin, cheat, invalid, clear); `subtree` for prune and unprune only. `before`, when given, receives the
+  // state of every Case the act may change, read in the same transaction (what restore_curation takes to undo
+  // it). Returns the number of Cases changed.
+  int curate(const std::vector<int64_t>& ids, const std::string& act, bool subtree, const std::string& who,
+             const std::string& why, std::map<int64_t, CurationState>* before = nullptr);
+  CurationState curation_state(int64_t id) const;  // throws kope::Error for an unknown Case
+  // Puts each Case back into `states` with the inverse acts, each recorded with `why` (which pruning and marking
+  // need), in one transaction. Returns the number of Cases changed.
+  int restore_curation(const std::map<int64_t, CurationState>& states, const std::string& who,
+                       const std::string& why);
 
   // Incorrect local Cases of this task and device per kernel sha256 (the most recent), unless pruned or flagged;
   // imported Cases never make a kernel count as failed here.

@@ -1,0 +1,250 @@
+// The Cases as an item model and the filter and search as a proxy. See graph_model.h.
+#include "graph_model.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "kope/workspace/workspace.h"
+
+namespace kope::graph {
+
+using kope::memory::CaseRow;
+
+GraphModel::GraphModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void GraphModel::load(const kope::memory::MemoryStore& store, const kope::Workspace& ws) {
+  kope::memory::CaseFilter f;
+  f.limit = std::numeric_limits<int>::max();
+  std::vector<CaseRow> rows = store.cases(f);
+  std::set<std::pair<std::string, std::string>> pairs;
+  for (const auto& r : rows) pairs.insert({r.task, r.device});
+  std::set<int64_t> incumbents;
+  for (const auto& [task, device] : pairs)
+    if (auto inc = ws.incumbent(task, device))
+      if (auto c = store.case_of_evaluation(inc->evaluation_id)) incumbents.insert(*c);
+  setCases(std::move(rows), incumbents);
+}
+
+void GraphModel::setCases(std::vector<CaseRow> rows, const std::set<int64_t>& incumbents) {
+  std::unordered_map<int64_t, NodeData> fresh;
+  fresh.reserve(rows.size());
+  for (auto& r : rows) {
+    const int64_t id = r.id;
+    NodeData d;
+    d.incumbent = incumbents.count(id) > 0;
+    d.row = std::move(r);
+    fresh.emplace(id, std::move(d));
+  }
+  removeAbsent(fresh);
+  updatePresent(fresh);  // takes the rows it used out of `fresh`
+  insertNew(fresh);
+}
+
+void GraphModel::clear() {
+  beginResetModel();
+  ids_.clear();
+  nodes_.clear();
+  endResetModel();
+}
+
+// Runs of consecutive rows at a time, from the back, so the rows before a run keep their numbers.
+void GraphModel::removeAbsent(const std::unordered_map<int64_t, NodeData>& fresh) {
+  for (int last = rowCount() - 1; last >= 0;) {
+    if (fresh.count(ids_[static_cast<std::size_t>(last)])) {
+      --last;
+      continue;
+    }
+    int first = last;
+    while (first > 0 && !fresh.count(ids_[static_cast<std::size_t>(first - 1)])) --first;
+    beginRemoveRows({}, first, last);
+    for (int r = first; r <= last; ++r) nodes_.erase(ids_[static_cast<std::size_t>(r)]);
+    ids_.erase(ids_.begin() + first, ids_.begin() + last + 1);
+    endRemoveRows();
+    last = first - 1;
+  }
+}
+
+// A changed node is assigned in place (its address, which the scene's item holds, stays); one dataChanged per
+// run of changed rows.
+void GraphModel::updatePresent(std::unordered_map<int64_t, NodeData>& fresh) {
+  int runStart = -1;
+  auto flush = [&](int end) {
+    if (runStart >= 0) emit dataChanged(index(runStart, 0), index(end - 1, ColumnCount - 1));
+    runStart = -1;
+  };
+  for (int r = 0; r < rowCount(); ++r) {
+    auto it = fresh.find(ids_[static_cast<std::size_t>(r)]);
+    NodeData& cur = nodes_.at(it->first);
+    if (cur == it->second) {
+      flush(r);
+    } else {
+      cur = std::move(it->second);
+      if (runStart < 0) runStart = r;
+    }
+    fresh.erase(it);
+  }
+  flush(rowCount());
+}
+
+// New ids go in at their sorted place, a run of them per place (a live run only appends: one insert).
+void GraphModel::insertNew(std::unordered_map<int64_t, NodeData>& fresh) {
+  std::vector<int64_t> add;
+  add.reserve(fresh.size());
+  for (const auto& [id, d] : fresh) add.push_back(id);
+  std::sort(add.begin(), add.end());
+  for (std::size_t i = 0; i < add.size();) {
+    const auto at = std::lower_bound(ids_.begin(), ids_.end(), add[i]);
+    const int pos = static_cast<int>(at - ids_.begin());
+    const int64_t before = at == ids_.end() ? std::numeric_limits<int64_t>::max() : *at;
+    std::size_t j = i + 1;
+    while (j < add.size() && add[j] < before) ++j;
+    beginInsertRows({}, pos, pos + static_cast<int>(j - i) - 1);
+    ids_.insert(at, add.begin() + static_cast<std::ptrdiff_t>(i), add.begin() + static_cast<std::ptrdiff_t>(j));
+    for (std::size_t k = i; k < j; ++k) nodes_.emplace(add[k], std::move(fresh.at(add[k])));
+    endInsertRows();
+    i = j;
+  }
+}
+
+int GraphModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(ids_.size());
+}
+
+int GraphModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString curationText(const CaseRow& r) {
+  QStringList parts;
+  if (r.pruned) parts << QStringLiteral("pruned");
+  if (r.pinned) parts << QStringLiteral("pinned");
+  if (!r.flag.empty()) parts << qs(r.flag);
+  return parts.join(QStringLiteral(", "));
+}
+
+QVariant display(const NodeData& d, int column) {
+  const CaseRow& r = d.row;
+  switch (column) {
+    case GraphModel::Id: return QVariant::fromValue<qint64>(r.id);
+    case GraphModel::Task: return qs(r.task);
+    case GraphModel::Device: return qs(r.device);
+    case GraphModel::Label: return qs(r.label);
+    case GraphModel::Speedup: return r.a;
+    case GraphModel::Status: return qs(r.status);
+    case GraphModel::Run: return r.run_id ? QVariant::fromValue<qint64>(*r.run_id) : QVariant();
+    case GraphModel::Origin: return d.foreign() ? qs(r.origin) : QStringLiteral("local");
+    case GraphModel::Curation: return curationText(r);
+    case GraphModel::Thought: return qs(r.thought);
+  }
+  return {};
+}
+
+}  // namespace
+
+QVariant GraphModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const NodeData& d = nodeAt(index.row());
+  switch (role) {
+    case Qt::DisplayRole: return display(d, index.column());
+    case CaseIdRole: return QVariant::fromValue<qint64>(d.row.id);
+    case ParentIdRole: return d.row.prev_case_id ? QVariant::fromValue<qint64>(*d.row.prev_case_id) : QVariant();
+    case IncumbentRole: return d.incumbent;
+    case PrunedRole: return d.row.pruned;
+    case PinnedRole: return d.row.pinned;
+    case FlagRole: return qs(d.row.flag);
+    case ForeignRole: return d.foreign();
+    case CorrectRole: return d.row.correct;
+  }
+  return {};
+}
+
+QVariant GraphModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount) return {};
+  static const char* const names[ColumnCount] = {
+      QT_TR_NOOP("Case"), QT_TR_NOOP("task"), QT_TR_NOOP("device"), QT_TR_NOOP("label"), QT_TR_NOOP("speedup"),
+      QT_TR_NOOP("status"), QT_TR_NOOP("run"), QT_TR_NOOP("origin"), QT_TR_NOOP("curation"), QT_TR_NOOP("thought")};
+  return tr(names[section]);
+}
+
+const NodeData* GraphModel::node(int64_t id) const {
+  auto it = nodes_.find(id);
+  return it == nodes_.end() ? nullptr : &it->second;
+}
+
+int GraphModel::rowOf(int64_t id) const {
+  auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
+  return it != ids_.end() && *it == id ? static_cast<int>(it - ids_.begin()) : -1;
+}
+
+FilterChoices GraphModel::choices() const {
+  std::set<std::string> tasks, devices, tags;
+  std::set<int64_t> runs;
+  for (const auto& [id, d] : nodes_) {
+    tasks.insert(d.row.task);
+    devices.insert(d.row.device);
+    tags.insert(d.row.tags.begin(), d.row.tags.end());
+    if (d.row.run_id) runs.insert(*d.row.run_id);
+  }
+  FilterChoices c;
+  auto fill = [](std::vector<QString>& out, const std::set<std::string>& in) {
+    for (const auto& s : in) out.push_back(qs(s));
+  };
+  fill(c.tasks, tasks);
+  fill(c.devices, devices);
+  fill(c.tags, tags);
+  c.runs.assign(runs.begin(), runs.end());
+  return c;
+}
+
+GraphFilterProxy::GraphFilterProxy(GraphModel* model, QObject* parent) : QSortFilterProxyModel(parent), model_(model) {
+  setSourceModel(model);
+}
+
+void GraphFilterProxy::setFilter(const GraphFilter& f) {
+  filter_ = f;
+  invalidateFilter();
+}
+
+bool GraphFilterProxy::accepts(const NodeData& d) const {
+  const CaseRow& r = d.row;
+  const GraphFilter& f = filter_;
+  if (!f.task.isEmpty() && qs(r.task) != f.task) return false;
+  if (!f.device.isEmpty() && qs(r.device) != f.device) return false;
+  if (!f.label.isEmpty() && !(f.label == QLatin1String("incorrect") ? !r.correct : (r.correct && qs(r.label) == f.label)))
+    return false;
+  if (!f.tag.isEmpty() &&
+      std::find(r.tags.begin(), r.tags.end(), f.tag.toStdString()) == r.tags.end())
+    return false;
+  if (f.run && r.run_id != f.run) return false;
+  if (f.origin == QLatin1String("local") && d.foreign()) return false;
+  if (f.origin == QLatin1String("foreign") && !d.foreign()) return false;
+  return true;
+}
+
+bool GraphFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
+  return !sourceParent.isValid() && accepts(model_->nodeAt(sourceRow));
+}
+
+std::vector<int64_t> GraphFilterProxy::shownIds() const {
+  std::vector<int64_t> out;
+  out.reserve(static_cast<std::size_t>(rowCount()));
+  for (int r = 0; r < rowCount(); ++r) out.push_back(model_->idAt(mapToSource(index(r, 0)).row()));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<int64_t> GraphFilterProxy::search(const QString& text) const {
+  const QString q = text.trimmed();
+  if (q.isEmpty()) return {};
+  bool isNumber = false;
+  const qint64 want = (q.startsWith('#') ? q.mid(1) : q).toLongLong(&isNumber);
+  if (isNumber && model_->node(want)) return {want};
+  std::vector<int64_t> hits;
+  for (int64_t id : shownIds())
+    if (qs(model_->node(id)->row.thought).contains(q, Qt::CaseInsensitive)) hits.push_back(id);
+  return hits;
+}
+
+}  // namespace kope::graph

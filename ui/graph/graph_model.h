@@ -1,0 +1,110 @@
+// The Experience Graph's Cases as an item model, and the toolbar's filter and search as a proxy over it (after
+// hotspot's models/ library: models without widgets, tested under QAbstractItemModelTester). One row per Case in
+// id order, so a parent comes before its children; a reload adds, changes and removes rows as the memory did
+// (never a reset), so the graph view keeps its items, positions and selection. GraphWidget draws from it.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "kope/memory/memory.h"
+
+namespace kope {
+class Workspace;
+}
+
+namespace kope::graph {
+
+// What the scene shows of a Case: the listing row, and whether it is its task's and device's incumbent.
+struct NodeData {
+  kope::memory::CaseRow row;
+  bool incumbent = false;
+  bool foreign() const { return row.origin != "local" && !row.origin.empty(); }
+  bool operator==(const NodeData&) const = default;
+};
+
+struct GraphFilter {
+  QString task, device, label, tag, origin;  // empty: any. label may be "incorrect"; origin "local"/"foreign"
+  std::optional<int64_t> run;
+};
+
+// The values the filter can take among the Cases loaded, sorted.
+struct FilterChoices {
+  std::vector<QString> tasks, devices, tags;
+  std::vector<int64_t> runs;
+};
+
+class GraphModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { Id, Task, Device, Label, Speedup, Status, Run, Origin, Curation, Thought, ColumnCount };
+  enum Role {
+    CaseIdRole = Qt::UserRole + 1,  // qint64
+    ParentIdRole,                   // qint64, or null for a root
+    IncumbentRole,                  // bool
+    PrunedRole,
+    PinnedRole,
+    FlagRole,                       // "", "cheat", "invalid"
+    ForeignRole,
+    CorrectRole,
+  };
+
+  explicit GraphModel(QObject* parent = nullptr);
+
+  // Reads every Case of the memory (listing fields) and the incumbent of each task and device.
+  void load(const kope::memory::MemoryStore& store, const kope::Workspace& ws);
+  // The same from rows already read; `incumbents` holds Case ids. Rows may come in any order.
+  void setCases(std::vector<kope::memory::CaseRow> rows, const std::set<int64_t>& incumbents);
+  void clear();
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+  // A Case's node; the pointer stays valid until its row is removed. nullptr for an unknown id.
+  const NodeData* node(int64_t id) const;
+  const NodeData& nodeAt(int row) const { return nodes_.at(ids_.at(static_cast<std::size_t>(row))); }
+  int64_t idAt(int row) const { return ids_.at(static_cast<std::size_t>(row)); }
+  int rowOf(int64_t id) const;  // -1 if absent
+  const std::vector<int64_t>& ids() const { return ids_; }
+  FilterChoices choices() const;
+
+ private:
+  void removeAbsent(const std::unordered_map<int64_t, NodeData>& fresh);
+  void updatePresent(std::unordered_map<int64_t, NodeData>& fresh);
+  void insertNew(std::unordered_map<int64_t, NodeData>& fresh);
+
+  std::vector<int64_t> ids_;                    // ascending: the rows
+  std::unordered_map<int64_t, NodeData> nodes_;  // node-based: pointers to values survive inserts
+};
+
+// The toolbar's filter (task, device, label, idea tag, run, origin) and the search over what it lets through.
+class GraphFilterProxy : public QSortFilterProxyModel {
+  Q_OBJECT
+ public:
+  explicit GraphFilterProxy(GraphModel* model, QObject* parent = nullptr);
+  void setFilter(const GraphFilter& f);
+  const GraphFilter& filter() const { return filter_; }
+  bool accepts(const NodeData& d) const;
+  // "#id" or "id": that Case, whether the filter shows it or not; else the Cases shown whose thought contains
+  // the text (any case). In id order.
+  std::vector<int64_t> search(const QString& text) const;
+  // The Cases the filter lets through, in id order.
+  std::vector<int64_t> shownIds() const;
+
+ protected:
+  bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+ private:
+  GraphModel* model_;
+  GraphFilter filter_;
+};
+
+}  // namespace kope::graph
