@@ -146,7 +146,8 @@ Suite SuiteChoice::load_at_levels(const std::string& fallback) const {
   try {
     return s.at_levels(parse_levels(levels.value_or(dir ? "all" : fallback)));
   } catch (const Error& e) {
-    throw UsageError(e.what());
+    if (!levels) throw UsageError(e.what());
+    throw UsageError("--level " + *levels + ": " + e.what());  // the suite has no task at a level given
   }
 }
 
@@ -159,7 +160,7 @@ void add_level_option(CLI::App& app, SuiteChoice& suite, const std::string& what
     try {
       parse_levels(v);
     } catch (const Error& e) {
-      throw UsageError(std::string("--level: ") + e.what());
+      throw UsageError(e.what());  // "--level expects levels such as 1 or 1,2 (or all), got ..."
     }
     suite.levels = v;
   }, "L", what + ": 1,2 or all");
