@@ -97,7 +97,6 @@ const CLI::App& innermost(const CLI::App& root) {
   return *a;
 }
 
-
 // Words CLI11 could not place (extras are allowed, so they end up here): an unknown option, an unknown
 // command, or an argument too many. Each is bad usage naming the word and the command.
 void reject_leftovers(const CLI::App& root) {
@@ -113,7 +112,7 @@ void reject_leftovers(const CLI::App& root) {
   throw UsageError("unexpected argument \"" + word + "\" for " + where + see);
 }
 
-// CLI11's own parse errors, in kope's words where CLI11's name no value ("--reps: 1 required N missing").
+// CLI11's own parse errors (a value missing: "--reps: 1 required N missing"), in kope's words where they have one.
 std::string parse_error_text(const CLI::ParseError& e, const CLI::App& root) {
   const std::string m = e.what();
   const std::string option = m.substr(0, m.find(':'));
