@@ -7,13 +7,8 @@
 #include <memory>
 
 #include "kope/agent/context.h"
-#include "kope/agent/llm_policy.h"
-#include "kope/agent/memory_experience.h"
-#include "kope/agent/prompts.h"
-#include "kope/agent/store.h"
+#include "kope/agent/make_policy.h"
 #include "kope/base/error.h"
-#include "kope/llm/config.h"
-#include "kope/memory/memory.h"
 #include "kope/model/report_io.h"
 
 namespace kope::ui {
@@ -61,53 +56,22 @@ ProgressEvent event_of(const EvalProgress& p) {
   return e;
 }
 
-// The LLM agent from a named profile of the settings file (core/llm config), as `kope run --policy llm
-// --profile NAME` builds it: the memory arm chosen in the run controller, the key from the profile's variable,
-// the request cancelled when the run is stopped. Owns what the policy borrows.
-class WindowLlmPolicy : public Policy {
- public:
-  WindowLlmPolicy(const std::string& profile_name, const std::string& memory, Workspace& ws,
-                  const std::shared_ptr<CancelToken>& cancel)
-      : store_(agent::AgentStore::open(ws.dir())), mem_(ws.handle()), dump_(mem_) {
-    const auto arm = agent::arm_from_name(memory);
-    if (!arm) throw Error("memory arm \"" + memory + "\": expected off, dump or active");
-    const llm::Profile profile = llm::resolve_profile(profile_name, {}, llm::settings_path());
-    const std::string key = llm::api_key_for(profile);
-    agent::LlmPolicyOptions po;
-    po.context.arm = *arm;
-    po.cancel = &cancelled_;
-    if (cancel) cancel_id_ = cancel->on_cancel([flag = cancelled_ptr()] { flag->store(true); });
-    cancel_ = cancel;
-    policy_ = std::make_unique<agent::LlmPolicy>(llm::Client(profile, key), agent::PromptTemplates::load("cpu", std::nullopt),
-                                                 store_, *arm == agent::MemoryArm::Dump ? &dump_ : nullptr, po);
-  }
-  ~WindowLlmPolicy() override {
-    if (cancel_) cancel_->remove(cancel_id_);
-  }
-  std::string name() const override { return policy_->name(); }
-  std::optional<Proposal> propose(const PolicyState& state) override { return policy_->propose(state); }
-  void recorded(const Proposal& p, int64_t evaluation_id, const std::string& status) override {
-    policy_->recorded(p, evaluation_id, status);
-  }
-
- private:
-  std::atomic<bool>* cancelled_ptr() { return &cancelled_; }
-
-  agent::AgentStore store_;
-  memory::MemoryStore mem_;
-  agent::MemoryDumpSource dump_;
-  std::atomic<bool> cancelled_{false};
-  std::shared_ptr<CancelToken> cancel_;
-  int cancel_id_ = -1;
-  std::unique_ptr<agent::LlmPolicy> policy_;
-};
-
-// "offline" replays the shipped kernels; any other name is an LLM profile.
-std::unique_ptr<Policy> make_policy(const std::string& name, const std::string& memory, Workspace& ws,
-                                    const std::shared_ptr<CancelToken>& cancel) {
-  if (name == "offline") return std::make_unique<OfflinePolicy>();
+// The window's run controller names a policy as "offline" or an LLM profile of the settings file; the memory
+// arm is chosen beside it. The policy itself is assembled as `kope run --policy llm --profile NAME` does it
+// (agent::make_policy), its model request cancelled when the run is stopped.
+agent::PolicyChoice policy_choice(const std::string& name, const std::string& memory, const std::string& device,
+                                  const std::shared_ptr<CancelToken>& cancel) {
+  agent::PolicyChoice c;
+  if (name == "offline") return c;
   if (name.empty()) throw Error("choose a policy: offline, or the name of an LLM profile");
-  return std::make_unique<WindowLlmPolicy>(name, memory, ws, cancel);
+  const auto arm = agent::arm_from_name(memory);
+  if (!arm) throw Error("memory arm \"" + memory + "\": expected off, dump or active");
+  c.policy = "llm";
+  c.profile = name;
+  c.device = device;
+  c.context.arm = *arm;
+  c.cancel = cancel;
+  return c;
 }
 
 LoadedEvaluation load_evaluation(Workspace& ws, qint64 id) {
@@ -236,7 +200,8 @@ quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::sh
   const std::string policy_name = settings.policy;
   const std::string memory = settings.memory;
   onWorker(job, true, [=](EngineWorker& w) {
-    std::unique_ptr<Policy> policy = make_policy(policy_name, memory, w.workspace(), opt.eval.cancel);
+    std::unique_ptr<Policy> policy =
+        agent::make_policy(policy_choice(policy_name, memory, opt.device, opt.eval.cancel), w.workspace());
     const LoopRun lr = run_loop_in_new_run(w.workspace(), w.evaluator(), suite, *policy, opt, command,
                                            [&](const LoopEvent& e) {
       *task_of = e.task;

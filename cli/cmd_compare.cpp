@@ -4,26 +4,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kope/cli/cli.h"
-#include "kope/eval/compare.h"
 #include "kope/base/error.h"
 #include "kope/base/format.h"
+#include "kope/cli/cli.h"
+#include "kope/cli/command.h"
+#include "kope/cli/options.h"
+#include "kope/eval/compare.h"
 #include "kope/model/report_io.h"
 #include "kope/workspace/workspace.h"
 
 namespace kope {
 
 namespace {
-
-int64_t evaluation_id(const std::string& s) {
-  try {
-    std::size_t used = 0;
-    const long long id = std::stoll(s, &used);
-    if (used == s.size() && id > 0) return id;
-  } catch (const std::exception&) {
-  }
-  throw Error("evaluation id must be a positive number, got \"" + s + "\"");
-}
 
 EvalReport load(const Workspace& ws, int64_t id) {
   auto row = ws.evaluation(id);
@@ -34,20 +26,7 @@ EvalReport load(const Workspace& ws, int64_t id) {
   return report_from_json(j);
 }
 
-}  // namespace
-
-int cmd_compare(const std::vector<std::string>& positional, bool json, const std::filesystem::path& workspace,
-                std::ostream& out) {
-  if (positional.size() != 3) throw Error("usage: kope compare EVALUATION_A EVALUATION_B [--json]");
-  const int64_t a = evaluation_id(positional[1]), b = evaluation_id(positional[2]);
-  Workspace ws = Workspace::open(workspace);
-  Comparison c = compare_reports(load(ws, a), load(ws, b));
-  c.a_evaluation = a;
-  c.b_evaluation = b;
-  if (json) {
-    out << c.to_json().dump(2) << "\n";
-    return kExitOk;
-  }
+void print(const Comparison& c, int64_t a, int64_t b, std::ostream& out) {
   out << "A: evaluation " << a << "  " << c.a_task << "  " << c.a_kernel << "\n";
   out << "B: evaluation " << b << "  " << c.b_task << "  " << c.b_kernel << "\n";
   if (c.a_task != c.b_task) out << "note: the two evaluations are of different tasks\n";
@@ -59,7 +38,40 @@ int cmd_compare(const std::vector<std::string>& positional, bool json, const std
         << format::duration_ns(r.b_median_ns) << std::setw(10) << format::speedup(r.speedup)
         << format::interval(r.interval) << "\n";
   out << "B over A: " << format::speedup(c.speedup) << " (geometric mean over the cases both timed)\n";
-  return kExitOk;
 }
+
+class CompareCommand : public Command {
+ public:
+  std::string name() const override { return "compare"; }
+  std::string description() const override {
+    return "two evaluations per case: both medians, B's speedup over A with its\n95% interval, correctness";
+  }
+  std::vector<Synopsis> synopsis() const override { return {{"compare A B [--json]", description()}}; }
+
+  void add_options(CLI::App& app) override {
+    add_id(app, "EVALUATION_A", a_, "evaluation id", "the evaluation compared against (A)");
+    add_id(app, "EVALUATION_B", b_, "evaluation id", "the evaluation whose speedup over A is shown (B)");
+    add_json_option(app, json_);
+  }
+
+  int run(const Invocation& inv) override {
+    if (!a_ || !b_) throw UsageError("usage: kope compare EVALUATION_A EVALUATION_B [--json]");
+    Workspace ws = Workspace::open(inv.workspace_dir());
+    Comparison c = compare_reports(load(ws, *a_), load(ws, *b_));
+    c.a_evaluation = *a_;
+    c.b_evaluation = *b_;
+    if (json_) inv.out << c.to_json().dump(2) << "\n";
+    else print(c, *a_, *b_, inv.out);
+    return kExitOk;
+  }
+
+ private:
+  std::optional<int64_t> a_, b_;
+  bool json_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> compare_command() { return std::make_unique<CompareCommand>(); }
 
 }  // namespace kope

@@ -1,0 +1,50 @@
+#include "kope/cli/common.h"
+
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/base/error.h"
+#include "kope/cli/options.h"
+#include "kope/device/device.h"
+
+namespace kope {
+
+std::string require_device(const std::optional<std::string>& given) {
+  const std::string spec = given.value_or("cpu");
+  std::unique_ptr<device::Device> dev;
+  try {
+    dev = device::make_device(spec);
+  } catch (const EnvError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  const device::Availability av = dev->availability();
+  if (!av.available) throw EnvError("device " + dev->name() + " is not available: " + av.reason);
+  return spec;
+}
+
+SuiteSummary incumbent_summary(const Workspace& ws, const Suite& suite, const std::vector<std::string>& names,
+                               const std::string& device) {
+  std::vector<TaskRecord> records;
+  for (const std::string& name : names) {
+    const Task* t = suite.find(name);
+    if (!t) continue;
+    TaskRecord r;
+    r.task = t->name;
+    r.level = t->level;
+    if (auto inc = ws.incumbent(t->name, device))
+      if (auto row = ws.evaluation(inc->evaluation_id)) {
+        nlohmann::json j = nlohmann::json::parse(row->report, nullptr, false);
+        if (!j.is_discarded()) {
+          r = task_record(*t, j);
+          r.kernel = row->kernel_origin;
+        }
+      }
+    records.push_back(std::move(r));
+  }
+  return summarize_suite(records);
+}
+
+}  // namespace kope
