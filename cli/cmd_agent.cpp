@@ -124,6 +124,9 @@ int run_llm(const RunRequest& r, const Invocation& inv) {
   if (device != "cpu") throw Error("device \"" + device + "\" is not available in this build (devices: cpu)");
   const Suite suite = r.suite.load_at_levels("all");
   for (const auto& name : r.loop.tasks) suite.require(name);
+  agent::PolicyChoice choice = r.policy;
+  choice.device = device;
+  agent::check_policy_choice(choice);  // a bad profile or key leaves no workspace behind
   Workspace ws = Workspace::open(inv.workspace_dir());
   Evaluator ev(EvalPaths::under(ws.dir()));
   LoopOptions lo = r.loop;
@@ -135,8 +138,6 @@ int run_llm(const RunRequest& r, const Invocation& inv) {
   lo.control->cancel_token()->on_cancel([] { g_interrupted.store(true); });
   std::ostream& err = inv.err;
   lo.control->on_act = [&err](const SteeringAct& s) { err << "-- " << s.act << (s.detail.empty() ? "" : " " + s.detail) << "\n"; };
-  agent::PolicyChoice choice = r.policy;
-  choice.device = device;
   choice.cancel = lo.control->cancel_token();
   const std::unique_ptr<Policy> policy = agent::make_policy(choice, ws);
   const auto& agent = dynamic_cast<const agent::AgentPolicy&>(*policy);  // make_policy's "llm"

@@ -62,6 +62,14 @@ void AgentPolicy::recorded(const Proposal& p, int64_t evaluation_id, const std::
 
 int64_t AgentPolicy::tokens_used() const { return parts_->policy->tokens_used(); }
 
+void check_policy_choice(const PolicyChoice& choice) {
+  if (choice.policy == "offline") return;
+  if (choice.policy != "llm")
+    throw Error("policy \"" + choice.policy + "\" is not available in this build (policies: offline, llm)");
+  llm::api_key_for(resolve(choice));
+  PromptTemplates::load(choice.device, choice.prompts);
+}
+
 std::unique_ptr<Policy> make_policy(const PolicyChoice& choice, Workspace& ws) {
   if (choice.policy == "offline")
     return choice.kernels ? std::make_unique<OfflinePolicy>(*choice.kernels) : std::make_unique<OfflinePolicy>();

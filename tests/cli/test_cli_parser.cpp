@@ -119,6 +119,18 @@ TEST(CliParser, HelpIsCli11sForEveryCommand) {
   EXPECT_NE(r.out.find("retrieve"), std::string::npos) << r.out;
 }
 
+// A profile the settings file lacks is bad usage, reported before anything is made: no workspace is left behind.
+TEST(CliParser, ABadProfileLeavesNoWorkspaceBehind) {
+  test::TempDir tmp;
+  const auto settings = tmp.path() / "settings.json";
+  test::write_text(settings, R"({"profiles": {"local": {"provider": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "q"}}})");
+  const auto ws = tmp.path() / "ws";
+  const Result r = kope_cli({"run", "--policy", "llm", "--settings", settings.string(), "--profile", "absent", "--tasks",
+                             "gelu", "--workspace", ws.string()});
+  expect_usage_error(r, {"absent"});
+  EXPECT_FALSE(std::filesystem::exists(ws)) << "the workspace was created for a run that could not start";
+}
+
 // ---- agent::make_policy, as `kope run` and the window's run controller call it.
 
 TEST(MakePolicy, OfflineNeedsNoModelAndAnUnknownPolicyIsNamed) {

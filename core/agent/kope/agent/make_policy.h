@@ -64,6 +64,11 @@ class AgentPolicy final : public Policy {
   std::unique_ptr<Parts> parts_;
 };
 
+// What make_policy would refuse (an unknown policy, a bad settings file or profile, a missing key, a device
+// without prompt templates), checked before anything is created: a front end calls it before it opens the
+// workspace, so bad usage leaves nothing behind.
+void check_policy_choice(const PolicyChoice& choice);
+
 // "offline": the shipped kernels (or choice.kernels); "llm": an AgentPolicy. Another name throws kope::Error
 // naming the policies there are.
 std::unique_ptr<Policy> make_policy(const PolicyChoice& choice, Workspace& ws);
