@@ -103,6 +103,15 @@ void MainWindow::buildUi() {
   resize(1440, 900);
   setObjectName("kope-workbench");
 
+  buildTaskDock();
+  buildCentre();
+  buildRunDocks();
+  buildActions();
+  buildBars();
+}
+
+// The task list, docked on the left; switching tasks asks about unsaved edits first.
+void MainWindow::buildTaskDock() {
   task_model_ = new TaskModel(this);
   task_model_->setCheckable(false);
   std::vector<TaskRow> rows;
@@ -129,7 +138,10 @@ void MainWindow::buildUi() {
             }
             if (const Task* t = suite_.find(name)) showTask(*t);
           });
+}
 
+// The editor above the results: the header and the tabs of cases, compile, profile, chart, history, comparison.
+void MainWindow::buildCentre() {
   editor_ = new KernelEditor;
   editor_->setObjectName("editor");
   connect(editor_, &QsciScintilla::modificationChanged, this, [this](bool) { updateTitle(); });
@@ -177,7 +189,10 @@ void MainWindow::buildUi() {
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 1);
   setCentralWidget(split);
+}
 
+// The run controller and the Experience Graph Memory, tabbed on the right; their acts reach the editor.
+void MainWindow::buildRunDocks() {
   run_ = new RunController(engine_, &suite_);
   run_->evalOptions = [this] { return evalOptions(); };
   run_->editedSource = [this] { return editor_->text(); };
@@ -234,7 +249,10 @@ void MainWindow::buildUi() {
     clearResults(tr("A kernel from the experience graph: evaluate it to see its results here."));
     updateTitle();
   });
+}
 
+// The actions and the evaluation options.
+void MainWindow::buildActions() {
   open_ = new QAction(this);
   open_->setShortcut(QKeySequence::Open);
   connect(open_, &QAction::triggered, this, &MainWindow::openKernel);
@@ -272,7 +290,10 @@ void MainWindow::buildUi() {
   reps_label_ = new QLabel;
   timeout_label_ = new QLabel;
   candidates_label_ = new QLabel;
+}
 
+// Toolbars, menus and the status bar over the actions.
+void MainWindow::buildBars() {
   auto* bar = addToolBar(QString());
   bar->setObjectName("main-toolbar");
   bar->addAction(open_);

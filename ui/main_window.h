@@ -105,6 +105,11 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildUi();
+  void buildTaskDock();
+  void buildCentre();
+  void buildRunDocks();
+  void buildActions();
+  void buildBars();
   void retranslate();
   void showTask(const Task& task);
   void showReport(qint64 evaluationId, const EvalReport& report, const QString& kernel, const std::string& source);

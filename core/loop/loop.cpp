@@ -154,6 +154,230 @@ Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& co
   return r;
 }
 
+namespace {
+
+// One task of a run: its incumbent, its memory, and the attempts the policy makes, as steps. `halt` is the run's:
+// a stop rule for the whole run, or a cancel, ends the tasks after this one too.
+class TaskRun {
+ public:
+  TaskRun(Workspace& ws, Evaluator& ev, Policy& policy, const LoopOptions& options, int64_t run_id, const Task& task,
+          const std::function<void(const LoopEvent&)>& progress, StopState& stop, bool& halt)
+      : ws_(ws), ev_(ev), policy_(policy), options_(options), run_id_(run_id), task_(task), progress_(progress),
+        control_(options.control.get()), stop_(stop), halt_(halt), mem_(ws.handle()) {}
+
+  TaskOutcome run() {
+    stop_.since_improvement = 0;
+    out_.task = task_.name;
+    if (progress_) progress_({task_.name, nullptr});
+    load_incumbent();
+    if (!options_.recheck) failed_ = mem_.known_failures(task_.name, options_.device);
+    for (int k = 0; k < options_.max_attempts; ++k) {
+      // steering: pause/stop, fork, hints and the steering log, between attempts
+      if (control_ && !steer_before_attempt(*control_, ws_, run_id_, task_.name, state_, incumbent_eval_, out_)) break;
+      if (stop_rule_fired()) break;
+      retrieve();
+      std::optional<Proposal> p = propose();
+      if (!p) break;
+      stop_.tokens += p->tokens;
+      if (p->cancelled || !p->no_candidate.empty()) {
+        if (!no_candidate(*p)) break;
+        continue;
+      }
+      state_.tried.push_back(sha256_hex(p->source));
+      if (control_ && !control_->review(task_.name, *p)) continue;  // steering: held for approval, rejected
+      if (!attempt(*p)) break;
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void load_incumbent() {
+    state_.task = &task_;
+    state_.run_id = run_id_;
+    state_.device = options_.device;
+    if (auto inc = ws_.incumbent(task_.name, options_.device)) {
+      state_.incumbent_speedup = inc->speedup;
+      incumbent_baseline_ = inc->baseline;
+      state_.incumbent_source = ws_.kernel_source(inc->kernel_id).value_or("");
+      incumbent_eval_ = inc->evaluation_id;
+      incumbent_thought_ = thought_of(state_.incumbent_source);
+      if (auto row = ws_.evaluation(inc->evaluation_id)) out_.incumbent_name = row->kernel_origin;
+    }
+    out_.incumbent_speedup = state_.incumbent_speedup;
+    out_.incumbent_baseline = incumbent_baseline_;
+  }
+
+  bool stop_rule_fired() {
+    const StopDecision d = stop_reason(options_, stop_, state_.incumbent_speedup);
+    if (d.reason.empty()) return false;
+    out_.stopped = d.reason;
+    halt_ = d.whole_run;
+    return true;
+  }
+
+  // z = Retrieve(s, M)
+  void retrieve() {
+    memory::RetrieveState rs;
+    rs.task = task_.name;
+    rs.device = options_.device;
+    if (incumbent_eval_) rs.incumbent_case = mem_.case_of_evaluation(*incumbent_eval_);
+    rs.feedback = state_.latest_feedback;
+    rs.target = "beat " + std::to_string(state_.incumbent_speedup) + "x on " + options_.device;
+    rs.tags = memory::idea_tags(incumbent_thought_, state_.incumbent_source);
+    state_.experience = memory::retrieve(mem_, rs, options_.retrieve);
+  }
+
+  // The policy's next kernel, skipping those the memory says failed here before (each skip said, and counted);
+  // nullopt when the policy has none or a stop rule fires.
+  std::optional<Proposal> propose() {
+    for (int skips = 0; skips < 1000; ++skips) {
+      std::optional<Proposal> p = policy_.propose(state_);
+      if (!p) return p;
+      const std::string sha = sha256_hex(p->source);
+      auto f = failed_.find(sha);
+      if (f == failed_.end()) return p;
+      state_.tried.push_back(sha);
+      out_.skipped.push_back({p->name, sha, f->second.case_id, skip_reason(f->second)});
+      if (progress_) progress_({task_.name, nullptr, &out_.skipped.back()});
+      // A model's skipped reply still cost tokens and a turn; say why it was not run.
+      stop_.tokens += p->tokens;
+      ++stop_.since_improvement;
+      state_.latest_feedback = "Your previous kernel was not run: it " + skip_reason(f->second) + ". Propose a different one.";
+      policy_.recorded(*p, 0, "skipped");
+      if (stop_rule_fired()) return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  void emit(const Attempt& a) {
+    out_.attempts.push_back(a);
+    if (progress_) progress_({task_.name, &out_.attempts.back()});
+  }
+
+  // The policy produced no kernel: an attempt without one. False: the run was cancelled.
+  bool no_candidate(const Proposal& p) {
+    Attempt a;
+    a.name = p.name;
+    a.status = p.cancelled ? "cancelled" : "no_candidate";
+    a.message = p.cancelled ? "cancelled" : p.no_candidate;
+    a.transcript_id = p.transcript_id;
+    state_.latest_feedback = p.cancelled ? "" : "Your previous reply produced no candidate: " + p.no_candidate;
+    ++stop_.since_improvement;
+    policy_.recorded(p, 0, a.status);
+    emit(a);
+    if (!p.cancelled) return true;
+    out_.stopped = "cancelled";
+    halt_ = true;
+    return false;
+  }
+
+  // Execute(a) and Record: the evaluation, what the agent was shown for it, the feedback and the incumbent.
+  // False: the task cannot go on (it cannot be evaluated, or the evaluation was cancelled).
+  bool attempt(const Proposal& p) {
+    Attempt a;
+    a.name = p.name;
+    a.thought = p.thought;
+    a.transcript_id = p.transcript_id;
+    const Recorded rec = evaluate_recorded(ws_, ev_, run_id_, task_, {p.source, p.name, p.name, p.thought},
+                                           options_.device, incumbent_eval_, options_.eval);
+    a.evaluation_id = rec.evaluation_id;
+    record_context(rec.evaluation_id);
+    if (!rec.error.empty()) return failed_evaluation(p, rec, a);
+    const EvalReport& rep = rec.report;
+    if (rep.cancelled) {  // stopped while it ran: recorded as cancelled, no verdict, and the run ends
+      policy_.recorded(p, a.evaluation_id, "cancelled");
+      a.status = "cancelled";
+      a.message = "the evaluation was cancelled";
+      emit(a);
+      out_.stopped = "cancelled";
+      halt_ = true;
+      return false;
+    }
+    policy_.recorded(p, a.evaluation_id, rep.status());
+    ++stop_.since_improvement;
+    a.status = rep.status();
+    a.speedup = rep.speedup();
+    a.message = feedback_of(rep);
+    state_.latest_feedback = a.message;
+    promote(p, rep, rec.kernel_id, a);
+    emit(a);
+    return true;
+  }
+
+  // What the agent was shown for this attempt, for a person to see later.
+  void record_context(int64_t evaluation_id) {
+    std::vector<memory::ContextRow> shown;
+    for (std::size_t i = 0; i < state_.experience.size(); ++i) {
+      const auto& it = state_.experience[i];
+      shown.push_back({evaluation_id, static_cast<int>(i), it.case_id, it.provenance, it.kind, it.score});
+    }
+    mem_.record_context(evaluation_id, shown);
+  }
+
+  bool failed_evaluation(const Proposal& p, const Recorded& rec, Attempt& a) {
+    policy_.recorded(p, a.evaluation_id, "error");
+    a.status = "error";
+    a.message = rec.error;
+    emit(a);
+    if (rec.internal_error) {
+      // kope's own failure on this candidate (recorded as "error"): the next candidate may fare better.
+      out_.internal_error = true;
+      if (out_.error.empty()) out_.error = rec.error;
+      state_.latest_feedback = rec.error;
+      return true;
+    }
+    out_.error = rec.error;  // the task itself cannot be evaluated: on to the next task
+    return false;
+  }
+
+  void promote(const Proposal& p, const EvalReport& rep, int64_t kernel, Attempt& a) {
+    const bool pinned = control_ && control_->pinned();  // steering: a pinned incumbent stays
+    const Promotion pr = decide_promotion(rep, state_.incumbent_speedup, options_.min_gain, false, incumbent_baseline_);
+    if (pr.interval) {
+      a.speedup_low = pr.interval->low;
+      a.speedup_high = pr.interval->high;
+    }
+    if (pr.needs_review) {
+      a.needs_review = true;
+      a.message += "; needs review: " + pr.reason;
+      ws_.request_review(a.evaluation_id, pr.reason);
+    }
+    if (!pr.promote || pinned) return;
+    a.promoted = true;
+    stop_.since_improvement = 0;
+    // Stored against the report's own baseline (the library where it ran), from here on like with like.
+    ws_.set_incumbent({task_.name, options_.device, kernel, a.evaluation_id, *a.speedup, rep.baseline()});
+    state_.incumbent_speedup = *a.speedup;
+    incumbent_baseline_ = rep.baseline();
+    out_.incumbent_baseline = incumbent_baseline_;
+    state_.incumbent_source = p.source;
+    incumbent_thought_ = p.thought;
+    incumbent_eval_ = a.evaluation_id;
+    out_.incumbent_speedup = *a.speedup;
+    out_.incumbent_name = p.name;
+  }
+
+  Workspace& ws_;
+  Evaluator& ev_;
+  Policy& policy_;
+  const LoopOptions& options_;
+  const int64_t run_id_;
+  const Task& task_;
+  const std::function<void(const LoopEvent&)>& progress_;
+  RunControl* control_;
+  StopState& stop_;
+  bool& halt_;
+  memory::MemoryStore mem_;
+  std::map<std::string, memory::KnownFailure> failed_;
+  TaskOutcome out_;
+  PolicyState state_;
+  std::optional<int64_t> incumbent_eval_;
+  std::string incumbent_thought_;
+  std::string incumbent_baseline_ = "naive";  // no incumbent: the naive baseline itself at 1x
+};
+
+}  // namespace
+
 std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
                                   const LoopOptions& options, int64_t run_id,
                                   const std::function<void(const LoopEvent&)>& progress) {
@@ -174,170 +398,7 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
   bool halt = false;
   for (const Task* task : tasks) {
     if (halt || (control && control->stopped())) break;  // steering: a stop ends the run between tasks
-    stop.since_improvement = 0;
-    TaskOutcome out;
-    out.task = task->name;
-    if (progress) progress({task->name, nullptr});
-    PolicyState state;
-    state.task = task;
-    state.run_id = run_id;
-    state.device = options.device;
-    std::optional<int64_t> incumbent_eval;
-    std::string incumbent_thought;
-    std::string incumbent_baseline = "naive";  // no incumbent: the naive baseline itself at 1x
-    if (auto inc = ws.incumbent(task->name, options.device)) {
-      state.incumbent_speedup = inc->speedup;
-      incumbent_baseline = inc->baseline;
-      state.incumbent_source = ws.kernel_source(inc->kernel_id).value_or("");
-      incumbent_eval = inc->evaluation_id;
-      incumbent_thought = thought_of(state.incumbent_source);
-      if (auto row = ws.evaluation(inc->evaluation_id)) out.incumbent_name = row->kernel_origin;
-    }
-    out.incumbent_speedup = state.incumbent_speedup;
-    out.incumbent_baseline = incumbent_baseline;
-    memory::MemoryStore mem(ws.handle());
-    std::map<std::string, memory::KnownFailure> failed;
-    if (!options.recheck) failed = mem.known_failures(task->name, options.device);
-    for (int k = 0; k < options.max_attempts; ++k) {
-      // steering: pause/stop, fork, hints and the steering log, between attempts
-      if (control && !steer_before_attempt(*control, ws, run_id, task->name, state, incumbent_eval, out)) break;
-      if (StopDecision d = stop_reason(options, stop, state.incumbent_speedup); !d.reason.empty()) {
-        out.stopped = d.reason;
-        halt = d.whole_run;
-        break;
-      }
-      // z = Retrieve(s, M)
-      memory::RetrieveState rs;
-      rs.task = task->name;
-      rs.device = options.device;
-      if (incumbent_eval) rs.incumbent_case = mem.case_of_evaluation(*incumbent_eval);
-      rs.feedback = state.latest_feedback;
-      rs.target = "beat " + std::to_string(state.incumbent_speedup) + "x on " + options.device;
-      rs.tags = memory::idea_tags(incumbent_thought, state.incumbent_source);
-      state.experience = memory::retrieve(mem, rs, options.retrieve);
-      std::optional<Proposal> p;
-      for (int skips = 0; skips < 1000; ++skips) {
-        p = policy.propose(state);
-        if (!p) break;
-        const std::string sha = sha256_hex(p->source);
-        auto f = failed.find(sha);
-        if (f == failed.end()) break;
-        state.tried.push_back(sha);
-        out.skipped.push_back({p->name, sha, f->second.case_id, skip_reason(f->second)});
-        if (progress) progress({task->name, nullptr, &out.skipped.back()});
-        // A model's skipped reply still cost tokens and a turn; say why it was not run.
-        stop.tokens += p->tokens;
-        ++stop.since_improvement;
-        state.latest_feedback = "Your previous kernel was not run: it " + skip_reason(f->second) + ". Propose a different one.";
-        policy.recorded(*p, 0, "skipped");
-        p.reset();
-        if (StopDecision d = stop_reason(options, stop, state.incumbent_speedup); !d.reason.empty()) {
-          out.stopped = d.reason;
-          halt = d.whole_run;
-          break;
-        }
-      }
-      if (!p) break;
-      stop.tokens += p->tokens;
-      if (p->cancelled || !p->no_candidate.empty()) {  // the policy produced no kernel: an attempt without one
-        Attempt a;
-        a.name = p->name;
-        a.status = p->cancelled ? "cancelled" : "no_candidate";
-        a.message = p->cancelled ? "cancelled" : p->no_candidate;
-        a.transcript_id = p->transcript_id;
-        state.latest_feedback = p->cancelled ? "" : "Your previous reply produced no candidate: " + p->no_candidate;
-        ++stop.since_improvement;
-        policy.recorded(*p, 0, a.status);
-        out.attempts.push_back(a);
-        if (progress) progress({task->name, &out.attempts.back()});
-        if (p->cancelled) {
-          out.stopped = "cancelled";
-          halt = true;
-          break;
-        }
-        continue;
-      }
-      state.tried.push_back(sha256_hex(p->source));
-      if (control && !control->review(task->name, *p)) continue;  // steering: held for approval, rejected
-      Attempt a;
-      a.name = p->name;
-      a.thought = p->thought;
-      a.transcript_id = p->transcript_id;
-      const Recorded rec = evaluate_recorded(ws, ev, run_id, *task, {p->source, p->name, p->name, p->thought},
-                                             options.device, incumbent_eval, options.eval);
-      a.evaluation_id = rec.evaluation_id;
-      {
-        // What the agent was shown for this attempt, for a person to see later.
-        std::vector<memory::ContextRow> shown;
-        for (std::size_t i = 0; i < state.experience.size(); ++i) {
-          const auto& it = state.experience[i];
-          shown.push_back({rec.evaluation_id, static_cast<int>(i), it.case_id, it.provenance, it.kind, it.score});
-        }
-        mem.record_context(rec.evaluation_id, shown);
-      }
-      if (!rec.error.empty()) {
-        policy.recorded(*p, a.evaluation_id, "error");
-        a.status = "error";
-        a.message = rec.error;
-        out.attempts.push_back(a);
-        if (progress) progress({task->name, &out.attempts.back()});
-        if (rec.internal_error) {
-          // kope's own failure on this candidate (recorded as "error"): the next candidate may fare better.
-          out.internal_error = true;
-          if (out.error.empty()) out.error = rec.error;
-          state.latest_feedback = rec.error;
-          continue;
-        }
-        out.error = rec.error;  // the task itself cannot be evaluated: on to the next task
-        break;
-      }
-      const EvalReport& rep = rec.report;
-      if (rep.cancelled) {  // stopped while it ran: recorded as cancelled, no verdict, and the run ends
-        policy.recorded(*p, a.evaluation_id, "cancelled");
-        a.status = "cancelled";
-        a.message = "the evaluation was cancelled";
-        out.attempts.push_back(a);
-        if (progress) progress({task->name, &out.attempts.back()});
-        out.stopped = "cancelled";
-        halt = true;
-        break;
-      }
-      const int64_t kernel = rec.kernel_id;
-      policy.recorded(*p, a.evaluation_id, rep.status());
-      ++stop.since_improvement;
-      a.status = rep.status();
-      a.speedup = rep.speedup();
-      a.message = feedback_of(rep);
-      state.latest_feedback = a.message;
-      const bool pinned = control && control->pinned();  // steering: a pinned incumbent stays
-      const Promotion pr = decide_promotion(rep, state.incumbent_speedup, options.min_gain, false, incumbent_baseline);
-      if (pr.interval) {
-        a.speedup_low = pr.interval->low;
-        a.speedup_high = pr.interval->high;
-      }
-      if (pr.needs_review) {
-        a.needs_review = true;
-        a.message += "; needs review: " + pr.reason;
-        ws.request_review(a.evaluation_id, pr.reason);
-      }
-      if (pr.promote && !pinned) {
-        a.promoted = true;
-        stop.since_improvement = 0;
-        // Stored against the report's own baseline (the library where it ran), from here on like with like.
-        ws.set_incumbent({task->name, options.device, kernel, a.evaluation_id, *a.speedup, rep.baseline()});
-        state.incumbent_speedup = *a.speedup;
-        incumbent_baseline = rep.baseline();
-        out.incumbent_baseline = incumbent_baseline;
-        state.incumbent_source = p->source;
-        incumbent_thought = p->thought;
-        incumbent_eval = a.evaluation_id;
-        out.incumbent_speedup = *a.speedup;
-        out.incumbent_name = p->name;
-      }
-      out.attempts.push_back(a);
-      if (progress) progress({task->name, &out.attempts.back()});
-    }
-    outcomes.push_back(std::move(out));
+    outcomes.push_back(TaskRun(ws, ev, policy, options, run_id, *task, progress, stop, halt).run());
   }
   if (control) record_steering(ws, run_id, control->take_acts());  // steering: acts after the last attempt
   return outcomes;

@@ -32,6 +32,16 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
   attempts_ = new AttemptModel(this);
   steering_ = new SteeringModel(this);
 
+  buildForm();
+  buildControls();
+  connectSteering();
+  connectEngine();
+  retranslate();
+  setRunning(false);
+}
+
+// The run's choices: tasks, policy (offline or an LLM profile), memory arm, attempts and budgets.
+void RunController::buildForm() {
   task_view_ = new QListView;
   task_view_->setModel(tasks_);
   task_view_->setMaximumHeight(110);
@@ -73,7 +83,10 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
   form_->addRow(patience_label_, patience_);
   form_->addRow(tokens_label_, token_budget_);
   form_->addRow(wall_label_, wall_minutes_);
+}
 
+// Start, pause, stop, the phase and progress, hints, approval, pin and fork, and the attempts and acts below.
+void RunController::buildControls() {
   start_ = new QPushButton;
   pause_ = new QPushButton;
   pause_->setCheckable(true);
@@ -130,7 +143,10 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
   l->addWidget(pin_);
   l->addWidget(fork_label_);
   l->addWidget(split, 1);
+}
 
+// The steering acts a person takes, sent to the run's control.
+void RunController::connectSteering() {
   connect(start_, &QPushButton::clicked, this, &RunController::start);
   connect(pause_, &QPushButton::toggled, this, [this](bool on) {
     if (!control_) return;
@@ -176,7 +192,10 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
     emit candidateDecided();
     updateButtons();
   });
+}
 
+// What the engine reports of the run, shown as it comes.
+void RunController::connectEngine() {
   connect(engine_, &Engine::loopPhase, this, [this](quint64 job, const QString& task, const QString& phase) {
     if (job == job_) showPhase(task, phaseText(phase.toStdString()));
   });
@@ -215,8 +234,6 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
     showPhase(QString(), tr("the run failed: %1").arg(msg));
     emit runFinished(0);
   });
-  retranslate();
-  setRunning(false);
 }
 
 void RunController::checkTask(const std::string& task) {

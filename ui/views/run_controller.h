@@ -79,6 +79,10 @@ class RunController : public QWidget {
   void attemptFinished(const QString& task, const kope::Attempt& attempt);
 
  private:
+  void buildForm();
+  void buildControls();
+  void connectSteering();
+  void connectEngine();
   void setRunning(bool running);
   void showPhase(const QString& task, const QString& phase);
   void showProgress(const QString& task, const ProgressEvent& e);
