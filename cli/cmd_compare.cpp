@@ -10,7 +10,7 @@
 #include "kope/cli/command.h"
 #include "kope/cli/options.h"
 #include "kope/eval/compare.h"
-#include "kope/model/report_io.h"
+#include "kope/model/report.h"
 #include "kope/workspace/workspace.h"
 
 namespace kope {

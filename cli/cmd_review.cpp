@@ -11,7 +11,7 @@
 #include "kope/cli/command.h"
 #include "kope/cli/options.h"
 #include "kope/loop/loop.h"
-#include "kope/model/report_io.h"
+#include "kope/model/report.h"
 #include "kope/model/stats.h"
 #include "kope/workspace/workspace.h"
 

@@ -9,7 +9,7 @@
 #include "kope/agent/context.h"
 #include "kope/agent/make_policy.h"
 #include "kope/base/error.h"
-#include "kope/model/report_io.h"
+#include "kope/model/report.h"
 
 namespace kope::ui {
 

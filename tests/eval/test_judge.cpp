@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/eval/evaluator.h"
-#include "kope/model/report_io.h"
+#include "kope/model/report.h"
 #include "kope/model/task.h"
 #include "kope/exec/fast_inputs.h"
 #include "kope/exec/judge.h"

@@ -8,7 +8,7 @@
 
 #include "kope/eval/evaluator.h"
 #include "kope/eval/library.h"
-#include "kope/model/report_io.h"
+#include "kope/model/report.h"
 #include "kope/model/suite.h"
 #include "test_support.h"
 

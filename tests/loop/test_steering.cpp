@@ -17,7 +17,7 @@
 #include "kope/base/format.h"
 #include "kope/loop/loop.h"
 #include "kope/memory/memory.h"
-#include "kope/model/report_io.h"
+#include "kope/model/report.h"
 #include "kope/loop/run_control.h"
 #include "kope/base/sha256.h"
 #include "test_support.h"

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -147,5 +148,13 @@ std::pair<double, double> speedup_interval(const std::vector<double>& base_ns, c
 
 // HAP = (T_base - T_hw) / ((T_cand - T_hw) + (T_base - T_hw)), clamped to [0, 1].
 double hardware_aware_position(double base_ns, double cand_ns, double hw_ns);
+
+// The inverse of EvalReport::to_json: to_json(report_from_json(j)) == j for every j it wrote. Keys it does not
+// know are ignored, so reports with newer fields still load; a missing key keeps its default. Throws kope::Error
+// when `j` is not an object or a known key has the wrong type.
+EvalReport report_from_json(const nlohmann::json& j);
+
+// "passed", "wrong", ...; nullopt for a name this build does not know.
+std::optional<CaseStatus> case_status_from_name(std::string_view name);
 
 }  // namespace kope

@@ -1,4 +1,5 @@
-#include "kope/model/report_io.h"
+// An EvalReport as JSON and back, side by side: what the workspace stores and `kope show --json` prints.
+#include "kope/model/report.h"
 
 #include <cmath>
 #include <limits>
@@ -181,6 +182,100 @@ EvalReport report_from_json(const json& j) {
   }
   get(j, "worker_isolation", r.worker_isolation);
   return r;
+}
+
+
+// ---- The writer, beside the reader above: to_json(report_from_json(j)) == j for every j it wrote.
+
+namespace {
+
+json opt_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json check_json(const OutputCheck& c) {
+  auto num = [](double v) { return std::isfinite(v) ? json(v) : json(std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf")); };
+  return {{"name", c.name}, {"ok", c.ok}, {"mean_rel_err", num(c.mean_rel)}, {"max_rel_err", num(c.max_rel)},
+          {"threshold", c.threshold}, {"worst_index", c.worst_index}, {"expected", num(c.expected)},
+          {"got", num(c.got)}, {"mismatches", c.mismatches},
+          {"bits", c.bits >= 0 ? json(c.bits) : json(nullptr)},
+          {"mean_bits", c.mean_bits >= 0 ? json(c.mean_bits) : json(nullptr)}, {"max_ulps", num(c.max_ulps)}};
+}
+
+}  // namespace
+
+json EvalReport::to_json() const {
+  json j;
+  j["task"] = task;
+  j["task_digest"] = task_digest;
+  j["kernel"] = {{"name", kernel_name}, {"sha256", kernel_sha256}};
+  j["device"] = device;
+  if (!device_fingerprint.is_null()) j["device_fingerprint"] = device_fingerprint;
+  j["status"] = status();
+  j["compiled"] = compiled;
+  j["cancelled"] = cancelled;
+  j["correct"] = correct();
+  j["speedup"] = opt_json(speedup());
+  j["baseline"] = baseline();
+  j["speedup_vs_naive"] = opt_json(speedup_vs_naive());
+  if (const auto lc = library_correct()) j["library_correct"] = *lc;
+  else j["library_correct"] = nullptr;
+  j["score"] = score();
+  j["accuracy"] = {{"bits", opt_json(accuracy_bits())}, {"max_ulps", opt_json(accuracy_max_ulps())},
+                   {"timed_bits", opt_json(timed_accuracy_bits())},
+                   {"timed_max_ulps", opt_json(timed_accuracy_max_ulps())}};
+  json diags = json::array();
+  for (const auto& d : compile.diagnostics)
+    diags.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column}, {"severity", d.severity},
+                     {"message", d.message}});
+  j["compile"] = {{"ok", compile.ok}, {"cached", compile.cached}, {"seconds", compile.seconds},
+                  {"command", compile.command}, {"diagnostics", diags}, {"log", compile.log}};
+  j["cases"] = json::array();
+  for (const auto& c : cases) {
+    json cj = {{"name", c.name}, {"status", case_status_name(c.status)}, {"correct", c.correct()},
+               {"message", c.message}, {"baseline_median_ns", opt_json(c.baseline_median_ns)},
+               {"kernel_median_ns", opt_json(c.kernel_median_ns)}, {"speedup", opt_json(c.speedup)},
+               {"speedup_ci95", c.speedup_interval ? json::array({c.speedup_interval->first, c.speedup_interval->second})
+                                                   : json(nullptr)},
+               {"hw_bound_ns", opt_json(c.hw_bound_ns)}, {"hap", opt_json(c.hap)},
+               {"network_isolated", c.network_isolated}, {"network_failure", c.network_failure},
+               {"stop_rule", c.stop_rule}, {"timed", c.timed}, {"failed_call", c.failed_call},
+               {"baseline_ns", c.baseline_ns}, {"kernel_ns", c.kernel_ns}, {"outputs", json::array()},
+               {"log", c.log}};
+    for (const auto& o : c.outputs) cj["outputs"].push_back(check_json(o));
+    cj["baseline"] = c.baseline;
+    cj["naive_median_ns"] = opt_json(c.naive_median_ns);
+    cj["speedup_vs_naive"] = opt_json(c.speedup_vs_naive);
+    cj["hap_vs_naive"] = opt_json(c.hap_vs_naive);
+    cj["library_median_ns"] = opt_json(c.library_median_ns);
+    cj["library_ns"] = c.library_ns;
+    cj["library_ran"] = c.library_ran;
+    cj["library_correct"] = c.library_correct ? json(*c.library_correct) : json(nullptr);
+    cj["library_message"] = c.library_message;
+    if (!c.evidence.is_null()) cj["evidence"] = c.evidence;
+    cj["library_outputs"] = json::array();
+    for (const auto& o : c.library_outputs) cj["library_outputs"].push_back(check_json(o));
+    cj["baseline_outputs"] = json::array();
+    for (const auto& o : c.baseline_outputs) cj["baseline_outputs"].push_back(check_json(o));
+    cj["timed_worst_outputs"] = json::array();
+    for (const auto& o : c.timed_worst) cj["timed_worst_outputs"].push_back(check_json(o));
+    if (!c.last_outputs.empty()) {
+      cj["last_run_outputs"] = json::array();
+      for (const auto& o : c.last_outputs) cj["last_run_outputs"].push_back(check_json(o));
+    }
+    j["cases"].push_back(cj);
+  }
+  j["errors"] = errors;
+  j["warnings"] = warnings;
+  j["settings"] = {{"warmup", options.warmup}, {"reps", options.reps}, {"pool", options.pool},
+                   {"case_timeout_s", options.case_timeout_seconds}, {"memory_mb", options.memory_bytes >> 20},
+                   {"cxxflags", options.cxxflags}, {"interleave", options.interleave},
+                   {"max_reps", options.max_reps}, {"ci_rel_width", options.ci_rel_width},
+                   {"case_budget_s", options.case_budget_seconds}, {"flush", options.flush},
+                   {"library", options.library}};
+  j["timing"] = {{"wall_s", wall_seconds}, {"timed_calls_s", timed_call_seconds},
+                 {"share_in_timed_calls", wall_seconds > 0 ? timed_call_seconds / wall_seconds : 0.0},
+                 {"flush", flush_method}};
+  j["worker_isolation"] = worker_isolation;
+  return j;
 }
 
 }  // namespace kope
