@@ -543,6 +543,33 @@ TEST(Task, SpecialValuesTheDtypeCannotHoldAreErrors) {
   EXPECT_NE(error_of(j).find("needs a floating dtype"), std::string::npos) << error_of(j);
 }
 
+// Issue 16: every task of the suite has cases named special* that hold the special values its operator defines a
+// result for (its summary says which, and which it leaves out), small enough to run on every test run.
+TEST(Suite, EveryTaskHasSmallSpecialValueCases) {
+  const Suite suite = Suite::embedded();
+  for (const Task& t : suite.tasks()) {
+    SCOPED_TRACE(t.name);
+    EXPECT_NE(t.summary.find("Special values"), std::string::npos);
+    int special_cases = 0, with_tokens = 0;
+    for (const Case& c : t.cases) {
+      if (c.name.rfind("special", 0) != 0) continue;
+      ++special_cases;
+      const ConcreteCase cc = resolve_case(t, c);
+      int64_t elements = 0;
+      bool tokens = false;
+      for (const auto* list : {&cc.inputs, &cc.outputs})
+        for (const auto& x : *list) {
+          elements += x.numel;
+          tokens = tokens || !x.init.special.empty();
+        }
+      with_tokens += tokens ? 1 : 0;
+      EXPECT_LE(elements, int64_t{1} << 18) << c.name;
+    }
+    EXPECT_GE(special_cases, 1);
+    EXPECT_GE(with_tokens, 1) << "no special* case places special values";
+  }
+}
+
 // A finite golden beyond the output dtype's largest value is the infinity that storing it rounds to (IEEE round to
 // nearest): an fp32 product FLT_MAX * 2 is inf, and a kernel that saturates to FLT_MAX is wrong. Inside the range,
 // and at the largest value itself, the golden stays what it is.
