@@ -34,6 +34,21 @@ inline double rel_error_branchless(double v, double g) {
   return (nan_v || nan_g) ? special_nan : (inf_v || inf_g) ? special_inf : finite;
 }
 
+// The golden as the output's dtype holds it where it leaves that dtype's range: a finite golden beyond the largest
+// finite value rounds to an infinity (IEEE round to nearest), as storing the exact result in that dtype does, so a
+// kernel whose result overflows there is right and one that saturates is wrong. Inside the range the golden stays
+// in double.
+inline double as_stored_f32(double g) {
+  constexpr double kOverflow = 0x1.ffffffp127;  // FLT_MAX + half its ulp: from here on rounding to float gives inf
+  return std::fabs(g) >= kOverflow ? std::copysign(std::numeric_limits<double>::infinity(), g) : g;
+}
+
+inline double as_stored(DType dtype, double g) {
+  if (!is_floating(dtype) || dtype == DType::F64 || !std::isfinite(g)) return g;
+  const double r = round_to(dtype, g);
+  return std::isinf(r) ? r : g;
+}
+
 // A float's bit pattern as an integer that orders like the float (-0 and +0 one apart): the difference of two
 // is their distance in ulps.
 inline int64_t ordered(float f) {
@@ -67,7 +82,7 @@ __attribute__((always_inline)) inline void check_f32(OutputCheck& c, const float
     int64_t bc = 0;
 #pragma omp simd reduction(+ : bs, bc) reduction(max : bm, bu)
     for (std::size_t i = b; i < e; ++i) {
-      const double rel = rel_error_branchless(static_cast<double>(got[i]), static_cast<double>(ref[i]));
+      const double rel = rel_error_branchless(static_cast<double>(got[i]), as_stored_f32(static_cast<double>(ref[i])));
       const double u = ulps_f32(got[i], static_cast<float>(ref[i]), rel);
       bs += rel;
       bm = bm > rel ? bm : rel;
@@ -87,7 +102,7 @@ __attribute__((always_inline)) inline void check_f32(OutputCheck& c, const float
   if (numel == 0) return;
   const std::size_t e = std::min(numel, best_block + kBlock);
   for (std::size_t i = best_block; i < e; ++i) {
-    const double g = static_cast<double>(ref[i]), v = static_cast<double>(got[i]);
+    const double g = as_stored_f32(static_cast<double>(ref[i])), v = static_cast<double>(got[i]);
     const double rel = rel_error(v, g);
     if (rel > c.max_rel || c.worst_index < 0) {
       c.max_rel = rel;
@@ -171,7 +186,7 @@ OutputCheck check_output(const std::string& name, DType dtype, const void* got, 
   }
   double sum = 0.0;
   for (std::size_t i = 0; i < numel; ++i) {
-    const double g = golden[i];
+    const double g = as_stored(dtype, golden[i]);
     const double v = load_as_double(dtype, got, i);
     const double rel = rel_error(v, g);
     sum += rel;

@@ -67,6 +67,11 @@ TEST_P(LibraryBaseline, BuildsLoadsAndIsJudgedAgainstTheGolden) {
         << c.name << ": " << case_status_name(c.status) << ": " << c.message;
     // The judge stops timing once a case is wrong (issue 5), so only a library that passes is timed throughout.
     if (r.correct()) EXPECT_FALSE(c.kernel_ns.empty()) << c.name;
+    // Issue 16: the fp64 references define the special values' results as ATen computes them, so the library
+    // passes every special* case (gelu aside: its fp32 negative tail misses the threshold everywhere).
+    if (GetParam() != "gelu" && c.name.rfind("special", 0) == 0) {
+      EXPECT_EQ(c.status, CaseStatus::Passed) << c.name << ": " << c.message;
+    }
   }
   if (GetParam() == "gelu") {
     EXPECT_FALSE(r.correct()) << "ATen's gelu was expected to miss the fp32 threshold in the negative tail";

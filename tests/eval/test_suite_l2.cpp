@@ -1,6 +1,6 @@
 // The L2 operators (issue 11): every task parses, its fp64 reference passes against itself, its shipped correct
 // kernel passes and its shipped wrong kernel is rejected; suite levels; the suite report (library baselines:
-// test_library_baselines.cpp). Real compiles, real runner processes; quick settings and the smaller cases
+// test_library_baselines.cpp); the special-value cases reject kernels that mishandle their values (issue 16). Real compiles, real runner processes; quick settings and the smaller cases
 // (the full-size runs are `kope eval` / `kope run --level 2`).
 #include <gtest/gtest.h>
 
@@ -169,6 +169,48 @@ TEST_P(L2Task, ShippedWrongKernelIsRejected) {
 
 INSTANTIATE_TEST_SUITE_P(Operators, L2Task, ::testing::ValuesIn(kL2),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+// Issue 16: the special-value cases have teeth. Each row undoes, in a shipped correct kernel, the handling of one
+// special value; the kernel still passes every ordinary case, and the named special case rejects it.
+struct Mutation {
+  const char* task;
+  const char* from;  // text of the shipped 01_* kernel
+  const char* to;
+  const char* special_case;
+  const char* ordinary_case;
+};
+
+const Mutation kMutations[] = {
+    {"arg_max", "      nan |= v != v;\n", "", "special", "a64_r1024_b1_ties"},  // NaN no longer the maximum
+    {"cummin", "v != v || v <= best;", "v <= best;", "special", "a64_r1024_b1_ties"},  // NaN never taken
+    {"dynamic_quant", "__builtin_rintf", "__builtin_roundf", "special_ties", "m16_k4096_fp16"},  // half away from 0
+    {"cross_entropy_loss", "shifted != shifted ? __builtin_nanf(\"\") : ", "", "special_nan", "n7_c1000"},
+    {"swi_glu", "      const float s = av[h] / (1.0f + expf(-av[h]));", "      const float s = av[h] / (1.0f + expf(fminf(-av[h], 88.0f)));",
+     "special", "m64_h1024"},  // a clamped exp: silu(-1e30) is -1e30 / e^88, not -0
+    {"masked_scale", "y[i] = x[i] * (float)mask[i] * scale;", "y[i] = mask[i] ? x[i] * scale : 0.0f;", "special", "n1023"},
+};
+
+TEST(SpecialCases, RejectAKernelThatMishandlesTheirValues) {
+  for (const Mutation& m : kMutations) {
+    SCOPED_TRACE(m.task);
+    const Task& t = shared().suite.require(m.task);
+    std::string source;
+    for (const auto& c : embedded_candidates(m.task))
+      if (c.name.rfind(std::string(m.task) + "/01_", 0) == 0) source = c.source;
+    const auto at = source.find(m.from);
+    ASSERT_NE(at, std::string::npos) << "the shipped kernel changed: " << m.from;
+    source.replace(at, std::string(m.from).size(), m.to);
+    EvalOptions o = quick(t);
+    o.cases = {m.ordinary_case, m.special_case};
+    const EvalReport r = shared().ev.evaluate(t, source, std::string(m.task) + "_mutated.cpp", o);
+    ASSERT_TRUE(r.compiled) << r.compile.error << r.compile.log;
+    ASSERT_EQ(r.cases.size(), 2u);
+    for (const CaseResult& c : r.cases) {
+      if (c.name == m.ordinary_case) EXPECT_TRUE(c.correct()) << c.name << ": " << c.message;
+      else EXPECT_FALSE(c.correct()) << c.name << " accepted the mutated kernel";
+    }
+  }
+}
 
 TEST(SuiteReport, GeomeansMemoryBoundScoreAndFast1) {
   const Task& t = shared().suite.require("softmax");

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kope/base/error.h"
+#include "kope/model/check.h"
 #include "kope/model/inputs.h"
 #include "kope/model/suite.h"
 #include "kope/model/task.h"
@@ -540,4 +541,62 @@ TEST(Task, SpecialValuesTheDtypeCannotHoldAreErrors) {
   j["cases"][0]["dtypes"] = {{"x", "int32"}};
   j["baseline"] = j["reference"];
   EXPECT_NE(error_of(j).find("needs a floating dtype"), std::string::npos) << error_of(j);
+}
+
+// Issue 16: every task of the suite has cases named special* that hold the special values its operator defines a
+// result for (its summary says which, and which it leaves out), small enough to run on every test run.
+TEST(Suite, EveryTaskHasSmallSpecialValueCases) {
+  const Suite suite = Suite::embedded();
+  for (const Task& t : suite.tasks()) {
+    SCOPED_TRACE(t.name);
+    EXPECT_NE(t.summary.find("Special values"), std::string::npos);
+    int special_cases = 0, with_tokens = 0;
+    for (const Case& c : t.cases) {
+      if (c.name.rfind("special", 0) != 0) continue;
+      ++special_cases;
+      const ConcreteCase cc = resolve_case(t, c);
+      int64_t elements = 0;
+      bool tokens = false;
+      for (const auto* list : {&cc.inputs, &cc.outputs})
+        for (const auto& x : *list) {
+          elements += x.numel;
+          tokens = tokens || !x.init.special.empty();
+        }
+      with_tokens += tokens ? 1 : 0;
+      EXPECT_LE(elements, int64_t{1} << 18) << c.name;
+    }
+    EXPECT_GE(special_cases, 1);
+    EXPECT_GE(with_tokens, 1) << "no special* case places special values";
+  }
+}
+
+// A finite golden beyond the output dtype's largest value is the infinity that storing it rounds to (IEEE round to
+// nearest): an fp32 product FLT_MAX * 2 is inf, and a kernel that saturates to FLT_MAX is wrong. Inside the range,
+// and at the largest value itself, the golden stays what it is.
+TEST(Check, AGoldenBeyondTheDtypesRangeIsTheInfinityItRoundsTo) {
+  const float inf = std::numeric_limits<float>::infinity(), fmax = std::numeric_limits<float>::max();
+  const double golden[4] = {2.0 * fmax, -1e39, static_cast<double>(fmax), 1.5};
+  float got[4] = {inf, -inf, fmax, 1.5f};
+  OutputCheck c = check_output("y", DType::F32, got, golden, 4, 1e-4);
+  EXPECT_TRUE(c.ok) << c.max_rel;
+  EXPECT_EQ(c.max_ulps, 0.0);
+  got[0] = fmax;  // saturated instead of overflowing
+  c = check_output("y", DType::F32, got, golden, 4, 1e-4);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.worst_index, 0);
+  EXPECT_EQ(c.expected, inf);
+  got[0] = inf;
+  got[2] = inf;  // FLT_MAX itself does not round up
+  EXPECT_FALSE(check_output("y", DType::F32, got, golden, 4, 1e-4).ok);
+  // fp16: 70000 rounds to inf (65520 and up do), 65504 is fp16's largest value.
+  const double golden16[2] = {70000.0, 65504.0};
+  const uint16_t inf16 = 0x7c00, max16 = 0x7bff;
+  uint16_t got16[2] = {inf16, max16};
+  EXPECT_TRUE(check_output("y", DType::F16, got16, golden16, 2, 1e-3).ok);
+  got16[0] = max16;
+  EXPECT_FALSE(check_output("y", DType::F16, got16, golden16, 2, 1e-3).ok);
+  // fp64 outputs hold every golden: nothing is rounded.
+  const double golden64[1] = {1e300};
+  const double inf64[1] = {std::numeric_limits<double>::infinity()};
+  EXPECT_FALSE(check_output("y", DType::F64, inf64, golden64, 1, 1e-9).ok);
 }

@@ -23,9 +23,9 @@ template <int DT> static inline void st(void* p, int64_t i, float v) {
   }
 
 // expf as plain arithmetic GCC can vectorise (Cephes' polynomial on [-ln2/2, ln2/2], 2^k through the exponent
-// bits), for x <= 88; below -87.3 it returns about 1e-38 instead of denormals or 0.
-static inline float exp_vec(float x) {
-  x = x < -87.3f ? -87.3f : (x > 88.0f ? 88.0f : x);
+// bits), for x <= 88; below -87.3 it returns 0 instead of denormals (so a top class far ahead keeps log_prob 0).
+static inline float exp_vec(float x0) {
+  const float x = x0 < -87.3f ? -87.3f : (x0 > 88.0f ? 88.0f : x0);
   const float k = __builtin_rintf(x * 1.44269504088896341f);
   const float r = (x - k * 0.693359375f) + k * 2.12194440e-4f;
   float p = 1.9875691500e-4f;
@@ -38,7 +38,7 @@ static inline float exp_vec(float x) {
   const int32_t bits = ((int32_t)k + 127) << 23;
   float scale;
   __builtin_memcpy(&scale, &bits, 4);
-  return e * scale;
+  return x0 < -87.3f ? 0.0f : e * scale;
 }
 #include <math.h>
 #include <vector>
@@ -74,13 +74,14 @@ template <int DT> static int run(const kope_args* a) {
       shifted += z;
       ties += t;
     }
-    const float lse = (float)log1p(others + (ties - 1));
+    // A NaN or +inf in the row makes a shifted value NaN (x - NaN, inf - inf), and the whole row NaN, as ATen's.
+    const float lse = shifted != shifted ? __builtin_nanf("") : (float)log1p(others + (ties - 1));
     for (int64_t c = 0; c < C; ++c) st<DT>(a->outputs[1].data, n * C + c, (r[c] - mx) - lse);
     const int64_t t = ((const int64_t*)target.data)[n];
     if (t == ignore) continue;
     const double nll = -((double)(r[t] - mx) - lse);
     const double smooth = (double)lse - shifted / (double)C;
-    total += (1 - ls) * nll + ls * smooth;
+    total += ls == 0 ? nll : (1 - ls) * nll + ls * smooth;  // without smoothing only the target is read
     count += 1;
   }
   static_cast<float*>(a->outputs[0].data)[0] = count ? (float)(total / count) : __builtin_nanf("");

@@ -1,4 +1,4 @@
-// thought: the scan is a dependency chain, so make each step cheap: typed loads, a branchless <= select of value bits and index (the latest tie wins, as PyTorch), and for a middle dimension sweep b innermost so the running minima vectorise
+// thought: the scan is a dependency chain, so make each step cheap: typed loads, a branchless <= select of value bits and index (the latest tie wins and NaN is taken, as PyTorch's CPU cummin), and for a middle dimension sweep b innermost so the running minima vectorise
 // kope:cxxflags -O3 -march=native -fno-trapping-math
 #include "kope_kernel.h"
 #include <immintrin.h>
@@ -41,7 +41,7 @@ template <int DT> static int run(const kope_args* a) {
       int64_t at = 0;
       for (int64_t r = 0; r < R; ++r) {
         const float v = ld<DT>(row, r);
-        const bool le = v <= best;
+        const bool le = v != v || v <= best;  // a NaN is taken (and kept: nothing is <= NaN), as ATen
         best = le ? v : best;
         bits = le ? row[r] : bits;
         at = le ? r : at;
@@ -64,7 +64,7 @@ template <int DT> static int run(const kope_args* a) {
       const int64_t row = (i * R + r) * B;
       for (int64_t b = 0; b < B; ++b) {
         const float v = ld<DT>(xp, row + b);
-        const bool le = v <= best[b];
+        const bool le = v != v || v <= best[b];
         best[b] = le ? v : best[b];
         bits[b] = le ? xp[row + b] : bits[b];
         at[b] = le ? r : at[b];

@@ -1,4 +1,4 @@
-// thought: per output point compute the coordinates and the 8 trilinear weights once (in double: points just outside the volume have weights near 0 that fp32 coordinates lose), fold out-of-volume corners into zero weights on a clamped address, then run the channel loop over precomputed offsets
+// thought: per output point compute the coordinates and the 8 trilinear weights once (in double: points just outside the volume have weights near 0 that fp32 coordinates lose), fold out-of-volume corners into zero weights on a zero of their own (never a voxel, whose NaN would leak in), then run the channel loop over precomputed offsets
 // kope:cxxflags -O3 -march=native -fno-math-errno -fno-trapping-math
 #include "kope_kernel.h"
 #include <math.h>
@@ -24,21 +24,25 @@ int kope_kernel(const kope_args* a) {
       const double iz = unnormalize(g[2], D, align, border);
       const int64_t x0 = (int64_t)floor(ix), y0 = (int64_t)floor(iy), z0 = (int64_t)floor(iz);
       const double fx = ix - (double)x0, fy = iy - (double)y0, fz = iz - (double)z0;
-      int64_t off[8];
+      // A corner outside the volume reads a zero of its own (stride 0 across channels), never a voxel: a NaN or
+      // an infinity there must not leak in through a zero weight.
+      static const float kZero = 0.0f;
+      const float* base = ip + n * C * V;
+      const float* tap[8];
+      int64_t stride[8];
       float w[8];
       for (int k = 0; k < 8; ++k) {
         const int64_t xx = x0 + (k & 1), yy = y0 + ((k >> 1) & 1), zz = z0 + ((k >> 2) & 1);
         const bool inside = xx >= 0 && xx < W && yy >= 0 && yy < H && zz >= 0 && zz < D;
         const double wk = ((k & 1) ? fx : 1 - fx) * (((k >> 1) & 1) ? fy : 1 - fy) * (((k >> 2) & 1) ? fz : 1 - fz);
         w[k] = inside ? (float)wk : 0.0f;
-        off[k] = inside ? (zz * H + yy) * W + xx : 0;
+        tap[k] = inside ? base + (zz * H + yy) * W + xx : &kZero;
+        stride[k] = inside ? V : 0;
       }
-      const float* base = ip + n * C * V;
       float* out = op + n * C * P + p;
       for (int64_t c = 0; c < C; ++c) {
-        const float* vol = base + c * V;
         float acc = 0.0f;
-        for (int k = 0; k < 8; ++k) acc += w[k] * vol[off[k]];
+        for (int k = 0; k < 8; ++k) acc += w[k] * tap[k][c * stride[k]];
         out[c * P] = acc;
       }
     }
