@@ -43,11 +43,13 @@ double ulp_distance(DType dtype, double v, double g);
 // Fills bits, mean_bits (from mean_rel and max_rel) for `dtype`; max_ulps is left as it is.
 void set_accuracy(OutputCheck& c, DType dtype);
 
-// |got - golden| / (|golden| + eps); equal NaNs and equal infinities count as exact, any other
-// non-finite pairing as infinitely wrong. `got` is in `dtype`, golden in double.
 // "output y: mean rel err ..., worst at index ...: expected ..., got ...": why a check failed, in one line.
 std::string describe_check(const OutputCheck& o);
 
+// |got - golden| / (|golden| + eps); equal NaNs and equal infinities count as exact, any other
+// non-finite pairing as infinitely wrong. `got` is in `dtype`, golden in double. A finite golden beyond the
+// output dtype's range counts as the infinity storing it gives (fp32, fp16, bf16): an overflowing result is right
+// and a saturating one wrong.
 OutputCheck check_output(const std::string& name, DType dtype, const void* got, const double* golden,
                          std::size_t numel, double threshold);
 
