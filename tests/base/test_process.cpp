@@ -266,7 +266,8 @@ TEST(Process, CpuLimitEndsABusyLoop) {
   ASSERT_TRUE(r.started) << r.error;
   EXPECT_FALSE(r.timed_out);
   EXPECT_TRUE(r.term_signal == SIGXCPU || r.term_signal == SIGKILL) << r.describe();
-  EXPECT_LT(took, 10.0);
+  // The CPU limit ended it, not the 20 s wall limit (timed_out is false); no upper bound on the wall time, which a
+  // loaded or sanitized machine stretches.
   EXPECT_GE(took, 0.5);
 }
 
