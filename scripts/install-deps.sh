@@ -3,6 +3,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       libsqlite3-dev nlohmann-json3-dev libcurl4-openssl-dev libssl-dev libcli11-dev
+      python3  # tests/check_layout.py, the dependency check of the test command
       libgtest-dev libgmock-dev libbenchmark-dev
       qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
       libqt6opengl6-dev libgl-dev qt6-svg-dev libgraphviz-dev graphviz imagemagick
