@@ -57,6 +57,15 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
     pollfd p{w.pidfd, POLLIN, 0};
     return poll(&p, 1, 0) > 0;
   };
+  // Between waits: the worker's output drained, then whether the call ends without "done" (and how).
+  auto ended = [&] {
+    drain(w);
+    if (dead()) res.end = CallEnd::Died;
+    else if (cancel_requested()) res.end = CallEnd::Cancelled;
+    else if (Clock::now() >= deadline) res.end = CallEnd::TimedOut;
+    else return false;
+    return true;
+  };
   // 1. The worker acknowledges: it is awake, has built the call's arguments, and spins briefly on go. Past a
   // short spin the judge sleeps, and says so first: the worker then sleeps for go at once. What the judge cannot
   // help is being preempted while it spins: the worker may spin that long (up to its cap) before the judge sees
@@ -80,19 +89,7 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
     if (a == seq) break;
     timespec ts{0, 10 * 1000 * 1000};
     wire::futex_wait(&c.ack, a, &ts);
-    drain(w);
-    if (dead()) {
-      res.end = CallEnd::Died;
-      return res;
-    }
-    if (cancel_requested()) {
-      res.end = CallEnd::Cancelled;
-      return res;
-    }
-    if (Clock::now() >= deadline) {
-      res.end = CallEnd::TimedOut;
-      return res;
-    }
+    if (ended()) return res;
   }
   // The worker's CPU up to here, read from the OS: from its wake-up to its acknowledgement, what it spent
   // getting ready for the call (Ledger).
@@ -127,19 +124,7 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
     wire::futex_wait(&c.done, d, &ts);
     if (c.done.load(std::memory_order_acquire) == seq) break;
     c.judge_sleeping.store(0, std::memory_order_relaxed);
-    drain(w);
-    if (dead()) {
-      res.end = CallEnd::Died;
-      return res;
-    }
-    if (cancel_requested()) {
-      res.end = CallEnd::Cancelled;
-      return res;
-    }
-    if (Clock::now() >= deadline) {
-      res.end = CallEnd::TimedOut;
-      return res;
-    }
+    if (ended()) return res;
   }
   const auto t1 = Clock::now();
   res.cpu_done = w.has_cpu_clock ? worker_cpu_ns(w) : -1;
