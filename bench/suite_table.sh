@@ -26,7 +26,7 @@ for t in $tasks; do
   [ "${SKIP_EVAL:-0}" = 1 ] && continue
   echo "== $t" >&2
   "$KOPE" eval --task "$t" --library "${common[@]}" > "$OUT/$t.library.json" 2> "$OUT/$t.library.err"
-  for k in resources/kernels/"$t"/${KERNELS:-*.cpp}; do
+  for k in resources/kernels/"$t"/cpu/${KERNELS:-*.cpp}; do
     "$KOPE" eval --task "$t" --kernel "$k" "${common[@]}" > "$OUT/$t.kernel.$(basename "$k" .cpp).json" 2> /dev/null
   done
 done

@@ -130,14 +130,16 @@ std::string thought_of(const std::string& source) {
   return {};
 }
 
-std::vector<CandidateSource> embedded_candidates(const std::string& task_name) {
+std::string kernel_suffix(const std::string& device_kind) { return device_kind == "cuda" ? ".cu" : ".cpp"; }
+
+std::vector<CandidateSource> embedded_candidates(const std::string& task_name, const std::string& device_kind) {
   std::vector<CandidateSource> out;
-  const std::string prefix = "kernels/" + task_name + "/";
+  const std::string prefix = "kernels/" + task_name + "/" + device_kind + "/";
   for (const EmbeddedFile& f : embedded_files()) {
     std::string path(f.path);
-    if (path.rfind(prefix, 0) != 0) continue;
+    if (path.rfind(prefix, 0) != 0 || path.find('/', prefix.size()) != std::string::npos) continue;
     std::string src(f.text);
-    out.push_back({path.substr(8), thought_of(src), src});
+    out.push_back({task_name + "/" + path.substr(prefix.size()), thought_of(src), src});
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;

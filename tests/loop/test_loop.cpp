@@ -148,6 +148,39 @@ TEST(OfflinePolicy, ProposesEachShippedKernelOnce) {
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
 }
 
+// A kernels folder holds one subfolder per kind of device, or the CPU's kernels flat; each device gets only
+// its own kind of file.
+TEST(OfflinePolicy, AFolderGivesEachDeviceItsOwnKernels) {
+  Suite suite = Suite::embedded();
+  test::TempDir dir;
+  test::write_text(dir / "gelu" / "a_flat.cpp", "// thought: flat\n");
+  test::write_text(dir / "gelu" / "cuda" / "b.cu", "// thought: cuda\n");
+  test::write_text(dir / "gelu" / "cuda" / "notes.cpp", "// thought: not a cuda kernel\n");
+  test::write_text(dir / "gelu" / "ascend" / "c.cpp", "// thought: ascend\n");
+  auto all = [&](const std::string& device) {
+    OfflinePolicy p(dir.path());
+    PolicyState state;
+    state.task = suite.find("gelu");
+    state.device = device;
+    std::vector<std::string> names;
+    while (auto prop = p.propose(state)) {
+      names.push_back(prop->name + " " + prop->thought);
+      state.tried.push_back(sha256_hex(prop->source));
+    }
+    return names;
+  };
+  EXPECT_EQ(all("cpu"), std::vector<std::string>{"offline:gelu/a_flat.cpp flat"});
+  EXPECT_EQ(all("cuda"), std::vector<std::string>{"offline:gelu/b.cu cuda"});
+  EXPECT_EQ(all("ascend@lab"), std::vector<std::string>{"offline:gelu/c.cpp ascend"});
+  // The shipped CPU kernels are not offered to another kind of device.
+  OfflinePolicy shipped;
+  PolicyState state;
+  state.task = suite.find("gelu");
+  state.device = "cuda";
+  for (const auto& c : embedded_candidates("gelu", "cuda")) state.tried.push_back(sha256_hex(c.source));
+  EXPECT_FALSE(shipped.propose(state).has_value());
+}
+
 // ---- Every failure is an outcome: nothing left running, one bad attempt does not end the loop.
 
 TEST_F(LoopTest, InvalidBytesAndAForgedResultDoNotEndTheLoopNorLeaveAnythingRunning) {

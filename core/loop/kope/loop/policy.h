@@ -47,7 +47,8 @@ class Policy {
 };
 
 // Needs no network and no model: proposes the kernels shipped for the task, in order, each once. With a
-// folder, the kernels are DIR/<task>/*.cpp instead (file-name order), named "offline:<task>/<file>".
+// folder, the kernels are DIR/<task>/<kind>/ (or DIR/<task>/ where that has no such folder) instead, *.cu for
+// cuda and *.cpp otherwise, in file-name order, named "offline:<task>/<file>".
 class OfflinePolicy : public Policy {
  public:
   OfflinePolicy() = default;

@@ -10,7 +10,7 @@
 namespace kope {
 
 struct CandidateSource {
-  std::string name;     // e.g. "gelu/01_float_erff.cpp"
+  std::string name;     // e.g. "gelu/01_float_erff.cpp" (the device kind is not part of it)
   std::string thought;  // the `// thought:` line, the idea the kernel tries
   std::string source;
 };
@@ -42,8 +42,12 @@ std::vector<int> parse_levels(const std::string& text);
 // `name_or_path` is a task name in `suite`, or the path of a task JSON file. Throws kope::Error.
 Task resolve_task(const std::string& name_or_path, const Suite& suite);
 
-// The candidate kernels shipped for an operator, in file-name order.
-std::vector<CandidateSource> embedded_candidates(const std::string& task_name);
+// The candidate kernels shipped for an operator on a kind of device (resources/kernels/<task>/<kind>/), in
+// file-name order, named "<task>/<file>".
+std::vector<CandidateSource> embedded_candidates(const std::string& task_name, const std::string& device_kind = "cpu");
+
+// The file suffix of a kernel for a kind of device: ".cu" for cuda, ".cpp" otherwise.
+std::string kernel_suffix(const std::string& device_kind);
 
 // The text after `// thought:` in the first lines of a kernel, or "".
 std::string thought_of(const std::string& source);
