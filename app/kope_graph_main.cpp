@@ -12,6 +12,8 @@
 #include "kope/base/text.h"
 #include "kope/workspace/workspace.h"
 
+using namespace kope::workspace;
+
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName("Kope");
@@ -29,7 +31,7 @@ int main(int argc, char** argv) {
   cli.process(app);
   try {
     const std::filesystem::path ws = cli.isSet(workspace) ? std::filesystem::path(cli.value(workspace).toStdString())
-                                                          : kope::Workspace::default_dir();
+                                                          : kope::workspace::Workspace::default_dir();
     QMainWindow win;
     auto* g = new kope::graph::GraphWidget(&win);
     win.setCentralWidget(g);

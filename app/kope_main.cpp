@@ -3,4 +3,6 @@
 
 #include "kope/cli/cli.h"
 
-int main(int argc, char** argv) { return kope::run_cli({argv + 1, argv + argc}, std::cout, std::cerr); }
+using namespace kope::cli;
+
+int main(int argc, char** argv) { return kope::cli::run_cli({argv + 1, argv + argc}, std::cout, std::cerr); }

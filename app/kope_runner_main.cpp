@@ -1,4 +1,6 @@
 // kope-runner: the sandboxed process that loads a kernel and runs one case.
 #include "kope/exec/runner.h"
 
-int main(int argc, char** argv) { return kope::runner_main(argc, argv); }
+using namespace kope::exec;
+
+int main(int argc, char** argv) { return kope::exec::runner_main(argc, argv); }

@@ -15,6 +15,8 @@
 #include "editor/kernel_editor.h"
 #include "main_window.h"
 
+using namespace kope::workspace;
+
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName("Kope");
@@ -38,8 +40,8 @@ int main(int argc, char** argv) {
   kope::ui::install_translation(app, cli.isSet(lang) ? cli.value(lang) : QLocale::system().name());
   try {
     kope::Suite s = cli.isSet(suite) ? kope::Suite::from_dir(cli.value(suite).toStdString()) : kope::Suite::embedded();
-    std::filesystem::path ws = cli.isSet(workspace) ? kope::Workspace::absolute_dir(cli.value(workspace).toStdString())
-                                                    : kope::Workspace::default_dir();
+    std::filesystem::path ws = cli.isSet(workspace) ? kope::workspace::Workspace::absolute_dir(cli.value(workspace).toStdString())
+                                                    : kope::workspace::Workspace::default_dir();
     kope::ui::MainWindow w(std::move(s), ws);
     if (cli.isSet(task) && !w.selectTask(cli.value(task))) {
       std::cerr << "kope-workbench: no task named \"" << kope::escape_terminal(cli.value(task).toStdString()) << "\"\n";

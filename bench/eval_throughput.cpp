@@ -23,6 +23,8 @@
 #include "kope/base/process.h"
 #include "kope/workspace/workspace.h"
 
+using namespace kope::workspace;
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -73,7 +75,7 @@ RunResult run_kope(const fs::path& bin, const fs::path& ws, const std::string& t
 // Wall time of every evaluation and the time inside timed calls, from the reports this build recorded.
 std::pair<double, double> timed_share(const fs::path& ws) {
   double wall = 0, inside = 0;
-  kope::Workspace w = kope::Workspace::open(ws);
+  kope::workspace::Workspace w = kope::workspace::Workspace::open(ws);
   const auto rows = w.evaluations(std::nullopt, 100000);
   int64_t last_run = 0;
   for (const auto& row : rows) last_run = std::max(last_run, row.run_id);

@@ -24,6 +24,8 @@
 #include "kope/workspace/workspace.h"
 #include "layout_service.h"
 
+using namespace kope::workspace;
+
 using namespace kope;
 using namespace kope::graph;
 using Clock = std::chrono::steady_clock;

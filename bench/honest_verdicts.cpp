@@ -29,6 +29,9 @@
 #include "kope/model/suite.h"
 #include "kope/model/task.h"
 
+using namespace kope::eval;
+using namespace kope::exec;
+
 namespace fs = std::filesystem;
 using namespace kope;
 

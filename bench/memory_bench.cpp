@@ -20,6 +20,8 @@
 #include "kope/store/db.h"
 #include "kope/workspace/workspace.h"
 
+using namespace kope::workspace;
+
 using namespace kope;
 using namespace kope::memory;
 namespace fs = std::filesystem;

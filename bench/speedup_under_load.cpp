@@ -21,6 +21,9 @@
 #include "kope/eval/evaluator.h"
 #include "kope/model/suite.h"
 
+using namespace kope::eval;
+using namespace kope::exec;
+
 using namespace kope;
 
 namespace {

@@ -13,7 +13,9 @@
 #include "kope/llm/client.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+using namespace kope::workspace;
+
+namespace kope::cli {
 
 namespace fs = std::filesystem;
 
@@ -231,4 +233,4 @@ int run_cli(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   return run_cli_escaped(raw, safe_out, safe_err);
 }
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -15,7 +15,12 @@
 #include "kope/loop/run_control.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+using namespace kope::eval;
+using namespace kope::loop;
+using namespace kope::workspace;
+using namespace kope::exec;
+
+namespace kope::cli {
 
 namespace {
 
@@ -256,4 +261,4 @@ class TranscriptCommand : public Command {
 
 std::unique_ptr<Command> transcript_command() { return std::make_unique<TranscriptCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

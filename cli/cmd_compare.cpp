@@ -13,7 +13,10 @@
 #include "kope/model/report.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+using namespace kope::eval;
+using namespace kope::workspace;
+
+namespace kope::cli {
 
 namespace {
 
@@ -74,4 +77,4 @@ class CompareCommand : public Command {
 
 std::unique_ptr<Command> compare_command() { return std::make_unique<CompareCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -9,7 +9,7 @@
 #include "kope/cli/options.h"
 #include "kope/device/device.h"
 
-namespace kope {
+namespace kope::cli {
 
 namespace {
 
@@ -71,4 +71,4 @@ class DevicesCommand : public Command {
 
 std::unique_ptr<Command> devices_command() { return std::make_unique<DevicesCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -10,7 +10,9 @@
 #include "kope/cli/options.h"
 #include "kope/doctor/doctor.h"
 
-namespace kope {
+using namespace kope::doctor;
+
+namespace kope::cli {
 
 namespace {
 
@@ -65,4 +67,4 @@ class DoctorCommand : public Command {
 
 std::unique_ptr<Command> doctor_command() { return std::make_unique<DoctorCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

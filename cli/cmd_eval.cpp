@@ -17,7 +17,12 @@
 #include "kope/loop/loop.h"
 #include "kope/model/stats.h"
 
-namespace kope {
+using namespace kope::eval;
+using namespace kope::loop;
+using namespace kope::exec;
+using namespace kope::workspace;
+
+namespace kope::cli {
 
 namespace {
 
@@ -115,4 +120,4 @@ void EvalCommand::print(const Recorded& rec, const Workspace& ws, std::ostream& 
 
 std::unique_ptr<Command> eval_command() { return std::make_unique<EvalCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

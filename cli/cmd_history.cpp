@@ -11,7 +11,9 @@
 #include "kope/cli/options.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+using namespace kope::workspace;
+
+namespace kope::cli {
 
 namespace {
 
@@ -100,4 +102,4 @@ class ShowCommand : public Command {
 std::unique_ptr<Command> history_command() { return std::make_unique<HistoryCommand>(); }
 std::unique_ptr<Command> show_command() { return std::make_unique<ShowCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -15,7 +15,9 @@
 #include "kope/memory/share.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+using namespace kope::workspace;
+
+namespace kope::cli {
 
 namespace {
 
@@ -217,4 +219,4 @@ class MemoryCommand : public Command {
 
 std::unique_ptr<Command> memory_command() { return std::make_unique<MemoryCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

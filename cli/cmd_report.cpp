@@ -7,7 +7,10 @@
 #include "kope/cli/common.h"
 #include "kope/cli/options.h"
 
-namespace kope {
+using namespace kope::workspace;
+using namespace kope::eval;
+
+namespace kope::cli {
 
 namespace {
 
@@ -48,4 +51,4 @@ class ReportCommand : public Command {
 
 std::unique_ptr<Command> report_command() { return std::make_unique<ReportCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -15,7 +15,10 @@
 #include "kope/model/stats.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+using namespace kope::loop;
+using namespace kope::workspace;
+
+namespace kope::cli {
 
 namespace {
 
@@ -174,4 +177,4 @@ class ReviewCommand : public Command {
 
 std::unique_ptr<Command> review_command() { return std::make_unique<ReviewCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -13,7 +13,12 @@
 #include "kope/eval/evaluator.h"
 #include "kope/loop/run_control.h"
 
-namespace kope {
+using namespace kope::eval;
+using namespace kope::loop;
+using namespace kope::exec;
+using namespace kope::workspace;
+
+namespace kope::cli {
 
 namespace {
 
@@ -148,4 +153,4 @@ class RunCommand : public Command {
 
 std::unique_ptr<Command> run_command() { return std::make_unique<RunCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -9,7 +9,9 @@
 #include "kope/cli/options.h"
 #include "kope/eval/suite_report.h"
 
-namespace kope {
+using namespace kope::eval;
+
+namespace kope::cli {
 
 namespace {
 
@@ -139,4 +141,4 @@ class SuiteCommand : public Command {
 
 std::unique_ptr<Command> suite_command() { return std::make_unique<SuiteCommand>(); }
 
-}  // namespace kope
+}  // namespace kope::cli

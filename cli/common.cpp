@@ -8,7 +8,10 @@
 #include "kope/cli/options.h"
 #include "kope/device/device.h"
 
-namespace kope {
+using namespace kope::workspace;
+using namespace kope::eval;
+
+namespace kope::cli {
 
 std::string require_device(const std::optional<std::string>& given) {
   const std::string spec = given.value_or("cpu");
@@ -47,4 +50,4 @@ SuiteSummary incumbent_summary(const Workspace& ws, const Suite& suite, const st
   return summarize_suite(records);
 }
 
-}  // namespace kope
+}  // namespace kope::cli

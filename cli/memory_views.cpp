@@ -20,7 +20,7 @@
 #include "kope/memory/share.h"
 #include "kope/memory/text.h"
 
-namespace kope {
+namespace kope::cli {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -347,4 +347,4 @@ int memory_journal(const MemoryArgs& a, MemoryStore& m, std::ostream& out, std::
   return kExitOk;
 }
 
-}  // namespace kope
+}  // namespace kope::cli

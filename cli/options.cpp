@@ -4,7 +4,9 @@
 #include <iomanip>
 #include <sstream>
 
-namespace kope {
+using namespace kope::loop;
+
+namespace kope::cli {
 
 namespace {
 
@@ -212,4 +214,4 @@ void add_loop_options(CLI::App& app, LoopOptions& o) {
       ->group(group);
 }
 
-}  // namespace kope
+}  // namespace kope::cli

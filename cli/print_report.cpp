@@ -8,7 +8,7 @@
 #include "kope/base/format.h"
 #include "kope/model/stats.h"
 
-namespace kope {
+namespace kope::cli {
 
 namespace {
 
@@ -111,4 +111,4 @@ void print_report(const EvalReport& rep, std::ostream& out) {
   out << "\n";
 }
 
-}  // namespace kope
+}  // namespace kope::cli

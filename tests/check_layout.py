@@ -26,6 +26,8 @@ FOLDER = {m: f'core/{m}' for m in RANK}
 FOLDER.update(cli='cli', ui='ui', app='app')
 UI_TARGETS = {'kope_ui', 'kope_ui_models', 'kope_graph', 'kope_graph_models', 'kope_agentview'}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]kope/([a-z_]+)/', re.M)
+# The opening of a namespace with code in it (a forward declaration's `namespace kope { class X; }` is exempt).
+NAMESPACE = re.compile(r'^namespace kope(?:::(\w+))?[\w:]*\s*\{\n(?!(?:class|struct) \w+;\n\})', re.M)
 LINK = re.compile(r'target_link_libraries\(\s*([\w-]+)([^)]*)\)', re.S)
 
 
@@ -61,6 +63,13 @@ def main():
                         elif used != mod and RANK[used] >= RANK[mod]:
                             problems.append(f'{rel}: {mod} (rank {RANK[mod]}) includes kope/{used}/ (rank '
                                             f'{RANK[used]}): an include that points up or sideways')
+                    # folder = namespace: a service module declares its code in kope::<module> (base and model
+                    # are the shared vocabulary, kope:: itself; the window's targets use kope::ui, kope::graph...).
+                    if mod not in ('base', 'model', 'ui', 'app'):
+                        for ns in NAMESPACE.findall(text):
+                            if ns != mod:
+                                problems.append(f'{rel}: code of {mod} in namespace kope::{ns}' if ns else
+                                                f'{rel}: code of {mod} in namespace kope, not kope::{mod}')
                     if mod == 'exec' and re.search(r'#\s*include\s*[<"]CLI/', text):
                         problems.append(f'{rel}: exec (kope-runner) includes CLI11')
                 if f == 'CMakeLists.txt':

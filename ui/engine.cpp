@@ -11,6 +11,11 @@
 #include "kope/base/error.h"
 #include "kope/model/report.h"
 
+using namespace kope::exec;
+using namespace kope::workspace;
+using namespace kope::eval;
+using namespace kope::loop;
+
 namespace kope::ui {
 
 // Lives on the engine thread; opens the workspace there on first use.

@@ -34,7 +34,7 @@ struct ProgressEvent {
 
 // A recorded evaluation loaded back: its row, its report (when it has one) and its kernel's source.
 struct LoadedEvaluation {
-  EvaluationRow row;
+  workspace::EvaluationRow row;
   std::optional<EvalReport> report;
   std::string source;
 };
@@ -43,7 +43,7 @@ struct RunSettings {
   std::vector<std::string> tasks;
   std::string policy = "offline";  // or an LLM profile name, once the llm module is in
   std::string memory = "off";      // off, dump, active: the memory arm, once the memory module is in
-  LoopOptions loop;
+  loop::LoopOptions loop;
 };
 
 class Engine : public QObject {
@@ -59,7 +59,7 @@ class Engine : public QObject {
   // Cancels the pending evaluation: its token is set and its result is not delivered (evaluationCancelled).
   void cancelEvaluation();
   // The loop over the chosen tasks, steered through `control`; attempts arrive one by one.
-  quint64 runLoop(const Suite& suite, const RunSettings& settings, std::shared_ptr<RunControl> control);
+  quint64 runLoop(const Suite& suite, const RunSettings& settings, std::shared_ptr<loop::RunControl> control);
   void refreshHistory(const std::optional<std::string>& task, int limit = 200);
   void refreshRuns(int limit = 50);
   // Any recorded kernel version, by its workspace id.
@@ -82,18 +82,18 @@ class Engine : public QObject {
   void evaluationFinished(quint64 job, qint64 evaluationId, const kope::EvalReport& report);
   void evaluationCancelled(quint64 job);
   void loopPhase(quint64 job, const QString& task, const QString& phase);
-  void loopHeld(quint64 job, const QString& task, const kope::Proposal& proposal);
+  void loopHeld(quint64 job, const QString& task, const kope::loop::Proposal& proposal);
   void loopProgress(quint64 job, const QString& task, const kope::ui::ProgressEvent& event);
-  void loopAttempt(quint64 job, const QString& task, const kope::Attempt& attempt);
-  void loopFinished(quint64 job, qint64 runId, const QVector<kope::TaskOutcome>& outcomes);
-  void steeringAct(const kope::SteeringAct& act);
+  void loopAttempt(quint64 job, const QString& task, const kope::loop::Attempt& attempt);
+  void loopFinished(quint64 job, qint64 runId, const QVector<kope::loop::TaskOutcome>& outcomes);
+  void steeringAct(const kope::loop::SteeringAct& act);
   void jobFailed(quint64 job, const QString& error);
-  void historyReady(const QVector<kope::EvaluationRow>& rows);
-  void runsReady(const QVector<kope::RunRow>& rows);
+  void historyReady(const QVector<kope::workspace::EvaluationRow>& rows);
+  void runsReady(const QVector<kope::workspace::RunRow>& rows);
   void kernelLoaded(qint64 kernelId, const QString& source);
   void evaluationLoaded(const kope::ui::LoadedEvaluation& evaluation);
-  void comparisonReady(const kope::Comparison& comparison, const QString& sourceA, const QString& sourceB);
-  void steeringReady(qint64 runId, const QVector<kope::SteeringAct>& acts);
+  void comparisonReady(const kope::eval::Comparison& comparison, const QString& sourceA, const QString& sourceB);
+  void steeringReady(qint64 runId, const QVector<kope::loop::SteeringAct>& acts);
 
  private:
   void began();

@@ -39,6 +39,10 @@
 #include "views/results_header.h"
 #include "views/run_controller.h"
 
+using namespace kope::workspace;
+using namespace kope::eval;
+using namespace kope::loop;
+
 namespace kope::ui {
 
 namespace {

@@ -9,6 +9,8 @@
 #include "kope/model/suite.h"
 #include "kope/workspace/workspace.h"
 
+using namespace kope::workspace;
+
 namespace kope::agent {
 
 using nlohmann::json;

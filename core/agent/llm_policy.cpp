@@ -7,6 +7,8 @@
 #include "kope/agent/memory_experience.h"
 #include "kope/llm/config.h"
 
+using namespace kope::loop;
+
 namespace kope::agent {
 
 using nlohmann::json;

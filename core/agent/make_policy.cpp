@@ -8,6 +8,9 @@
 #include "kope/memory/memory.h"
 #include "kope/workspace/workspace.h"
 
+using namespace kope::workspace;
+using namespace kope::loop;
+
 namespace kope::agent {
 
 // Declared in this order so the policy, which borrows the others, goes first.

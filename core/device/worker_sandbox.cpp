@@ -9,6 +9,8 @@
 #include "kope/device/device.h"
 #include "kope/base/error.h"
 
+using namespace kope::exec;
+
 namespace kope::device {
 
 namespace fs = std::filesystem;

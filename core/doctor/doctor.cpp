@@ -10,12 +10,12 @@
 #include "kope/base/error.h"
 #include "kope/base/text.h"
 
-namespace kope {
+namespace kope::doctor {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace doctor_detail {
+namespace detail {
 
 fs::path SysView::at(std::string_view abs_path) const {
   std::string_view rel = abs_path;
@@ -59,7 +59,7 @@ std::string bytes_text(unsigned long long b) {
   return buf;
 }
 
-}  // namespace doctor_detail
+}  // namespace detail
 
 std::string_view verdict_name(Verdict v) {
   switch (v) {
@@ -100,7 +100,7 @@ void summarise(DoctorReport& r) {
 }
 
 DoctorReport run_doctor(const DoctorOptions& o) {
-  using namespace doctor_detail;
+  using namespace detail;
   const SysView sys{o.root};
   DoctorReport r;
   std::string cxx_path;
@@ -178,4 +178,4 @@ DoctorReport doctor_report_from_json(const json& j) {
   return r;
 }
 
-}  // namespace kope
+}  // namespace kope::doctor

@@ -9,7 +9,8 @@
 #include "kope/doctor/doctor_internal.h"
 #include "kope/base/process.h"
 
-namespace kope::doctor_detail {
+
+namespace kope::doctor::detail {
 
 namespace fs = std::filesystem;
 
@@ -174,4 +175,4 @@ DoctorCheck check_library(const std::string& cxx) {
   return c;
 }
 
-}  // namespace kope::doctor_detail
+}  // namespace kope::doctor::detail

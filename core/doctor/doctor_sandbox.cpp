@@ -22,7 +22,9 @@
 #include "kope/exec/sandbox.h"
 #include "kope/exec/sandbox_internal.h"
 
-namespace kope::doctor_detail {
+using namespace kope::exec;
+
+namespace kope::doctor::detail {
 
 namespace fs = std::filesystem;
 
@@ -243,7 +245,7 @@ std::string controller(const char* name, const fs::path& parent, bool v2, const 
 DoctorCheck check_cgroups(const SysView& sys) {
   DoctorCheck c = make_check("cgroups", "sandbox", "Cgroups (whole-tree limits)");
   const Isolation iso = sandbox_capabilities();
-  const detail::CgroupPlan& p = detail::cgroup_plan();
+  const exec::detail::CgroupPlan& p = exec::detail::cgroup_plan();
   c.found = cgroup_version(sys) + "; " + controller("memory", p.memory_parent, p.memory_v2, p.memory_why) + "; " +
             controller("pids", p.pids_parent, p.pids_v2, p.pids_why) + "; " +
             controller("cpu", p.cpu_parent, p.cpu_v2, p.cpu_why);
@@ -298,4 +300,4 @@ DoctorCheck check_devices() {
   return c;
 }
 
-}  // namespace kope::doctor_detail
+}  // namespace kope::doctor::detail

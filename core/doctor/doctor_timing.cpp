@@ -14,7 +14,9 @@
 #include "kope/doctor/doctor_internal.h"
 #include "kope/exec/cache.h"
 
-namespace kope::doctor_detail {
+using namespace kope::exec;
+
+namespace kope::doctor::detail {
 
 namespace fs = std::filesystem;
 
@@ -296,4 +298,4 @@ DoctorCheck check_load(const SysView& sys) {
   return c;
 }
 
-}  // namespace kope::doctor_detail
+}  // namespace kope::doctor::detail

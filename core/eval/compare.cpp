@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace kope {
+namespace kope::eval {
 
 using nlohmann::json;
 
@@ -109,4 +109,4 @@ std::vector<DiffLine> diff_lines(const std::string& a, const std::string& b) {
   return out;
 }
 
-}  // namespace kope
+}  // namespace kope::eval

@@ -3,7 +3,9 @@
 #include "kope/eval/case_runner.h"
 #include "kope/model/inputs.h"
 
-namespace kope {
+using namespace kope::exec;
+
+namespace kope::eval {
 
 namespace fs = std::filesystem;
 
@@ -188,4 +190,4 @@ std::unique_ptr<CaseRunner> make_case_runner(device::Device& dev, const device::
   return make_device_case_runner(dev, caps, paths);
 }
 
-}  // namespace kope
+}  // namespace kope::eval

@@ -12,7 +12,9 @@
 #include "kope/eval/case_runner.h"
 #include "kope/model/stats.h"
 
-namespace kope {
+using namespace kope::exec;
+
+namespace kope::eval {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -276,4 +278,4 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   return rep;
 }
 
-}  // namespace kope
+}  // namespace kope::eval

@@ -16,7 +16,9 @@
 #include "kope/exec/runner.h"
 #include "kope/exec/sandbox.h"
 
-namespace kope {
+using namespace kope::exec;
+
+namespace kope::eval {
 
 namespace fs = std::filesystem;
 
@@ -240,4 +242,4 @@ CompileResult TrustedSide::library_build(const Task& task, const LibraryImpl& li
   return r;
 }
 
-}  // namespace kope
+}  // namespace kope::eval

@@ -6,7 +6,9 @@
 #include "kope/exec/compiler.h"
 #include "kope/exec/judge.h"
 
-namespace kope {
+using namespace kope::exec;
+
+namespace kope::eval {
 
 namespace {
 
@@ -83,4 +85,4 @@ std::unique_ptr<CaseRunner> make_judge_case_runner(const EvalPaths& paths) {
   return std::make_unique<JudgeCaseRunner>(paths);
 }
 
-}  // namespace kope
+}  // namespace kope::eval

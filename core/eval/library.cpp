@@ -2,7 +2,9 @@
 
 #include "kope/base/error.h"
 
-namespace kope {
+using namespace kope::exec;
+
+namespace kope::eval {
 
 const LibraryImpl* library_for(const Task& task, const std::string& device) {
   auto it = task.library.find(device);
@@ -45,4 +47,4 @@ EvalReport evaluate_library(Evaluator& ev, const Task& task, const std::string& 
   return ev.evaluate(task, lib->source, task.name + ".library.cpp", options);
 }
 
-}  // namespace kope
+}  // namespace kope::eval

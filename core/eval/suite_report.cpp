@@ -8,7 +8,7 @@
 
 #include "kope/model/dtype.h"
 
-namespace kope {
+namespace kope::eval {
 
 using nlohmann::json;
 
@@ -176,4 +176,4 @@ void print_suite_summary(const SuiteSummary& s, std::ostream& out) {
   out << line.str() << "\n";
 }
 
-}  // namespace kope
+}  // namespace kope::eval

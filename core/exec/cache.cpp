@@ -11,7 +11,7 @@
 #include <immintrin.h>
 #endif
 
-namespace kope {
+namespace kope::exec {
 
 namespace {
 
@@ -118,4 +118,4 @@ double copy_bandwidth(std::vector<unsigned char>& buf) {
   return best;
 }
 
-}  // namespace kope
+}  // namespace kope::exec

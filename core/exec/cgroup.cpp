@@ -18,7 +18,7 @@
 
 #include "kope/exec/sandbox_internal.h"
 
-namespace kope::detail {
+namespace kope::exec::detail {
 
 namespace fs = std::filesystem;
 
@@ -368,4 +368,4 @@ std::string TreeCgroup::limit_hit() const {
   return "";
 }
 
-}  // namespace kope::detail
+}  // namespace kope::exec::detail

@@ -21,7 +21,7 @@
 #include "kope/exec/sandbox.h"
 #include "kope/base/sha256.h"
 
-namespace kope {
+namespace kope::exec {
 
 namespace fs = std::filesystem;
 
@@ -359,4 +359,4 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   return res;
 }
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -10,7 +10,7 @@
 #include "kope/base/parallel.h"
 #include "kope/base/target_clones.h"
 
-namespace kope {
+namespace kope::exec {
 
 namespace {
 
@@ -171,4 +171,4 @@ void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out) {
   place_special(t, seed, out);  // the special values at positions of this call's own choosing
 }
 
-}  // namespace kope
+}  // namespace kope::exec

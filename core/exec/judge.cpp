@@ -32,7 +32,7 @@
 #include "kope/exec/worker.h"
 #include "kope/exec/worker_protocol.h"
 
-namespace kope {
+namespace kope::exec {
 
 namespace fs = std::filesystem;
 using namespace judge_detail;
@@ -613,4 +613,4 @@ void Judge::record_death(Worker& w, const Call& call, const std::string& phase, 
   w.child.reset();  // the next case starts a fresh worker
 }
 
-}  // namespace kope
+}  // namespace kope::exec

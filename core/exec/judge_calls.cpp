@@ -12,7 +12,7 @@
 #include "kope/exec/cache.h"
 #include "kope/model/inputs.h"
 
-namespace kope {
+namespace kope::exec {
 
 using namespace judge_detail;
 
@@ -251,4 +251,4 @@ Judge::Calls Judge::measure_calls(const ConcreteCase& c, const std::vector<std::
   return finish();
 }
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -10,7 +10,7 @@
 #include "kope/exec/fast_inputs.h"
 #include "kope/model/inputs.h"
 
-namespace kope {
+namespace kope::exec {
 
 using namespace judge_detail;
 
@@ -534,4 +534,4 @@ CaseResult Judge::run_case(const ConcreteCase& c, const std::vector<std::vector<
   return again;
 }
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-namespace kope {
+namespace kope::exec {
 
 TimedLimit timed_limit(double t, const OutputCheck& baseline_vs_golden) {
   TimedLimit l;
@@ -128,4 +128,4 @@ std::string describe_timed_failure(const std::string& phase, const OutputCheck& 
   return s.str();
 }
 
-}  // namespace kope
+}  // namespace kope::exec

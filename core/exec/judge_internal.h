@@ -21,7 +21,7 @@
 #include "kope/exec/sandbox.h"
 #include "kope/exec/worker_protocol.h"
 
-namespace kope {
+namespace kope::exec {
 
 struct Judge::Worker {
   std::string role;  // "kernel" or "baseline"
@@ -115,4 +115,4 @@ std::shared_ptr<const std::vector<unsigned char>> correctness_inputs(const Concr
 
 }  // namespace judge_detail
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <sstream>
 
-namespace kope {
+namespace kope::exec {
 
 int open_task_clock(int pid, std::string& why) {
   perf_event_attr a{};
@@ -61,4 +61,4 @@ std::string Ledger::describe() const {
   return s.str();
 }
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -7,7 +7,7 @@
 #include "kope/base/error.h"
 #include "kope/base/fsutil.h"
 
-namespace kope {
+namespace kope::exec {
 
 namespace fs = std::filesystem;
 
@@ -43,4 +43,4 @@ fs::path find_runner() {
   throw EnvError("cannot find kope-runner beside " + self.string() + " (set KOPE_RUNNER to its path)");
 }
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -20,7 +20,7 @@
 #include "kope/exec/worker.h"
 #include "kope_kernel.h"
 
-namespace kope {
+namespace kope::exec {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -245,4 +245,4 @@ int runner_main(int argc, char** argv) {
   return run_golden(job);
 }
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -31,7 +31,7 @@
 #include "kope/base/error.h"
 #include "kope/exec/sandbox_internal.h"
 
-namespace kope {
+namespace kope::exec {
 
 namespace fs = std::filesystem;
 
@@ -716,4 +716,4 @@ SandboxRun sandbox_run(const SandboxSpec& spec, double wall_seconds, std::size_t
   return r;
 }
 
-}  // namespace kope
+}  // namespace kope::exec

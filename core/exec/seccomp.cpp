@@ -13,7 +13,7 @@
 
 #include "kope/exec/sandbox_internal.h"
 
-namespace kope::detail {
+namespace kope::exec::detail {
 
 namespace {
 
@@ -112,9 +112,9 @@ std::string seccomp_program(bool allow_exec, bool allow_network, std::vector<soc
   return why;
 }
 
-}  // namespace kope::detail
+}  // namespace kope::exec::detail
 
-namespace kope {
+namespace kope::exec {
 
 std::string confine_current_process() {
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return std::string("PR_SET_NO_NEW_PRIVS: ") + std::strerror(errno);
@@ -127,4 +127,4 @@ std::string confine_current_process() {
   return "";
 }
 
-}  // namespace kope
+}  // namespace kope::exec

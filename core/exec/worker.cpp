@@ -18,7 +18,7 @@
 #include "kope/exec/worker_protocol.h"
 #include "kope_kernel.h"
 
-namespace kope {
+namespace kope::exec {
 
 namespace {
 
@@ -252,4 +252,4 @@ int worker_main(int argc, char** argv) {
   }
 }
 
-}  // namespace kope
+}  // namespace kope::exec

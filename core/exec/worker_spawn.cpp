@@ -19,7 +19,7 @@
 
 #include "kope/base/error.h"
 
-namespace kope {
+namespace kope::exec {
 
 namespace {
 
@@ -163,4 +163,4 @@ std::string confine_worker() {
   return confine_current_process();
 }
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -12,7 +12,10 @@
 #include "kope/base/sha256.h"
 #include "kope/loop/stop_rules.h"
 
-namespace kope {
+using namespace kope::workspace;
+using namespace kope::eval;
+
+namespace kope::loop {
 
 using nlohmann::json;
 
@@ -444,4 +447,4 @@ json to_json(const std::vector<TaskOutcome>& outcomes) {
   return arr;
 }
 
-}  // namespace kope
+}  // namespace kope::loop

@@ -6,7 +6,7 @@
 #include "kope/base/sha256.h"
 #include "kope/device/device.h"
 
-namespace kope {
+namespace kope::loop {
 
 namespace {
 // DIR/<task>/<kind>/ when it exists, else DIR/<task>/ (the CPU's kernels are often kept flat).
@@ -36,4 +36,4 @@ std::optional<Proposal> OfflinePolicy::propose(const PolicyState& state) {
   return std::nullopt;
 }
 
-}  // namespace kope
+}  // namespace kope::loop

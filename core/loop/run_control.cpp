@@ -11,7 +11,9 @@
 #include "kope/loop/loop.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+using namespace kope::workspace;
+
+namespace kope::loop {
 
 namespace {
 
@@ -344,4 +346,4 @@ SignalSteering::~SignalSteering() {
   g_pipe[0] = g_pipe[1] = -1;
 }
 
-}  // namespace kope
+}  // namespace kope::loop

@@ -1,6 +1,6 @@
 #include "kope/loop/stop_rules.h"
 
-namespace kope {
+namespace kope::loop {
 
 StopDecision stop_reason(const LoopOptions& o, const StopState& s, double incumbent_speedup) {
   if (o.cancel && o.cancel->load()) return {"cancelled", true};
@@ -16,4 +16,4 @@ StopDecision stop_reason(const LoopOptions& o, const StopState& s, double incumb
   return {};
 }
 
-}  // namespace kope
+}  // namespace kope::loop

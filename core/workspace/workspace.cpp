@@ -13,7 +13,7 @@
 #include "kope/base/text.h"
 #include "kope/store/db.h"
 
-namespace kope {
+namespace kope::workspace {
 
 namespace fs = std::filesystem;
 using store::Stmt;
@@ -358,9 +358,9 @@ void Workspace::set_incumbent(const Incumbent& inc) {
   txn.commit();
 }
 
-}  // namespace kope
+}  // namespace kope::workspace
 
-namespace kope {
+namespace kope::workspace {
 
 void Workspace::request_review(int64_t evaluation, const std::string& reason) {
   WriteTxn txn(db_());
@@ -424,4 +424,4 @@ std::vector<ReviewLogRow> Workspace::review_log(int64_t evaluation) const {
   return out;
 }
 
-}  // namespace kope
+}  // namespace kope::workspace

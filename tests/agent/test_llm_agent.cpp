@@ -25,8 +25,13 @@
 #include "scripted_llm_server.h"
 #include "test_support.h"
 
+using namespace kope::loop;
+using namespace kope::workspace;
+
 using namespace kope;
 using namespace kope::agent;
+using namespace kope::exec;
+using namespace kope::eval;
 using nlohmann::json;
 
 namespace {

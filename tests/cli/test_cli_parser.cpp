@@ -11,6 +11,9 @@
 #include "kope/workspace/workspace.h"
 #include "test_support.h"
 
+using namespace kope::workspace;
+using namespace kope::cli;
+
 using namespace kope;
 
 namespace {

@@ -19,6 +19,10 @@
 #include "kope/model/suite.h"
 #include "test_support.h"
 
+using namespace kope::exec;
+using namespace kope::eval;
+using namespace kope::cli;
+
 namespace fs = std::filesystem;
 using namespace kope;
 using namespace kope::device;

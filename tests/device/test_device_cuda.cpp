@@ -17,6 +17,8 @@
 #include "kope/model/suite.h"
 #include "test_support.h"
 
+using namespace kope::exec;
+
 namespace fs = std::filesystem;
 using namespace kope;
 using namespace kope::device;

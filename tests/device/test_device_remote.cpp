@@ -26,9 +26,12 @@
 #include "kope/base/process.h"
 #include "test_support.h"
 
+using namespace kope::eval;
+
 namespace fs = std::filesystem;
 using namespace kope;
 using namespace kope::device;
+using namespace kope::exec;
 
 namespace {
 

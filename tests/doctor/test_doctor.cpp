@@ -17,6 +17,10 @@
 #include "kope/exec/sandbox.h"
 #include "test_support.h"
 
+using namespace kope::exec;
+using namespace kope::doctor;
+using namespace kope::cli;
+
 using namespace kope;
 using nlohmann::json;
 

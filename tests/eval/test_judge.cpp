@@ -23,6 +23,9 @@
 #include "kope/exec/sandbox.h"
 #include "test_support.h"
 
+using namespace kope::exec;
+using namespace kope::eval;
+
 using namespace kope;
 
 namespace {

@@ -12,6 +12,9 @@
 #include "kope/model/suite.h"
 #include "test_support.h"
 
+using namespace kope::eval;
+using namespace kope::exec;
+
 using namespace kope;
 
 namespace {

@@ -21,6 +21,9 @@
 #include "kope/eval/suite_report.h"
 #include "test_support.h"
 
+using namespace kope::eval;
+using namespace kope::exec;
+
 using namespace kope;
 
 namespace {

@@ -9,6 +9,8 @@
 #include "kope/exec/sandbox.h"
 #include "test_support.h"
 
+using namespace kope::exec;
+
 using namespace kope;
 namespace fs = std::filesystem;
 

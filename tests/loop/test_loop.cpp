@@ -5,6 +5,11 @@
 #include "kope/model/stats.h"
 #include "test_support.h"
 
+using namespace kope::loop;
+using namespace kope::exec;
+using namespace kope::workspace;
+using namespace kope::eval;
+
 using namespace kope;
 
 namespace {

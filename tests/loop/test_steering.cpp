@@ -22,6 +22,12 @@
 #include "kope/base/sha256.h"
 #include "test_support.h"
 
+using namespace kope::eval;
+using namespace kope::loop;
+using namespace kope::cli;
+using namespace kope::exec;
+using namespace kope::workspace;
+
 using namespace kope;
 using nlohmann::json;
 

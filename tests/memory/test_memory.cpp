@@ -23,6 +23,10 @@
 #include "kope/workspace/workspace.h"
 #include "test_support.h"
 
+using namespace kope::loop;
+using namespace kope::workspace;
+using namespace kope::cli;
+
 namespace kope {
 namespace {
 

@@ -22,6 +22,9 @@
 #include "kope/workspace/workspace.h"
 #include "test_support.h"
 
+using namespace kope::workspace;
+using namespace kope::cli;
+
 namespace kope {
 namespace {
 

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+
 namespace kope::test {
 
 using nlohmann::json;

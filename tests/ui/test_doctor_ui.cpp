@@ -27,6 +27,7 @@
 
 using namespace kope;
 using namespace kope::ui;
+using namespace kope::doctor;
 
 namespace {
 

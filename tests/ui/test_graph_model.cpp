@@ -18,6 +18,8 @@
 #include "kope/workspace/workspace.h"
 #include "test_support.h"
 
+using namespace kope::workspace;
+
 using namespace kope;
 using namespace kope::graph;
 using kope::memory::CaseInput;

@@ -44,8 +44,11 @@
 #include "views/results_header.h"
 #include "views/run_controller.h"
 
+using namespace kope::workspace;
+
 using namespace kope;
 using namespace kope::ui;
+using namespace kope::loop;
 
 namespace {
 

@@ -27,6 +27,8 @@
 #include "layout_service.h"
 #include "test_support.h"
 
+using namespace kope::workspace;
+
 using namespace kope;
 using namespace kope::graph;
 using kope::memory::CaseInput;

@@ -13,6 +13,9 @@
 
 using namespace kope;
 using namespace kope::ui;
+using namespace kope::workspace;
+using namespace kope::eval;
+using namespace kope::loop;
 
 namespace {
 

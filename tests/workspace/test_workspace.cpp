@@ -1,4 +1,4 @@
-// kope::Workspace on a scratch folder: creation and migration, kernels, evaluations and their cases, incumbents,
+// kope::workspace::Workspace on a scratch folder: creation and migration, kernels, evaluations and their cases, incumbents,
 // runs, crash recovery, and the errors for a newer schema or a folder that cannot be made.
 
 #include <gtest/gtest.h>
@@ -21,6 +21,8 @@
 #include "kope/model/task.h"
 #include "kope/workspace/workspace.h"
 #include "test_support.h"
+
+using namespace kope::workspace;
 
 namespace kope {
 namespace {

@@ -15,6 +15,8 @@
 
 #include "doctor/doctor_model.h"
 
+using namespace kope::doctor;
+
 namespace kope::ui {
 
 DoctorDialog::DoctorDialog(QWidget* parent, DoctorOptions options) : QDialog(parent), options_(std::move(options)) {

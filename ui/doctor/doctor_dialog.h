@@ -18,7 +18,7 @@ class DoctorModel;
 class DoctorDialog : public QDialog {
   Q_OBJECT
  public:
-  explicit DoctorDialog(QWidget* parent = nullptr, DoctorOptions options = {});
+  explicit DoctorDialog(QWidget* parent = nullptr, doctor::DoctorOptions options = {});
   ~DoctorDialog() override;
 
   DoctorModel* model() const { return model_; }
@@ -26,7 +26,7 @@ class DoctorDialog : public QDialog {
   QPushButton* refreshButton() const { return refresh_; }
   QLabel* summaryLabel() const { return summary_; }
   bool running() const { return thread_ != nullptr; }
-  const DoctorReport& report() const { return report_; }
+  const doctor::DoctorReport& report() const { return report_; }
 
  public slots:
   void refresh();  // runs the checks again (ignored while they run)
@@ -39,11 +39,11 @@ class DoctorDialog : public QDialog {
 
  private:
   void retranslate();
-  void display(DoctorReport report, const QString& error);
+  void display(doctor::DoctorReport report, const QString& error);
   QString summaryText() const;
 
-  DoctorOptions options_;
-  DoctorReport report_;
+  doctor::DoctorOptions options_;
+  doctor::DoctorReport report_;
   QString error_;
   DoctorModel* model_ = nullptr;
   QTableView* table_ = nullptr;

@@ -3,6 +3,8 @@
 
 #include <QColor>
 
+using namespace kope::doctor;
+
 namespace kope::ui {
 
 namespace {

@@ -6,13 +6,15 @@
 
 #include "kope/workspace/workspace.h"
 
+using namespace kope::workspace;
+
 namespace kope::graph {
 
 using kope::memory::CaseRow;
 
 GraphModel::GraphModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void GraphModel::load(const kope::memory::MemoryStore& store, const kope::Workspace& ws) {
+void GraphModel::load(const kope::memory::MemoryStore& store, const kope::workspace::Workspace& ws) {
   kope::memory::CaseFilter f;
   f.limit = std::numeric_limits<int>::max();
   std::vector<CaseRow> rows = store.cases(f);

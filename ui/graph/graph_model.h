@@ -15,7 +15,7 @@
 
 #include "kope/memory/memory.h"
 
-namespace kope {
+namespace kope::workspace {
 class Workspace;
 }
 
@@ -58,7 +58,7 @@ class GraphModel : public QAbstractTableModel {
   explicit GraphModel(QObject* parent = nullptr);
 
   // Reads every Case of the memory (listing fields) and the incumbent of each task and device.
-  void load(const kope::memory::MemoryStore& store, const kope::Workspace& ws);
+  void load(const kope::memory::MemoryStore& store, const kope::workspace::Workspace& ws);
   // The same from rows already read; `incumbents` holds Case ids. Rows may come in any order.
   void setCases(std::vector<kope::memory::CaseRow> rows, const std::set<int64_t>& incumbents);
   void clear();

@@ -31,6 +31,8 @@
 #include "kope/workspace/workspace.h"
 #include "layout_service.h"
 
+using namespace kope::workspace;
+
 namespace kope::graph {
 
 using kope::memory::MemoryStore;
@@ -292,7 +294,7 @@ void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
   agent_->setStores(nullptr, nullptr);
   agentStore_.reset();
   store_.reset();
-  ws_ = std::make_unique<kope::Workspace>(kope::Workspace::open(dir));
+  ws_ = std::make_unique<kope::workspace::Workspace>(kope::workspace::Workspace::open(dir));
   MemoryStore::ensure_schema(ws_->handle());
   store_ = std::make_unique<MemoryStore>(ws_->handle());
   agentStore_ = kope::agent::AgentStore::reader(ws_->handle());

@@ -31,7 +31,7 @@ class QToolBar;
 class QUndoStack;
 class QAction;
 
-namespace kope {
+namespace kope::workspace {
 class Workspace;
 }
 
@@ -131,7 +131,7 @@ class GraphWidget : public QWidget {
   bool shown(int64_t id) const { return shown_.count(id) > 0; }
 
   // Declared in this order so the stores that borrow the workspace's connection go first.
-  std::unique_ptr<kope::Workspace> ws_;
+  std::unique_ptr<kope::workspace::Workspace> ws_;
   std::unique_ptr<kope::memory::MemoryStore> store_;
   std::optional<kope::agent::AgentStore> agentStore_;  // reads the agent's transcripts over ws_'s connection
   std::filesystem::path dir_;

@@ -8,6 +8,10 @@
 #include "kope/base/format.h"
 #include "status.h"
 
+using namespace kope::workspace;
+using namespace kope::eval;
+using namespace kope::loop;
+
 namespace kope::ui {
 
 namespace {

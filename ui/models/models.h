@@ -41,7 +41,7 @@ class DiagnosticModel : public RowModel<Diagnostic> {
 
 struct AttemptRow {
   std::string task;
-  Attempt attempt;
+  loop::Attempt attempt;
 };
 
 // The loop's attempts as they finish.
@@ -56,47 +56,47 @@ class AttemptModel : public RowModel<AttemptRow> {
 };
 
 // Recorded evaluations, newest first.
-class HistoryModel : public RowModel<EvaluationRow> {
+class HistoryModel : public RowModel<workspace::EvaluationRow> {
   Q_OBJECT
  public:
   enum Column { Id, Task, Status, Speedup, Started, Kernel, ColumnCount };
   using RowModel::RowModel;
   int columns() const override { return ColumnCount; }
   QString header(int column) const override;
-  QVariant cell(const EvaluationRow& r, int column, int role) const override;
+  QVariant cell(const workspace::EvaluationRow& r, int column, int role) const override;
 };
 
 // Recorded runs, newest first.
-class RunModel : public RowModel<RunRow> {
+class RunModel : public RowModel<workspace::RunRow> {
   Q_OBJECT
  public:
   enum Column { Id, Command, Status, Started, Finished, ColumnCount };
   using RowModel::RowModel;
   int columns() const override { return ColumnCount; }
   QString header(int column) const override;
-  QVariant cell(const RunRow& r, int column, int role) const override;
+  QVariant cell(const workspace::RunRow& r, int column, int role) const override;
 };
 
 // Two versions per case: both medians, B's speedup over A with its interval, both statuses.
-class CompareModel : public RowModel<CaseComparison> {
+class CompareModel : public RowModel<eval::CaseComparison> {
   Q_OBJECT
  public:
   enum Column { Name, AStatus, BStatus, AMedian, BMedian, Speedup, Interval, ColumnCount };
   using RowModel::RowModel;
   int columns() const override { return ColumnCount; }
   QString header(int column) const override;
-  QVariant cell(const CaseComparison& c, int column, int role) const override;
+  QVariant cell(const eval::CaseComparison& c, int column, int role) const override;
 };
 
 // The steering acts of the current run, oldest first.
-class SteeringModel : public RowModel<SteeringAct> {
+class SteeringModel : public RowModel<loop::SteeringAct> {
   Q_OBJECT
  public:
   enum Column { At, Act, Detail, ColumnCount };
   using RowModel::RowModel;
   int columns() const override { return ColumnCount; }
   QString header(int column) const override;
-  QVariant cell(const SteeringAct& a, int column, int role) const override;
+  QVariant cell(const loop::SteeringAct& a, int column, int role) const override;
 };
 
 struct TaskRow {

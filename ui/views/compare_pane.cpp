@@ -11,6 +11,8 @@
 #include "kope/base/format.h"
 #include "view_util.h"
 
+using namespace kope::eval;
+
 namespace kope::ui {
 
 namespace {

@@ -25,9 +25,9 @@ class ComparePane : public QWidget {
   KernelEditor* right() const { return right_; }
   ChartPanel* chart() const { return chart_; }
   QLabel* title() const { return title_; }
-  const Comparison& comparison() const { return comparison_; }
+  const eval::Comparison& comparison() const { return comparison_; }
 
-  void showComparison(const Comparison& comparison, const QString& sourceA, const QString& sourceB);
+  void showComparison(const eval::Comparison& comparison, const QString& sourceA, const QString& sourceB);
   void retranslate();
 
  private:
@@ -39,7 +39,7 @@ class ComparePane : public QWidget {
   QLabel* left_title_ = nullptr;
   QLabel* right_title_ = nullptr;
   QTableView* view_ = nullptr;
-  Comparison comparison_;
+  eval::Comparison comparison_;
 };
 
 }  // namespace kope::ui

@@ -20,6 +20,8 @@
 #include "models/status.h"
 #include "view_util.h"
 
+using namespace kope::loop;
+
 namespace kope::ui {
 
 RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent)

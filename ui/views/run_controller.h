@@ -55,7 +55,7 @@ class RunController : public QWidget {
   QCheckBox* pinBox() const { return pin_; }
   QLineEdit* hintEdit() const { return hint_; }
   QPushButton* hintButton() const { return send_hint_; }
-  std::shared_ptr<RunControl> control() const { return control_; }
+  std::shared_ptr<loop::RunControl> control() const { return control_; }
   bool running() const { return running_; }
   qint64 lastRunId() const { return last_run_; }
 
@@ -72,11 +72,11 @@ class RunController : public QWidget {
   void retranslate();
 
  signals:
-  void candidateHeld(const QString& task, const kope::Proposal& proposal);
+  void candidateHeld(const QString& task, const kope::loop::Proposal& proposal);
   void candidateDecided();
   void runStarted();
   void runFinished(qint64 runId);
-  void attemptFinished(const QString& task, const kope::Attempt& attempt);
+  void attemptFinished(const QString& task, const kope::loop::Attempt& attempt);
 
  private:
   void buildForm();
@@ -90,11 +90,11 @@ class RunController : public QWidget {
 
   Engine* engine_ = nullptr;
   const Suite* suite_ = nullptr;
-  std::shared_ptr<RunControl> control_;
+  std::shared_ptr<loop::RunControl> control_;
   quint64 job_ = 0;
   qint64 last_run_ = 0;
   bool running_ = false;
-  std::optional<Proposal> held_;
+  std::optional<loop::Proposal> held_;
   std::optional<qint64> pending_fork_;
 
   TaskModel* tasks_ = nullptr;

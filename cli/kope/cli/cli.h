@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace kope {
+namespace kope::cli {
 
 // Exit codes: 0 done (and every evaluated kernel correct); 1 a kernel failed (did not compile, was wrong,
 // crashed, timed out); 2 bad usage or bad input (a task file, a kernel path, an option: the message names the
@@ -16,4 +16,4 @@ enum CliExit : int { kExitOk = 0, kExitKernelFailed = 1, kExitBadInput = 2, kExi
 // Parses `args` (without the program name) against the command registry (command.h) and runs the command.
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -14,7 +14,7 @@ namespace CLI {
 class App;
 }
 
-namespace kope {
+namespace kope::cli {
 
 // What a command runs with.
 struct Invocation {
@@ -71,4 +71,4 @@ std::string help_text(const CLI::App& app);
 // The registry run_cli walks, in the order `kope --help` lists the commands.
 std::vector<std::unique_ptr<Command>> all_commands();
 
-}  // namespace kope
+}  // namespace kope::cli

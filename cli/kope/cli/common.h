@@ -10,14 +10,14 @@
 #include "kope/model/suite.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+namespace kope::cli {
 
 // --device SPEC (default cpu): a malformed spec or an unknown kind is bad usage (exit 2); a device this
 // environment lacks (no toolkit, no board, an unreachable host) is EnvError (exit 4), with why. Returns the spec.
 std::string require_device(const std::optional<std::string>& spec);
 
 // Each named task's incumbent on `device` (its stored report), summarised; a task without one counts as unsolved.
-SuiteSummary incumbent_summary(const Workspace& ws, const Suite& suite, const std::vector<std::string>& names,
+eval::SuiteSummary incumbent_summary(const workspace::Workspace& ws, const Suite& suite, const std::vector<std::string>& names,
                                const std::string& device);
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -11,7 +11,7 @@
 #include "kope/memory/graph.h"
 #include "kope/memory/memory.h"
 
-namespace kope {
+namespace kope::cli {
 
 // The options of every `kope memory` sub-command (each reads its own).
 struct MemoryArgs {
@@ -33,4 +33,4 @@ int memory_graph(const MemoryArgs& a, memory::MemoryStore& m, std::ostream& out,
 int memory_retrieve(const MemoryArgs& a, memory::MemoryStore& m, std::ostream& out);
 int memory_journal(const MemoryArgs& a, memory::MemoryStore& m, std::ostream& out, std::ostream& err);
 
-}  // namespace kope
+}  // namespace kope::cli

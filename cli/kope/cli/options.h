@@ -16,7 +16,7 @@
 #include "kope/model/report.h"
 #include "kope/model/suite.h"
 
-namespace kope {
+namespace kope::cli {
 
 // Bad usage: exit status 2 with the message.
 class UsageError : public Error {
@@ -88,6 +88,6 @@ void add_level_option(CLI::App& app, SuiteChoice& suite, const std::string& what
 void add_eval_options(CLI::App& app, EvalOptions& o);
 // The loop's tasks and stop rules, for `run`: --tasks --max-attempts --patience --target --max-tokens-total
 // --max-wall --recheck, bound to `o`.
-void add_loop_options(CLI::App& app, LoopOptions& o);
+void add_loop_options(CLI::App& app, loop::LoopOptions& o);
 
-}  // namespace kope
+}  // namespace kope::cli

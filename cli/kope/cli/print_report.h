@@ -6,8 +6,8 @@
 
 #include "kope/model/report.h"
 
-namespace kope {
+namespace kope::cli {
 
 void print_report(const EvalReport& report, std::ostream& out);
 
-}  // namespace kope
+}  // namespace kope::cli

@@ -11,13 +11,13 @@
 #include "kope/cli/options.h"
 #include "kope/loop/loop.h"
 
-namespace kope {
+namespace kope::cli {
 
 struct RunRequest {
   agent::PolicyChoice policy;  // --policy, --kernels, and the LLM agent's profile, context and prompts
   std::optional<std::string> device;
   SuiteChoice suite;
-  LoopOptions loop;            // --tasks, --max-attempts, the stop rules, and eval's options in loop.eval
+  loop::LoopOptions loop;            // --tasks, --max-attempts, the stop rules, and eval's options in loop.eval
   bool json = false;
 };
 
@@ -28,4 +28,4 @@ std::vector<std::string> add_llm_options(CLI::App& app, agent::PolicyChoice& cho
 // `kope run --policy llm`: the loop with the LLM agent; exit 130 when Ctrl+C ended it.
 int run_llm(const RunRequest& request, const Invocation& inv);
 
-}  // namespace kope
+}  // namespace kope::cli

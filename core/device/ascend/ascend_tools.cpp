@@ -13,6 +13,8 @@
 #include "kope/base/fsutil.h"
 #include "kope/base/process.h"
 
+using namespace kope::exec;
+
 namespace kope::device::ascend {
 
 namespace fs = std::filesystem;

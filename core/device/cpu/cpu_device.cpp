@@ -20,6 +20,8 @@
 #include "kope/exec/cache.h"
 #include "kope/exec/judge.h"
 
+using namespace kope::exec;
+
 namespace kope::device {
 
 namespace fs = std::filesystem;

@@ -15,6 +15,8 @@
 #include "kope/base/process.h"
 #include "kope/base/sha256.h"
 
+using namespace kope::exec;
+
 namespace kope::device {
 
 namespace fs = std::filesystem;

@@ -7,6 +7,8 @@
 #include "kope/device/cuda.h"
 #include "kope/base/process.h"
 
+using namespace kope::exec;
+
 namespace kope::device::cuda {
 
 namespace fs = std::filesystem;

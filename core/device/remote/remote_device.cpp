@@ -15,6 +15,8 @@
 #include "kope/exec/paths.h"
 #include "kope/base/fsutil.h"
 
+using namespace kope::exec;
+
 namespace kope::device {
 
 namespace fs = std::filesystem;

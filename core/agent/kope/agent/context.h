@@ -13,7 +13,7 @@
 #include "kope/llm/client.h"
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::workspace {
 class Workspace;
 }
 
@@ -58,11 +58,11 @@ class ExperienceSource {
 // failures (warm, newest first), other tasks' correct kernels (cold, cross-task).
 class WorkspaceExperience : public ExperienceSource {
  public:
-  explicit WorkspaceExperience(const Workspace& ws, int scan_limit = 400) : ws_(ws), scan_limit_(scan_limit) {}
+  explicit WorkspaceExperience(const workspace::Workspace& ws, int scan_limit = 400) : ws_(ws), scan_limit_(scan_limit) {}
   std::vector<ContextItem> retrieve(const ExperienceQuery& q) override;
 
  private:
-  const Workspace& ws_;
+  const workspace::Workspace& ws_;
   int scan_limit_;
 };
 

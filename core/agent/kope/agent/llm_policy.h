@@ -23,9 +23,9 @@ struct LlmPolicyOptions {
 
 // The hot sections for a state: the spec (tensors, dtypes, shapes per case, attributes), the reference, the
 // device's ABI rules, the incumbent, the latest feedback and the target.
-std::vector<Section> hot_sections(const PolicyState& s, const PromptTemplates& t, double min_gain);
+std::vector<Section> hot_sections(const loop::PolicyState& s, const PromptTemplates& t, double min_gain);
 
-class LlmPolicy : public Policy {
+class LlmPolicy : public loop::Policy {
  public:
   // `source` null: the experience is the loop's Retrieve(s, M) (PolicyState::experience, from the Experience
   // Graph Memory); else what `source` retrieves (the dump arm's every Case, or the workspace's evaluations).
@@ -33,8 +33,8 @@ class LlmPolicy : public Policy {
             LlmPolicyOptions options);
 
   std::string name() const override { return "llm"; }
-  std::optional<Proposal> propose(const PolicyState& state) override;
-  void recorded(const Proposal& p, int64_t evaluation_id, const std::string& status) override;
+  std::optional<loop::Proposal> propose(const loop::PolicyState& state) override;
+  void recorded(const loop::Proposal& p, int64_t evaluation_id, const std::string& status) override;
 
   int64_t tokens_used() const { return tokens_; }
   const Prompt* last_prompt() const { return last_prompt_ ? &*last_prompt_ : nullptr; }

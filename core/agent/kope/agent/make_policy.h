@@ -16,7 +16,7 @@
 #include "kope/llm/config.h"
 #include "kope/loop/policy.h"
 
-namespace kope {
+namespace kope::workspace {
 class Workspace;
 }
 
@@ -39,18 +39,18 @@ struct PolicyChoice {
 
 // The LLM agent together with what it borrows (the transcript store, the memory the dump arm reads, the hook on
 // the cancel token), so a front end holds one object for the whole run.
-class AgentPolicy final : public Policy {
+class AgentPolicy final : public loop::Policy {
  public:
   // Throws kope::Error for a bad settings file or profile, a missing key (naming its variable) or a device
   // without prompt templates; EnvError when the workspace's database cannot be opened.
-  AgentPolicy(const PolicyChoice& choice, Workspace& ws);
+  AgentPolicy(const PolicyChoice& choice, workspace::Workspace& ws);
   ~AgentPolicy() override;
   AgentPolicy(const AgentPolicy&) = delete;
   AgentPolicy& operator=(const AgentPolicy&) = delete;
 
   std::string name() const override;
-  std::optional<Proposal> propose(const PolicyState& state) override;
-  void recorded(const Proposal& p, int64_t evaluation_id, const std::string& status) override;
+  std::optional<loop::Proposal> propose(const loop::PolicyState& state) override;
+  void recorded(const loop::Proposal& p, int64_t evaluation_id, const std::string& status) override;
 
   const llm::Profile& profile() const { return profile_; }
   int64_t tokens_used() const;
@@ -71,6 +71,6 @@ void check_policy_choice(const PolicyChoice& choice);
 
 // "offline": the shipped kernels (or choice.kernels); "llm": an AgentPolicy. Another name throws kope::Error
 // naming the policies there are.
-std::unique_ptr<Policy> make_policy(const PolicyChoice& choice, Workspace& ws);
+std::unique_ptr<loop::Policy> make_policy(const PolicyChoice& choice, workspace::Workspace& ws);
 
 }  // namespace kope::agent

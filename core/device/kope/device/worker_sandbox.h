@@ -33,10 +33,10 @@ std::vector<std::string> worker_env(const std::vector<std::string>& overrides, c
 
 // The SandboxSpec for `w`: its paths, the device nodes present, and the folders the environment names for
 // the toolchain (PATH and LD_LIBRARY_PATH entries, *_HOME/*_PATH/ASCEND_*/CUDA_* values) outside the system's.
-SandboxSpec worker_sandbox_spec(const WorkerSandbox& w);
+exec::SandboxSpec worker_sandbox_spec(const WorkerSandbox& w);
 
 // sandbox_run, answered as a ProcessResult (what read_worker_result reads). A sandbox that cannot start is a
 // result with started = false and the reason.
-ProcessResult run_sandboxed(const SandboxSpec& spec, double wall_seconds, std::size_t max_captured_bytes = 256 << 10);
+ProcessResult run_sandboxed(const exec::SandboxSpec& spec, double wall_seconds, std::size_t max_captured_bytes = 256 << 10);
 
 }  // namespace kope::device

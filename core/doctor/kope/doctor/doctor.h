@@ -10,7 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-namespace kope {
+namespace kope::doctor {
 
 // ok: as kope wants it; info: worth knowing, changes nothing; warn: verdicts hold but are weakened;
 // fail: a part of kope cannot work (a check with blocks_verdicts failing means no verdict at all).
@@ -59,4 +59,4 @@ DoctorReport doctor_report_from_json(const nlohmann::json& j);
 
 
 
-}  // namespace kope
+}  // namespace kope::doctor

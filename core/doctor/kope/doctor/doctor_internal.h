@@ -9,7 +9,7 @@
 
 #include "kope/doctor/doctor.h"
 
-namespace kope::doctor_detail {
+namespace kope::doctor::detail {
 
 // Reads the system's files under `root` ("/" on a real run).
 struct SysView {
@@ -47,4 +47,4 @@ DoctorCheck check_isolated_cores(const SysView& sys);
 DoctorCheck check_smt(const SysView& sys);
 DoctorCheck check_load(const SysView& sys);
 
-}  // namespace kope::doctor_detail
+}  // namespace kope::doctor::detail

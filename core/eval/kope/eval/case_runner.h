@@ -16,7 +16,7 @@
 #include "kope/model/report.h"
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::eval {
 
 // What a device's cases are timed against: its naive baseline's build and, where it times one, the library's.
 struct TrustedBuilds {
@@ -57,11 +57,11 @@ class CaseRunner {
 
 // The one choice per device: the judge for the local CPU ("cpu"), Device::measure for every other device.
 std::unique_ptr<CaseRunner> make_case_runner(device::Device& dev, const device::Capabilities& caps,
-                                             const EvalPaths& paths);
+                                             const exec::EvalPaths& paths);
 
 // The two implementations (judge_case_runner.cpp, device_case_runner.cpp).
-std::unique_ptr<CaseRunner> make_judge_case_runner(const EvalPaths& paths);
+std::unique_ptr<CaseRunner> make_judge_case_runner(const exec::EvalPaths& paths);
 std::unique_ptr<CaseRunner> make_device_case_runner(device::Device& dev, const device::Capabilities& caps,
-                                                    const EvalPaths& paths);
+                                                    const exec::EvalPaths& paths);
 
-}  // namespace kope
+}  // namespace kope::eval

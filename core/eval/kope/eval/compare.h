@@ -12,7 +12,7 @@
 
 #include "kope/model/report.h"
 
-namespace kope {
+namespace kope::eval {
 
 struct CaseComparison {
   std::string name;
@@ -44,4 +44,4 @@ struct DiffLine {
 // A shortest line diff (LCS) of two texts, in order.
 std::vector<DiffLine> diff_lines(const std::string& a, const std::string& b);
 
-}  // namespace kope
+}  // namespace kope::eval

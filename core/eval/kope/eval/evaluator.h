@@ -12,15 +12,15 @@
 #include "kope/model/report.h"
 #include "kope/model/task.h"
 
-namespace kope {
-
-namespace device {
+namespace kope::device {
 class Device;
 }
 
+namespace kope::eval {
+
 class Evaluator {
  public:
-  explicit Evaluator(EvalPaths paths);
+  explicit Evaluator(exec::EvalPaths paths);
   ~Evaluator();
 
   // A bad task (a reference that does not build or crashes) throws kope::Error; anything wrong with the
@@ -33,17 +33,17 @@ class Evaluator {
   // the task's evaluation to report.
   void prepare(const std::vector<const Task*>& tasks, const EvalOptions& options);
 
-  const EvalPaths& paths() const { return paths_; }
+  const exec::EvalPaths& paths() const { return paths_; }
 
  private:
   // Each device spec made once per evaluator (a remote one keeps its SSH connection), with its fingerprint.
   struct DeviceEntry;
   DeviceEntry& device_for(const std::string& spec);
 
-  EvalPaths paths_;
+  exec::EvalPaths paths_;
   TrustedSide side_;  // goldens and builds held across evaluations
   std::map<std::string, std::unique_ptr<DeviceEntry>> devices_;
 };
 
-}  // namespace kope
+}  // namespace kope::eval
 

@@ -18,7 +18,7 @@
 #include "kope/model/report.h"
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::eval {
 
 // A case's fp64 golden outputs, one array per output.
 using Golden = std::vector<std::vector<double>>;
@@ -43,7 +43,7 @@ struct JobDir {
 
 class TrustedSide {
  public:
-  explicit TrustedSide(EvalPaths paths) : paths_(std::move(paths)) {}
+  explicit TrustedSide(exec::EvalPaths paths) : paths_(std::move(paths)) {}
 
   // With `cancel` set these throw EvalCancelled when it stops them.
   std::filesystem::path reference_so(const Task& task, const CancelToken* cancel = nullptr);
@@ -61,13 +61,13 @@ class TrustedSide {
   // include folders are unchanged), so it is not retried on every attempt.
   CompileResult library_build(const Task& task, const LibraryImpl& lib);
 
-  const EvalPaths& paths() const { return paths_; }
+  const exec::EvalPaths& paths() const { return paths_; }
 
  private:
-  EvalPaths paths_;
+  exec::EvalPaths paths_;
   SizedCache<Golden> golden_cache_{std::size_t{768} << 20};
   std::mutex library_mutex_;  // the trusted side is prepared on a second thread while the candidate compiles
   std::map<std::string, CompileResult> library_failures_;
 };
 
-}  // namespace kope
+}  // namespace kope::eval

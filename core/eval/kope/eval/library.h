@@ -8,24 +8,24 @@
 #include "kope/eval/evaluator.h"
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::eval {
 
 // The task's library implementation on `device`, or null when the task names none there (task.library_why,
 // when set, says why).
 const LibraryImpl* library_for(const Task& task, const std::string& device);
 
 // -O2 plus the implementation's include folders and link libraries.
-CompileOptions library_compile_options(const LibraryImpl& lib);
+exec::CompileOptions library_compile_options(const LibraryImpl& lib);
 
 // The candidate flags that build it through the evaluator's candidate path: -O2, -I..., -Wl,--no-as-needed -l...
 std::vector<std::string> library_candidate_flags(const LibraryImpl& lib);
 
 // Builds it into paths.build (cached by content, like kernels).
-CompileResult build_library(const Task& task, const LibraryImpl& lib, const EvalPaths& paths);
+CompileResult build_library(const Task& task, const LibraryImpl& lib, const exec::EvalPaths& paths);
 
 // Evaluates the library implementation AS A CANDIDATE: its correctness against the fp64 golden and its speedup
 // over the naive baseline, through the unchanged evaluator (the link libraries ride in the candidate's flags).
 // Throws kope::Error when the task names no library implementation for `device`.
 EvalReport evaluate_library(Evaluator& ev, const Task& task, const std::string& device, EvalOptions options);
 
-}  // namespace kope
+}  // namespace kope::eval

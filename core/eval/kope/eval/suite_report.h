@@ -12,7 +12,7 @@
 #include "kope/model/report.h"
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::eval {
 
 // Traffic above which an unmarked case counts as memory-bound when its task marks none: 32 MiB, the last-level
 // cache of the machines this was measured on; after the evaluator's cache flush such a case streams from DRAM.
@@ -79,4 +79,4 @@ SuiteSummary summarize_suite(const std::vector<TaskRecord>& records);
 nlohmann::json to_json(const SuiteSummary& s);
 void print_suite_summary(const SuiteSummary& s, std::ostream& out);
 
-}  // namespace kope
+}  // namespace kope::eval

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace kope {
+namespace kope::exec {
 
 // The largest data or unified cache of cpu0 in bytes, read from /sys/devices/system/cpu/cpu0/cache/index*/
 // (sysconf(_SC_LEVEL3_CACHE_SIZE) reports 320 MiB where sysfs says 32 MiB on some machines). 0 when unknown.
@@ -40,4 +40,4 @@ class ReadFlusher {
 // Bytes per nanosecond one core moves in a large copy (read plus write), the best of three over `scratch`.
 double copy_bandwidth(std::vector<unsigned char>& scratch);
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -11,8 +11,10 @@
 #include "kope/model/build_types.h"
 
 namespace kope {
-
 class CancelToken;
+}
+
+namespace kope::exec {
 
 struct CompileOptions {
   std::string cxx;                        // empty: $CXX, else c++
@@ -40,4 +42,4 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
                              const std::filesystem::path& build_dir, const std::filesystem::path& include_dir,
                              const CompileOptions& options);
 
-}  // namespace kope
+}  // namespace kope::exec

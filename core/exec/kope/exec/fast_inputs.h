@@ -6,7 +6,7 @@
 
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::exec {
 
 // Fills `out` (numel * dtype_size bytes) with values of t's init distribution rounded to its dtype. Different
 // seeds give unrelated streams; the stream is independent of generate_tensor's (the correctness inputs).
@@ -15,4 +15,4 @@ void generate_fresh(const ConcreteTensor& t, uint64_t seed, void* out);
 // A seed for (evaluation nonce, case, call, tensor): splitmix64 of their combination.
 uint64_t mix_seed(uint64_t a, uint64_t b, uint64_t c = 0, uint64_t d = 0);
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -18,7 +18,7 @@
 #include "kope/exec/sandbox.h"
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::exec {
 
 class Judge {
  public:
@@ -136,4 +136,4 @@ class Judge {
 };
 
 
-}  // namespace kope
+}  // namespace kope::exec

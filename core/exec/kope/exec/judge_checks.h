@@ -7,7 +7,7 @@
 #include "kope/model/check.h"
 #include "kope/model/dtype.h"
 
-namespace kope {
+namespace kope::exec {
 
 // The threshold a timed call's output is held to against the baseline's output on the same inputs, given the
 // task's threshold t and the baseline's own error against the golden on the case's seeded inputs. By the
@@ -37,4 +37,4 @@ void fold_worst(OutputCheck& worst, const OutputCheck& call, bool first);
 std::string describe_timed_failure(const std::string& phase, const OutputCheck& o, const TimedLimit& limit,
                                    double task_threshold);
 
-}  // namespace kope
+}  // namespace kope::exec

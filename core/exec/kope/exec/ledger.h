@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace kope {
+namespace kope::exec {
 
 // A perf task-clock counter on process `pid` and every thread it starts from now on (exact CPU ns, read with
 // read(2) as a uint64_t): the clock the ledger reads. Returns the fd, or -1 with `why` set.
@@ -76,4 +76,4 @@ class Ledger {
   int windows_ = 0;
 };
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-namespace kope {
+namespace kope::exec {
 
 // Where an evaluation keeps builds, cached golden outputs and scratch job folders.
 struct EvalPaths {
@@ -17,4 +17,4 @@ struct EvalPaths {
 // kope-runner: $KOPE_RUNNER, else beside the running executable, else the build tree's.
 std::filesystem::path find_runner();
 
-}  // namespace kope
+}  // namespace kope::exec

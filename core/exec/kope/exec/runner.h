@@ -10,7 +10,7 @@
 
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::exec {
 
 struct RunnerJob {
   enum class Mode { Golden, Measure };
@@ -52,4 +52,4 @@ std::filesystem::path network_failure_path(const std::filesystem::path& dir);
 // main() of kope-runner: `kope-runner JOB.json`.
 int runner_main(int argc, char** argv);
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -12,8 +12,10 @@
 #include <vector>
 
 namespace kope {
-
 class CancelToken;
+}
+
+namespace kope::exec {
 
 // What confined a process: each mechanism by name ("user-namespace", "mount-namespace", "pid-namespace",
 // "network-namespace", "ipc-namespace", "unprivileged-uid", "no-capabilities", "clean-environment",
@@ -103,4 +105,4 @@ SandboxRun sandbox_run(const SandboxSpec& spec, double wall_seconds, std::size_t
 // success, else why it could not.
 std::string confine_current_process();
 
-}  // namespace kope
+}  // namespace kope::exec

@@ -12,7 +12,7 @@
 
 #include "kope/exec/sandbox.h"
 
-namespace kope::detail {
+namespace kope::exec::detail {
 
 // The filter every sandboxed child gets (allow_exec = true: no sockets, no namespaces, no ptrace, ...; exec
 // allowed so a compiler can run its passes), or the stricter one a worker installs on itself (allow_exec =
@@ -58,4 +58,4 @@ class TreeCgroup {
   uint64_t memory_limit_ = 0;
 };
 
-}  // namespace kope::detail
+}  // namespace kope::exec::detail

@@ -8,7 +8,7 @@
 
 #include "kope/exec/sandbox.h"
 
-namespace kope {
+namespace kope::exec {
 
 // main() of `kope-runner --worker ...`.
 int worker_main(int argc, char** argv);
@@ -18,4 +18,4 @@ int worker_main(int argc, char** argv);
 std::unique_ptr<SandboxChild> spawn_worker_process(const SandboxSpec& spec);
 std::string confine_worker();
 
-}  // namespace kope
+}  // namespace kope::exec

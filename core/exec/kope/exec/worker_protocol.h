@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace kope::wire {
+namespace kope::exec::wire {
 
 inline constexpr uint32_t kMagic = 0x6b6f7065;  // "kope"
 inline constexpr std::size_t kMaxTensors = 256;
@@ -102,4 +102,4 @@ inline constexpr int kWorkerLoadError = 4;
 inline constexpr int kWorkerInputsModified = 6;
 inline constexpr int kWorkerSetupError = 7;
 
-}  // namespace kope::wire
+}  // namespace kope::exec::wire

@@ -17,7 +17,7 @@
 #include "kope/model/suite.h"
 #include "kope/workspace/workspace.h"
 
-namespace kope {
+namespace kope::loop {
 
 struct LoopOptions {
   std::vector<std::string> tasks;  // empty: every task of the suite
@@ -114,17 +114,17 @@ struct Recorded {
 // work, the outcome after. Whatever is thrown, the evaluation is closed as "error" first: kope::EnvError is
 // then rethrown (the disk or the database failed: nothing more can be recorded); any other exception becomes
 // Recorded::error (internal_error when it was not a kope::Error).
-Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task& task, const KernelSource& kernel,
+Recorded evaluate_recorded(workspace::Workspace& ws, eval::Evaluator& ev, int64_t run, const Task& task, const KernelSource& kernel,
                            const std::string& device, std::optional<int64_t> prev_evaluation,
                            const EvalOptions& options);
 
 // One kernel in a run of its own, as `kope eval` and the window's Evaluate do; the run ends "done" or "error".
 // Throws kope::Error with Recorded::error, after recording it.
-Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& command, const Task& task,
+Recorded evaluate_in_new_run(workspace::Workspace& ws, eval::Evaluator& ev, const std::string& command, const Task& task,
                              const KernelSource& kernel, const std::string& device, const EvalOptions& options);
 
 // Every attempt is written to the workspace before and after it runs.
-std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+std::vector<TaskOutcome> run_loop(workspace::Workspace& ws, eval::Evaluator& ev, const Suite& suite, Policy& policy,
                                   const LoopOptions& options, int64_t run_id,
                                   const std::function<void(const LoopEvent&)>& progress = {});
 
@@ -134,10 +134,10 @@ struct LoopRun {
 };
 
 // The loop in a run of its own, as `kope run` and the window's Run loop do; the run ends "done" or "error".
-LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+LoopRun run_loop_in_new_run(workspace::Workspace& ws, eval::Evaluator& ev, const Suite& suite, Policy& policy,
                             const LoopOptions& options, const std::string& command,
                             const std::function<void(const LoopEvent&)>& progress = {});
 
 nlohmann::json to_json(const std::vector<TaskOutcome>& outcomes);
 
-}  // namespace kope
+}  // namespace kope::loop

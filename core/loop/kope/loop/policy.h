@@ -11,7 +11,7 @@
 #include "kope/model/suite.h"
 #include "kope/model/task.h"
 
-namespace kope {
+namespace kope::loop {
 
 struct PolicyState {
   const Task* task = nullptr;
@@ -60,4 +60,4 @@ class OfflinePolicy : public Policy {
   std::filesystem::path dir_;
 };
 
-}  // namespace kope
+}  // namespace kope::loop

@@ -17,9 +17,12 @@
 #include "kope/base/cancel.h"
 #include "kope/loop/policy.h"
 
-namespace kope {
-
+namespace kope::workspace {
 class Workspace;
+}
+
+namespace kope::loop {
+
 struct TaskOutcome;
 
 struct SteeringAct {
@@ -97,12 +100,12 @@ class RunControl {
 };
 
 // The steering log of a run: CREATE TABLE IF NOT EXISTS steering(run_id, at, act, detail).
-void record_steering(Workspace& ws, int64_t run_id, const std::vector<SteeringAct>& acts);
-std::vector<SteeringAct> steering_log(Workspace& ws, int64_t run_id);
+void record_steering(workspace::Workspace& ws, int64_t run_id, const std::vector<SteeringAct>& acts);
+std::vector<SteeringAct> steering_log(workspace::Workspace& ws, int64_t run_id);
 
 // The loop's hook before each attempt: waits out a pause (false once stopped), writes pending acts to the log,
 // applies a fork (the forked kernel becomes the incumbent state) and hands queued hints to the policy.
-bool steer_before_attempt(RunControl& control, Workspace& ws, int64_t run_id, const std::string& task,
+bool steer_before_attempt(RunControl& control, workspace::Workspace& ws, int64_t run_id, const std::string& task,
                           PolicyState& state, std::optional<int64_t>& incumbent_eval, TaskOutcome& outcome);
 
 // `kope run` steered by signals while alive: SIGINT/SIGTERM stop now, SIGTSTP/SIGUSR1 pause after the current
@@ -119,4 +122,4 @@ class SignalSteering {
   std::thread watcher_;
 };
 
-}  // namespace kope
+}  // namespace kope::loop

@@ -7,7 +7,7 @@
 
 #include "kope/loop/loop.h"
 
-namespace kope {
+namespace kope::loop {
 
 struct StopState {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
@@ -22,4 +22,4 @@ struct StopDecision {
 
 StopDecision stop_reason(const LoopOptions& o, const StopState& s, double incumbent_speedup);
 
-}  // namespace kope
+}  // namespace kope::loop

@@ -14,7 +14,7 @@
 
 struct sqlite3;
 
-namespace kope {
+namespace kope::workspace {
 
 inline constexpr int kSchemaVersion = 3;  // 2: reviews, 3: the incumbent's baseline
 
@@ -123,4 +123,4 @@ class Workspace {
   store::Connection conn_;
 };
 
-}  // namespace kope
+}  // namespace kope::workspace
