@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "kope/agent/documents.h"
 #include "kope/base/embedded.h"
 #include "kope/base/error.h"
 #include "kope/base/fsutil.h"
@@ -56,6 +57,8 @@ PromptTemplates PromptTemplates::load(const std::string& device, const std::opti
       }
     }
   }
+  // A malformed front matter is the pack's error, said now rather than at the first prompt.
+  for (const auto& [name, text] : t.docs) parse_doc(device + "/" + name, text);
   return t;
 }
 

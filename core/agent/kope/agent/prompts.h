@@ -14,7 +14,7 @@ struct PromptTemplates {
   std::string system;  // system.md
   std::string user;    // user.md
   std::string abi;     // abi.md
-  std::vector<std::pair<std::string, std::string>> docs;  // docs/*.md: name, text (cold documentation)
+  std::vector<std::pair<std::string, std::string>> docs;  // docs/*.md: name, text (cold; front matter: documents.h)
   std::string origin;  // "embedded" or the folder
 
   // The embedded templates of `device`, each file replaced by the same name under `override_dir` when given
