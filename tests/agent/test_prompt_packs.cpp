@@ -7,11 +7,17 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "kope/agent/context.h"
 #include "kope/agent/documents.h"
+#include "kope/agent/llm_policy.h"
 #include "kope/agent/prompts.h"
+#include "kope/agent/store.h"
 #include "kope/base/error.h"
 #include "kope/model/suite.h"
+#include "kope/workspace/workspace.h"
+#include "scripted_llm_server.h"
 #include "test_support.h"
 
 using namespace kope;
@@ -244,5 +250,71 @@ TEST(DocRanking, AnOverrideFolderAddsAndReplacesDocumentsAndIsCheckedOnLoad) {
     FAIL() << "a malformed front matter loads";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("ascend/docs/broken.md"), npos) << e.what();
+  }
+}
+
+TEST(PromptPacks, AReplyInEachDevicesFormYieldsItsKernel) {
+  const ExtractedKernel cuda = extract_kernel(
+      "Vectorise.\n```cpp\n// thought: float4 loads\n#include \"kope_cuda.h\"\n"
+      "extern \"C\" int kope_cuda_kernel(const kope_args* a, cudaStream_t s) { return 0; }\n```\n");
+  EXPECT_TRUE(cuda.why_none.empty()) << cuda.why_none;
+  EXPECT_EQ(cuda.thought, "float4 loads");
+  const ExtractedKernel ascend = extract_kernel(
+      "```cpp\n// thought: double buffering\nextern \"C\" __global__ __aicore__ void k(GM_ADDR x) {}\n"
+      "extern \"C\" int kope_ascend_kernel(const kope_args* a, void* stream) { return 0; }\n```\n");
+  EXPECT_NE(ascend.source.find("kope_ascend_kernel"), npos);
+  const ExtractedKernel none = extract_kernel("```cpp\n__global__ void k() {}\n```\n");
+  EXPECT_TRUE(none.source.empty());
+  EXPECT_NE(none.why_none.find("kope_cuda_kernel"), npos) << none.why_none;
+}
+
+// What the agent sends on each device: that device's system prompt, ABI and ranked documents, as the sections
+// the what-the-agent-saw view lists.
+TEST(PromptPacks, TheAgentSendsTheDevicesOwnPack) {
+  const Task exp = resolve_task("exp", Suite::embedded());
+  struct Want {
+    std::string device, system_word, abi_entry, top_doc;
+  };
+  for (const Want& w : {Want{"cpu", "cpu kernels", "kope_kernel(const kope_args* a)", "docs/optimisation.md"},
+                        Want{"cuda", "CUDA", "kope_cuda_kernel", "docs/memory_access.md"},
+                        Want{"ascend", "AscendC", "kope_ascend_kernel", "docs/alignment.md"}}) {
+    SCOPED_TRACE(w.device);
+    test::TempDir dir;
+    test::ScriptedServer srv({test::sse_response({test::openai_stream({"no kernel this time"})})});
+    Workspace ws = Workspace::open(dir / "ws");
+    AgentStore store = AgentStore::open(ws.dir());
+    llm::Profile p;
+    p.name = "scripted";
+    p.base_url = srv.url() + "/v1";
+    p.model = "m";
+    p.context_window = 32768;
+    p.max_output_tokens = 1000;
+    p.max_retries = 0;
+    LlmPolicy policy(llm::Client(p, ""), PromptTemplates::load(w.device, std::nullopt), store, nullptr, {});
+    PolicyState st;
+    st.task = &exp;
+    st.device = w.device;
+    st.latest_feedback = w.device == "ascend" ? kAlignmentCrash : "correct, speedup 0.700000";
+    auto out = policy.propose(st);
+    ASSERT_TRUE(out.has_value());
+    const Prompt* sent = policy.last_prompt();
+    ASSERT_NE(sent, nullptr);
+    EXPECT_NE(sent->system.find(w.system_word), npos);
+    std::vector<std::string> docs;
+    bool abi = false;
+    for (const auto& s : sent->sections) {
+      if (s.name == "abi") abi = s.label == "prompts/" + w.device + "/abi.md" && s.text.find(w.abi_entry) != npos;
+      if (s.name == "doc") {
+        EXPECT_EQ(s.label.rfind("doc " + w.device + "/", 0), 0u) << s.label;
+        docs.push_back(doc_of(s.label));
+      }
+    }
+    EXPECT_TRUE(abi);
+    ASSERT_EQ(docs.size(), 4u) << "Q_d documents, the most relevant first";
+    EXPECT_EQ(docs.front(), w.top_doc);
+    // The request on the wire carries the same pack.
+    ASSERT_EQ(srv.requests().size(), 1u);
+    const std::string body = srv.requests()[0].body;
+    EXPECT_NE(body.find(w.abi_entry), npos);
   }
 }
