@@ -80,7 +80,8 @@ std::vector<Section> hot_sections(const PolicyState& st, const PromptTemplates& 
   add("abi", "template", "prompts/" + t.device + "/abi.md", t.abi);
   add("incumbent", "incumbent", "incumbent of " + task.name,
       st.incumbent_source.empty()
-          ? "The baseline (the reference built with kope_real=float) is the incumbent (speedup 1.00x).\n"
+          ? (t.device == "cpu" ? "The baseline (the reference built with kope_real=float) is the incumbent (speedup 1.00x).\n"
+                               : "The baseline (the task's naive " + t.device + " kernel) is the incumbent (speedup 1.00x).\n")
           : "Speedup " + num(st.incumbent_speedup) + "x over the baseline:\n```cpp\n" + st.incumbent_source +
                 (st.incumbent_source.back() == '\n' ? "" : "\n") + "```\n");
   add("feedback", "evaluation", "latest feedback",

@@ -304,6 +304,8 @@ TEST(PromptPacks, TheAgentSendsTheDevicesOwnPack) {
     bool abi = false;
     for (const auto& s : sent->sections) {
       if (s.name == "abi") abi = s.label == "prompts/" + w.device + "/abi.md" && s.text.find(w.abi_entry) != npos;
+      if (s.name == "incumbent")
+        EXPECT_NE(s.text.find(w.device == "cpu" ? "kope_real=float" : "naive " + w.device + " kernel"), npos) << s.text;
       if (s.name == "doc") {
         EXPECT_EQ(s.label.rfind("doc " + w.device + "/", 0), 0u) << s.label;
         docs.push_back(doc_of(s.label));
