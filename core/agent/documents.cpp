@@ -48,10 +48,11 @@ std::vector<std::string> matched(const std::vector<std::string>& ts, const std::
   return out;
 }
 
+// At most four terms: a label is for listings.
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
+  for (std::size_t i = 0; i < v.size() && i < 4; ++i) s += (s.empty() ? "" : ", ") + v[i];
+  return v.size() > 4 ? s + ", ..." : s;
 }
 
 }  // namespace
