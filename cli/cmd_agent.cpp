@@ -110,7 +110,9 @@ std::vector<std::string> add_llm_options(CLI::App& app, agent::PolicyChoice& c) 
         c.context.arm = *arm;
       }, "ARM", "off: no experience; dump: all experience that fits, unranked; active: ranked and tiered (default)"),
       add_whole(app, "--qw", c.context.quota_warm, 0, 1000, "at most N warm items"),
-      add_whole(app, "--qc", c.context.quota_cold, 0, 1000, "at most N cold items"),
+      add_whole(app, "--qc", c.context.quota_cold, 0, 1000, "at most N cold items (other operators' Cases)"),
+      add_whole(app, "--qd", c.context.quota_docs, 0, 1000,
+                "at most N of the device's documents, ranked by the task and the latest feedback"),
       add_value(app, "--reserve", [&c](const std::string& v) {
         c.context.reserve = parse_whole("--reserve", v, 0, int64_t{1} << 30);
       }, "N", "R, tokens (0 to 1073741824; default: 5% of W, at least 256)"),
@@ -178,7 +180,8 @@ void print_transcript_header(int64_t id, const json& j, std::ostream& out) {
   const json& b = j["budget"];
   out << "budget B_k = max(0, W " << b["W"] << " - S " << b["S"] << " - G " << b["G"] << " - R " << b["R"]
       << ") = " << b["B"] << "; hot " << b["hot"] << ", warm " << b["warm"] << " (Q_w " << b["Q_w"] << "), cold "
-      << b["cold"] << " (Q_c " << b["Q_c"] << ")\n\nprompt sections:\n";
+      << b["cold"] << " (Q_c " << b["Q_c"] << (b.contains("Q_d") ? ", Q_d " + b["Q_d"].dump() : std::string())
+      << ")\n\nprompt sections:\n";
 }
 
 void print_transcript_sections(const json& j, std::ostream& out) {

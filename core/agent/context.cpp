@@ -147,6 +147,7 @@ Prompt assemble(const AssembleInput& in, int64_t window, int64_t generation, con
   b.budget = std::max<int64_t>(0, window - b.system - b.generation - b.reserve);
   b.quota_warm = opt.quota_warm;
   b.quota_cold = opt.quota_cold;
+  b.quota_docs = opt.quota_docs;
 
   // Hot: the template's own words and every hot section.
   std::vector<std::pair<std::string, std::string>> empty;
@@ -173,41 +174,45 @@ Prompt assemble(const AssembleInput& in, int64_t window, int64_t generation, con
                 " tokens; use a model with a larger context_window or lower max_output_tokens");
   }
 
-  // Experience and documents. Off: documents only. Dump: everything that fits, in insertion order, no quotas.
-  // Active: warm by rank up to Q_w, then cold by rank up to Q_c.
+  // Experience and documents. An item ranked below 0 is not relevant here: listed, never admitted. Off:
+  // documents only. Dump: everything that fits, in insertion order, no quotas. Active: warm by rank up to Q_w,
+  // then cold experience by rank up to Q_c, then documents by rank up to Q_d.
   int64_t left = b.budget - b.hot;
   std::vector<Section> warm, cold;
-  auto admit = [&](const ContextItem& c, Tier tier, int quota, std::vector<Section>& into) {
+  auto admit = [&](const ContextItem& c, Tier tier, int quota, int& taken, std::vector<Section>& into) {
     Section s{c.source_kind == "doc" ? "doc" : "experience", tier, c.source_kind, c.source_id, c.label, c.text, 0, c.rank};
     s.tokens = est(c.text + "\n");
-    if (quota >= 0 && static_cast<int>(into.size()) >= quota) {
+    const char* why = c.rank < 0                    ? "left out: not relevant"
+                      : quota >= 0 && taken >= quota ? "left out: quota"
+                      : s.tokens > left              ? "left out: budget"
+                                                     : nullptr;
+    if (why) {
       s.text.clear();
-      s.name = "left out: quota";
+      s.name = why;
       p.left_out.push_back(std::move(s));
       return;
     }
-    if (s.tokens > left) {
-      s.text.clear();
-      s.name = "left out: budget";
-      p.left_out.push_back(std::move(s));
-      return;
-    }
+    ++taken;
     left -= s.tokens;
     into.push_back(std::move(s));
   };
   if (opt.arm == MemoryArm::Dump) {
-    for (const auto& c : in.items) admit(c, c.tier, -1, c.tier == Tier::Cold ? cold : warm);
+    int none = 0;
+    for (const auto& c : in.items) admit(c, c.tier, -1, none, c.tier == Tier::Cold ? cold : warm);
   } else {
-    std::vector<const ContextItem*> w, c;
+    std::vector<const ContextItem*> w, c, d;
     for (const auto& it : in.items) {
-      if (opt.arm == MemoryArm::Off && it.source_kind != "doc") continue;
-      (it.tier == Tier::Warm ? w : c).push_back(&it);
+      if (it.source_kind == "doc") d.push_back(&it);
+      else if (opt.arm != MemoryArm::Off) (it.tier == Tier::Warm ? w : c).push_back(&it);
     }
     auto by_rank = [](const ContextItem* a, const ContextItem* b) { return a->rank > b->rank; };
     std::stable_sort(w.begin(), w.end(), by_rank);
     std::stable_sort(c.begin(), c.end(), by_rank);
-    for (const auto* it : w) admit(*it, Tier::Warm, opt.quota_warm, warm);
-    for (const auto* it : c) admit(*it, Tier::Cold, opt.quota_cold, cold);
+    std::stable_sort(d.begin(), d.end(), by_rank);
+    int nw = 0, nc = 0, nd = 0;
+    for (const auto* it : w) admit(*it, Tier::Warm, opt.quota_warm, nw, warm);
+    for (const auto* it : c) admit(*it, Tier::Cold, opt.quota_cold, nc, cold);
+    for (const auto* it : d) admit(*it, Tier::Cold, opt.quota_docs, nd, cold);
   }
   std::string experience, background;
   for (const auto& s : warm) {
@@ -238,7 +243,8 @@ json to_json(const Section& s, bool with_text) {
 
 json to_json(const Budget& b) {
   return {{"W", b.window}, {"S", b.system}, {"G", b.generation}, {"R", b.reserve}, {"B", b.budget},
-          {"hot", b.hot}, {"warm", b.warm}, {"cold", b.cold}, {"Q_w", b.quota_warm}, {"Q_c", b.quota_cold}};
+          {"hot", b.hot}, {"warm", b.warm}, {"cold", b.cold}, {"Q_w", b.quota_warm}, {"Q_c", b.quota_cold},
+          {"Q_d", b.quota_docs}};
 }
 
 }  // namespace kope::agent

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kope/agent/documents.h"
 #include "kope/agent/memory_experience.h"
 #include "kope/llm/config.h"
 
@@ -81,7 +82,8 @@ std::vector<Section> hot_sections(const PolicyState& st, const PromptTemplates& 
   add("abi", "template", "prompts/" + t.device + "/abi.md", t.abi);
   add("incumbent", "incumbent", "incumbent of " + task.name,
       st.incumbent_source.empty()
-          ? "The baseline (the reference built with kope_real=float) is the incumbent (speedup 1.00x).\n"
+          ? (t.device == "cpu" ? "The baseline (the reference built with kope_real=float) is the incumbent (speedup 1.00x).\n"
+                               : "The baseline (the task's naive " + t.device + " kernel) is the incumbent (speedup 1.00x).\n")
           : "Speedup " + num(st.incumbent_speedup) + "x over the baseline:\n```cpp\n" + st.incumbent_source +
                 (st.incumbent_source.back() == '\n' ? "" : "\n") + "```\n");
   add("feedback", "evaluation", "latest feedback",
@@ -150,15 +152,13 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
     q.latest_feedback = state.latest_feedback;
     in.items = source_->retrieve(q);
   }
-  for (const auto& [name, text] : templates_.docs) {
-    ContextItem d;
-    d.tier = Tier::Cold;
-    d.source_kind = "doc";
-    d.label = "doc " + templates_.device + "/" + name;
-    d.text = text;
-    d.rank = 1.0;
-    in.items.push_back(d);
-  }
+  // The device's documents, ranked by this state: the task, and what the last attempt's feedback and the
+  // engineer's hints talk about.
+  DocState ds;
+  ds.task = state.task->name + "\n" + state.task->summary;
+  ds.feedback = state.latest_feedback;
+  for (const std::string& h : state.hints) ds.feedback += "\n" + h;
+  for (ContextItem& d : rank_docs(templates_.device, templates_.docs, ds)) in.items.push_back(std::move(d));
   // Assemble
   Estimator est{prof.provider, store_.calibration(calibration_key())};
   Prompt prompt = assemble(in, prof.context_window, prof.max_output_tokens, options_.context, est);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "kope/agent/documents.h"
 #include "kope/base/embedded.h"
 #include "kope/base/error.h"
 #include "kope/base/fsutil.h"
@@ -56,6 +57,8 @@ PromptTemplates PromptTemplates::load(const std::string& device, const std::opti
       }
     }
   }
+  // A malformed front matter is the pack's error, said now rather than at the first prompt.
+  for (const auto& [name, text] : t.docs) parse_doc(device + "/" + name, text);
   return t;
 }
 
@@ -107,6 +110,13 @@ std::vector<Block> fenced_blocks(const std::string& text) {
   return out;  // an unclosed block is not complete and is dropped
 }
 
+// The entry points kope loads: kope_kernel.h (CPU), kope_cuda.h, kope_ascend.h.
+bool defines_entry(const std::string& body) {
+  for (const char* entry : {"kope_kernel", "kope_cuda_kernel", "kope_ascend_kernel"})
+    if (body.find(entry) != std::string::npos) return true;
+  return false;
+}
+
 bool code_lang(const std::string& l) {
   return l.empty() || l == "cpp" || l == "c++" || l == "cc" || l == "cxx" || l == "c" || l == "hpp" || l == "h";
 }
@@ -121,7 +131,7 @@ ExtractedKernel extract_kernel(const std::string& reply) {
   for (const Block& b : blocks) {
     if (!code_lang(b.lang)) continue;
     ++code_blocks;
-    if (b.body.find("kope_kernel") != std::string::npos) chosen = &b;
+    if (defines_entry(b.body)) chosen = &b;
   }
   if (!chosen) {
     if (blocks.empty() && reply.find("```") != std::string::npos)
@@ -129,7 +139,8 @@ ExtractedKernel extract_kernel(const std::string& reply) {
     else if (code_blocks == 0)
       k.why_none = "your reply had no complete fenced ```cpp code block";
     else
-      k.why_none = "none of your reply's code blocks defined int kope_kernel(const kope_args* a)";
+      k.why_none = "none of your reply's code blocks defined the entry point (int kope_kernel(const kope_args* a); on "
+                   "CUDA kope_cuda_kernel, on Ascend kope_ascend_kernel)";
     return k;
   }
   k.source = chosen->body;

@@ -2,6 +2,7 @@
 // templates, the worker contract's files, and `kope devices`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -175,11 +176,15 @@ TEST(PromptTemplates, PerDeviceFolderWithOverride) {
   setenv("KOPE_PROMPTS_DIR", tmp.path().c_str(), 1);
   EXPECT_EQ(prompt_template("cuda", "system.md"), "You write CUDA kernels.\n");
   EXPECT_EQ(prompt_template("cuda", "../cuda/system.md"), "");
-  EXPECT_EQ(prompt_template("ascend", "system.md"), "");
+  EXPECT_EQ(prompt_template("ascend", "fix.md"), "");  // a name the device has nowhere
+  // The folder's names and the embedded pack's (resources/prompts/cuda/), each once.
   auto names = prompt_template_names("cuda");
-  EXPECT_EQ(names, (std::vector<std::string>{"fix.md", "system.md"}));
+  EXPECT_EQ(std::count(names.begin(), names.end(), "fix.md"), 1);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "system.md"), 1);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "abi.md"), 1);
   unsetenv("KOPE_PROMPTS_DIR");
   EXPECT_EQ(prompt_template("cuda", "fix.md"), "");
+  EXPECT_NE(prompt_template("cuda", "system.md").find("CUDA"), std::string::npos);  // the embedded one again
 }
 
 TEST(WorkerProtocol, JobFilesAndExitCodes) {

@@ -1,6 +1,6 @@
 // Retrieve and Assemble: experience as neutral context items, and Active Context Management, which builds the
 // prompt afresh each iteration within B_k = max(0, W - S - G - R): hot always, then at most Q_w warm items
-// ranked by the memory, then at most Q_c cold items.
+// ranked by the memory, then at most Q_c cold items, then at most Q_d documents of the device's prompt pack.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,8 @@ struct ContextItem {
   int64_t source_id = 0;    // the Case (evaluation) or Journal id; 0 for a document
   std::string label;        // short, for listings: "case 12 affine passed 1.31x", "doc cpu/optimisation.md"
   std::string text;         // what goes into the prompt
-  double rank = 0;          // higher first (active arm); ignored by the dump arm
+  double rank = 0;          // higher first (active arm); ignored by the dump arm, except that below 0 the item is
+                            // not relevant to this state: no arm admits it, and the prompt lists it as left out
 };
 
 struct ExperienceQuery {
@@ -89,13 +90,14 @@ struct Budget {
   int64_t window = 0, system = 0, generation = 0, reserve = 0;
   int64_t budget = 0;  // B_k
   int64_t hot = 0, warm = 0, cold = 0;
-  int quota_warm = 0, quota_cold = 0;
+  int quota_warm = 0, quota_cold = 0, quota_docs = 0;
 };
 
 struct AssembleOptions {
   MemoryArm arm = MemoryArm::Active;
   int quota_warm = 6;     // Q_w
-  int quota_cold = 4;     // Q_c
+  int quota_cold = 4;     // Q_c: cold experience (other tasks' cases)
+  int quota_docs = 4;     // Q_d: documents, ranked apart so that experience never crowds them out, nor they it
   int64_t reserve = -1;   // R; -1: 5% of the window, at least 256
 };
 
@@ -103,7 +105,7 @@ struct Prompt {
   std::string system;
   std::string user;
   std::vector<Section> sections;  // what is in the prompt, in order
-  std::vector<Section> left_out;  // ranked items that did not fit (budget or quota), text dropped
+  std::vector<Section> left_out;  // ranked items that did not fit (budget or quota) or are not relevant, text dropped
   Budget budget;
   int64_t raw_estimate = 0;  // uncalibrated estimate of system + user, for calibration
 };

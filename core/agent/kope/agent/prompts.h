@@ -14,7 +14,7 @@ struct PromptTemplates {
   std::string system;  // system.md
   std::string user;    // user.md
   std::string abi;     // abi.md
-  std::vector<std::pair<std::string, std::string>> docs;  // docs/*.md: name, text (cold documentation)
+  std::vector<std::pair<std::string, std::string>> docs;  // docs/*.md: name, text (cold; front matter: documents.h)
   std::string origin;  // "embedded" or the folder
 
   // The embedded templates of `device`, each file replaced by the same name under `override_dir` when given
@@ -29,9 +29,10 @@ struct ExtractedKernel {
 };
 
 // The kernel of a reply. Fenced blocks are ``` or ~~~ fences tagged cpp, c++, cc, cxx, c, or untagged; only
-// complete blocks (with a closing fence) count. Of those that define `kope_kernel`, the LAST one is taken (a
-// model that revises its answer puts the final version last). The thought is the kernel's `// thought:` line,
-// else the first sentence of the prose before the block.
+// complete blocks (with a closing fence) count. Of those that define an entry point (`kope_kernel`, or on an
+// accelerator `kope_cuda_kernel` / `kope_ascend_kernel`), the LAST one is taken (a model that revises its
+// answer puts the final version last). The thought is the kernel's `// thought:` line, else the first
+// sentence of the prose before the block.
 ExtractedKernel extract_kernel(const std::string& reply);
 
 }  // namespace kope::agent
