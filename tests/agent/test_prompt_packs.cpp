@@ -22,6 +22,8 @@
 
 using namespace kope;
 using namespace kope::agent;
+using namespace kope::workspace;
+using namespace kope::loop;
 
 namespace {
 
