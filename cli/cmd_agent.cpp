@@ -9,6 +9,7 @@
 #include "kope/base/error.h"
 #include "kope/base/format.h"
 #include "kope/cli/cli.h"
+#include "kope/cli/print_report.h"
 #include "kope/cli/run.h"
 #include "kope/eval/evaluator.h"
 #include "kope/llm/config.h"
@@ -36,34 +37,12 @@ bool llm_error_is_environmental(llm::ErrorKind k) {
   return k == K::Network || k == K::Server || k == K::Overloaded || k == K::RateLimit || k == K::Incomplete;
 }
 
-std::string fmt_x(std::optional<double> v) {
-  if (!v) return "-";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(2) << *v << "x";
-  return s.str();
-}
-
-void print_attempt(const LoopEvent& e, std::ostream& err) {
-  if (e.skipped) {
-    err << "   skipped " << e.skipped->name << ": " << e.skipped->reason << "\n";
-    return;
-  }
-  if (!e.attempt) {
-    err << "== " << e.task << "\n";
-    return;
-  }
-  err << "   attempt " << e.attempt->transcript_id << "  " << std::left << std::setw(14) << e.attempt->status
-      << std::setw(9) << fmt_x(e.attempt->speedup) << (e.attempt->promoted ? "promoted  " : "")
-      << e.attempt->thought.substr(0, 60) << "\n";
-  if (e.attempt->status == "no_candidate") err << "      " << e.attempt->message << "\n";
-}
-
 void print_outcomes(const LoopRun& lr, const Workspace& ws, int64_t tokens, std::ostream& out) {
   out << std::left << std::setw(26) << "task" << std::setw(10) << "attempts" << std::setw(10) << "speedup"
       << "incumbent\n";
   for (const auto& o : lr.outcomes) {
     out << std::left << std::setw(26) << o.task << std::setw(10) << o.attempts.size() << std::setw(10)
-        << fmt_x(o.incumbent_speedup) << o.incumbent_name << "\n";
+        << format::speedup(o.incumbent_speedup) << o.incumbent_name << "\n";
     if (!o.stopped.empty()) out << "    stopped: " << o.stopped << "\n";
     if (!o.error.empty()) out << "    error: " << o.error << "\n";
   }

@@ -9,6 +9,7 @@
 #include "kope/base/text.h"
 #include "kope/cli/cli.h"
 #include "kope/cli/common.h"
+#include "kope/cli/print_report.h"
 #include "kope/cli/run.h"
 #include "kope/eval/evaluator.h"
 #include "kope/loop/run_control.h"
@@ -25,26 +26,6 @@ namespace {
 using nlohmann::json;
 
 // A line per attempt on stderr while the run goes on.
-void print_attempt(const LoopEvent& e, std::ostream& err) {
-  if (e.skipped) {
-    err << "   skipped " << e.skipped->name << ": " << e.skipped->reason << "\n";
-    return;
-  }
-  if (!e.attempt) {
-    err << "== " << e.task << "\n";
-    return;
-  }
-  const Attempt& a = *e.attempt;
-  err << "   " << std::left << std::setw(52) << a.name + " " << std::setw(16) << a.status + " " << std::setw(9)
-      << format::speedup(a.speedup)
-      << (a.promoted       ? "promoted"
-          : a.needs_review ? "needs review (faster than the hardware floor): kope review approve " +
-                                 std::to_string(a.evaluation_id)
-                           : "")
-      << "\n";
-  if (a.status == "error") err << "      " << a.message << "\n";
-}
-
 void print_outcomes(const Suite& suite, const std::vector<TaskOutcome>& outcomes, const SuiteSummary& summary,
                     std::ostream& out) {
   out << std::left << std::setw(26) << "task" << std::setw(7) << "level" << std::setw(10) << "attempts"

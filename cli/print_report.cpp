@@ -111,4 +111,27 @@ void print_report(const EvalReport& rep, std::ostream& out) {
   out << "\n";
 }
 
+void print_attempt(const loop::LoopEvent& e, std::ostream& err) {
+  if (e.skipped) {
+    err << "   skipped " << e.skipped->name << ": " << e.skipped->reason << "\n";
+    return;
+  }
+  if (!e.attempt) {
+    err << "== " << e.task << "\n";
+    return;
+  }
+  const loop::Attempt& a = *e.attempt;
+  err << "   " << std::left << std::setw(52) << a.name + " " << std::setw(16) << a.status + " " << std::setw(9)
+      << fmt_x(a.speedup) << std::setw(11) << (a.accuracy_bits ? fmt_bits(*a.accuracy_bits) + " bits" : "")
+      << (a.promoted       ? "promoted"
+          : a.needs_review ? "needs review (faster than the hardware floor): kope review approve " +
+                                 std::to_string(a.evaluation_id)
+                           : "")
+      << "\n";
+  if (a.transcript_id)
+    err << "      attempt " << a.transcript_id << " (kope transcript " << a.transcript_id << "): "
+        << a.thought << "\n";
+  if (a.status == "error" || a.status == "no_candidate") err << "      " << a.message << "\n";
+}
+
 }  // namespace kope::cli

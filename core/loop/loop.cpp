@@ -300,6 +300,8 @@ class TaskRun {
     ++stop_.since_improvement;
     a.status = rep.status();
     a.speedup = rep.speedup();
+    a.accuracy_bits = rep.accuracy_bits();
+    a.accuracy_max_ulps = rep.accuracy_max_ulps();
     a.message = feedback_of(rep);
     state_.latest_feedback = a.message;
     promote(p, rep, rec.kernel_id, a);
@@ -433,6 +435,8 @@ json to_json(const std::vector<TaskOutcome>& outcomes) {
       attempts.push_back({{"evaluation_id", a.evaluation_id}, {"name", a.name}, {"thought", a.thought},
                           {"status", a.status}, {"speedup", a.speedup ? json(*a.speedup) : json(nullptr)},
                           {"speedup_ci95", a.speedup_low ? json::array({*a.speedup_low, *a.speedup_high}) : json(nullptr)},
+                          {"accuracy_bits", a.accuracy_bits ? json(*a.accuracy_bits) : json(nullptr)},
+                          {"accuracy_max_ulps", a.accuracy_max_ulps ? json(*a.accuracy_max_ulps) : json(nullptr)},
                           {"promoted", a.promoted}, {"needs_review", a.needs_review}, {"message", a.message},
                           {"transcript_id", a.transcript_id ? json(a.transcript_id) : json(nullptr)}});
     json skipped = json::array();

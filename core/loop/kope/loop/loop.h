@@ -46,6 +46,8 @@ struct Attempt {
   std::string status;
   std::optional<double> speedup;
   std::optional<double> speedup_low, speedup_high;  // the task-level 95% interval
+  // Accuracy reached beside the speedup: the fewest bits and the most ulps over the cases' float outputs.
+  std::optional<double> accuracy_bits, accuracy_max_ulps;
   bool promoted = false;
   bool needs_review = false;  // faster than the hardware floor allows: waits for a person (kope review)
   std::string message;
