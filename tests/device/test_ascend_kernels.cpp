@@ -50,8 +50,10 @@ const Suite& suite() {
   return s;
 }
 
-// The cases whose tensors hold at most this many elements in all: enough for tails, blocks and special values,
-// small enough for the twin, which runs every block in turn.
+// The cases whose tensors hold at most this many elements in all (the special-value cases up to twice that):
+// enough for tails, blocks and special values, small enough for the twin, which runs every block in turn. bf16
+// cases are left out: the twin's headers have no bfloat16_t, and the kernels take fp32 (some fp16) and return an
+// error for bf16.
 constexpr int64_t kSmallElements = 140000;
 
 std::vector<std::string> small_cases(const Task& t) {
@@ -59,9 +61,11 @@ std::vector<std::string> small_cases(const Task& t) {
   for (const Case& c : t.cases) {
     const ConcreteCase cc = resolve_case(t, c);
     int64_t n = 0;
+    bool bf16 = false;
     for (const auto& v : {&cc.inputs, &cc.outputs})
-      for (const ConcreteTensor& x : *v) n += x.numel;
-    if (n <= kSmallElements) out.push_back(c.name);
+      for (const ConcreteTensor& x : *v) n += x.numel, bf16 |= x.dtype == DType::BF16;
+    const bool special = c.name.rfind("special", 0) == 0;
+    if (n <= (special ? 2 : 1) * kSmallElements && !bf16) out.push_back(c.name);
   }
   return out;
 }
