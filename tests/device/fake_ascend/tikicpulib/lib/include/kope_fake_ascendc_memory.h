@@ -53,23 +53,27 @@ template <pipe_t pipe> inline void PipeBarrier() {}
 template <HardEvent e> inline void SetFlag(int32_t) {}
 template <HardEvent e> inline void WaitFlag(int32_t) {}
 
+// A tensor in global memory. SetGlobalBuffer's size, when given, bounds every access through this tensor and
+// the tensors operator[] derives from it (a board would read or write a neighbour's memory instead).
 template <typename T> class GlobalTensor {
  public:
-  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize = 0) { addr_ = buffer, size_ = bufferSize; }
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize = 0) {
+    addr_ = buffer, size_ = bufferSize, sized_ = bufferSize != 0, past_end_ = false;
+  }
   T GetValue(uint64_t i) const { return addr_[check(i, "GlobalTensor::GetValue")]; }
   void SetValue(uint64_t i, T v) { addr_[check(i, "GlobalTensor::SetValue")] = v; }
   GlobalTensor operator[](uint64_t off) const {
-    GlobalTensor g;
+    GlobalTensor g = *this;
     g.addr_ = addr_ + off;
-    g.size_ = size_ == 0 ? 0 : (off <= size_ ? size_ - off : 1);  // past the end: any access fails
-    g.past_end_ = past_end_ || (size_ != 0 && off > size_);
+    g.past_end_ = past_end_ || (sized_ && off > size_);
+    g.size_ = sized_ && off <= size_ ? size_ - off : 0;
     return g;
   }
   __gm__ T* GetPhyAddr() const { return addr_; }
   uint64_t GetSize() const { return size_; }
   // Elements [i, i + n) lie in the buffer SetGlobalBuffer gave (when it gave a size).
   void kope_check_range(uint64_t i, uint64_t n, const char* call) const {
-    if (past_end_ || (size_ != 0 && i + n > size_))
+    if (past_end_ || (sized_ && n > 0 && i + n > size_))
       kope_fake_fail(call, "global memory access past the end of the tensor (%lld elements from element %lld)",
                      static_cast<long long>(n), static_cast<long long>(i));
   }
@@ -81,6 +85,7 @@ template <typename T> class GlobalTensor {
   }
   T* addr_ = nullptr;
   uint64_t size_ = 0;
+  bool sized_ = false;
   bool past_end_ = false;
 };
 
