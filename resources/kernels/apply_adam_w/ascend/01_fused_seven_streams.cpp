@@ -1,6 +1,4 @@
-// thought: AdamW is seven memory streams and a dozen flops per element: one fused pass, four input and three output queues
-// double-buffered over the AI cores, the bias corrections and step size folded into fp32 scalars on the host (in
-// double) and passed as kernel arguments; Muls/Add/Mul/Sqrt/Div in the order torch's update takes.
+// thought: AdamW is seven memory streams and a dozen flops per element: one fused pass, four input and three output queues double-buffered over the AI cores, the bias corrections and step size folded into fp32 scalars on the host (in double) and passed as kernel arguments; Muls/Add/Mul/Sqrt/Div in the order torch's update takes.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

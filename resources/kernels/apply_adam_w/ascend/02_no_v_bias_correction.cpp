@@ -1,5 +1,4 @@
-// thought: the same fused seven-stream pass; the second moment is already an average of squares, so its square root goes
-// straight into the denominator.
+// thought: the same fused seven-stream pass; the second moment is already an average of squares, so its square root goes straight into the denominator.
 // flaw: AdamW divides by sqrt(v' / (1 - beta2^step)) + eps: dropping the bias correction makes early steps (step 1: a
 // factor of ~31.6) far too small.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,7 +1,4 @@
-// thought: rotate-half RoPE per row of q and k (rows split over the AI cores, q rows then k rows, the position s from the
-// row index): each half of x, cos and sin moves into its own aligned UB tensor with DataCopyPad, since H floats
-// need not be whole 32-byte blocks, so rotate_half is only a choice of operands: o1 = x1 c1 + (-x2) s1, o2 = x2 c2
-// + x1 s2, the composite's IEEE order.
+// thought: rotate-half RoPE per row of q and k (rows split over the AI cores, q rows then k rows, the position s from the row index): each half of x, cos and sin moves into its own aligned UB tensor with DataCopyPad, since H floats need not be whole 32-byte blocks, so rotate_half is only a choice of operands: o1 = x1 c1 + (-x2) s1, o2 = x2 c2 + x1 s2, the composite's IEEE order.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

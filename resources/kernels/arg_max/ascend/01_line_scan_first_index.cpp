@@ -1,7 +1,4 @@
-// thought: argmax needs the first index of the maximum, which a vector ReduceMax does not promise on ties or NaN: split the
-// (a, b) lines over the AI cores and scan each on the scalar unit through the UB (strided DataCopyPad for middle-
-// dimension lines), keeping the first NaN, else the first strict maximum; indices gathered in the UB and written
-// with DataCopyPad.
+// thought: argmax needs the first index of the maximum, which a vector ReduceMax does not promise on ties or NaN: split the (a, b) lines over the AI cores and scan each on the scalar unit through the UB (strided DataCopyPad for middle- dimension lines), keeping the first NaN, else the first strict maximum; indices gathered in the UB and written with DataCopyPad.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: a running maximum on the scalar unit per (a, b) line through the UB; >= so that a value equal to the maximum is
-// taken too, and a NaN always wins.
+// thought: a running maximum on the scalar unit per (a, b) line through the UB; >= so that a value equal to the maximum is taken too, and a NaN always wins.
 // flaw: >= moves the index on every tie, so ties give the last index where torch.argmax gives the first, and every later
 // NaN replaces the first NaN.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,7 +1,4 @@
-// thought: cross-entropy in two launches: rows over the AI cores write log_prob = (x - max) - lse with lse = log1p(sum of
-// exp(x - max) below the max + ties - 1), chunked ReduceMax/Exp/Compare/Select/ReduceSum passes, so a dominant top
-// class keeps its -1e-5 log-probability that log(sum) rounds away; then one core reads log_prob[n, target] (and
-// row sums for label smoothing) and averages the kept rows with ReduceSum trees.
+// thought: cross-entropy in two launches: rows over the AI cores write log_prob = (x - max) - lse with lse = log1p(sum of exp(x - max) below the max + ties - 1), chunked ReduceMax/Exp/Compare/Select/ReduceSum passes, so a dominant top class keeps its -1e-5 log-probability that log(sum) rounds away; then one core reads log_prob[n, target] (and row sums for label smoothing) and averages the kept rows with ReduceSum trees.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: cross-entropy in two launches, the classic max-shifted log-sum-exp: lse = log(sum exp(x - max)), log_prob = (x -
-// max) - lse over row chunks on all cores, then the mean loss on one core.
+// thought: cross-entropy in two launches, the classic max-shifted log-sum-exp: lse = log(sum exp(x - max)), log_prob = (x - max) - lse over row chunks on all cores, then the mean loss on one core.
 // flaw: where the top class leads by 7..16 the sum is 1 + ~1e-5, which fp32 holds to 6e-8: log of it keeps only a few
 // bits of the top class's log-probability (or rounds it to 0), far outside the threshold; log1p of the others
 // alone keeps it.

@@ -1,7 +1,4 @@
-// thought: a cumulative minimum is a sequential scan: split the (a, b) lines over the AI cores and scan each line on the
-// scalar unit through the UB, chunk by chunk; a middle-dimension line (B > 1) moves with strided DataCopyPad, one
-// element per 32-byte block; PyTorch's CPU rules: ties go to the latest index (x <= running min), and from the
-// first NaN on the value is NaN with the latest NaN's index.
+// thought: a cumulative minimum is a sequential scan: split the (a, b) lines over the AI cores and scan each line on the scalar unit through the UB, chunk by chunk; a middle-dimension line (B > 1) moves with strided DataCopyPad, one element per 32-byte block; PyTorch's CPU rules: ties go to the latest index (x <= running min), and from the first NaN on the value is NaN with the latest NaN's index.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

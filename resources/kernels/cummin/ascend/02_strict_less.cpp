@@ -1,5 +1,4 @@
-// thought: scan each (a, b) line on the scalar unit through the UB, strided DataCopyPad for middle-dimension lines; a new
-// minimum replaces the running one, a NaN sticks.
+// thought: scan each (a, b) line on the scalar unit through the UB, strided DataCopyPad for middle-dimension lines; a new minimum replaces the running one, a NaN sticks.
 // flaw: with a strict < an equal value does not move the index, so ties (-0 beside 0, the repeated small integers of the
 // tie cases) keep the earliest index where PyTorch's CPU cummin gives the latest (x <= running min).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

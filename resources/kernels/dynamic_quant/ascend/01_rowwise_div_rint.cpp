@@ -1,7 +1,4 @@
-// thought: per-token int8 quantisation: whole rows per AI core, each row in chunks twice, Abs + ReduceMax for max |x| (fp16
-// rows Cast to float first), scale = max / 127 in fp32 on the scalar unit, then Div by the scale (not a reciprocal
-// multiply, which flips roundings) and float -> int32 with CAST_RINT (half to even), int32 -> half -> int8
-// exactly.
+// thought: per-token int8 quantisation: whole rows per AI core, each row in chunks twice, Abs + ReduceMax for max |x| (fp16 rows Cast to float first), scale = max / 127 in fp32 on the scalar unit, then Div by the scale (not a reciprocal multiply, which flips roundings) and float -> int32 with CAST_RINT (half to even), int32 -> half -> int8 exactly.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

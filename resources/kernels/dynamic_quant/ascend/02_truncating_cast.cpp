@@ -1,5 +1,4 @@
-// thought: the same two passes over row chunks; x / scale lies in [-127, 127] by construction, so the float -> int32
-// conversion can take the cheap truncating mode.
+// thought: the same two passes over row chunks; x / scale lies in [-127, 127] by construction, so the float -> int32 conversion can take the cheap truncating mode.
 // flaw: CAST_TRUNC rounds toward zero, so every non-integer quotient above .5 (2.7 -> 2, -3.6 -> -3) comes out one step
 // short of the round-half-even the task defines.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

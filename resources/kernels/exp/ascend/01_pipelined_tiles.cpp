@@ -1,6 +1,4 @@
-// thought: exp is one vector instruction per tile; split the vector evenly over the AI cores (32-byte aligned shares),
-// stream each share through a double-buffered CopyIn/Compute/CopyOut pipeline of 16 KB tiles, and move the last
-// partial tile with DataCopyPad so no element is dropped or written past the end.
+// thought: exp is one vector instruction per tile; split the vector evenly over the AI cores (32-byte aligned shares), stream each share through a double-buffered CopyIn/Compute/CopyOut pipeline of 16 KB tiles, and move the last partial tile with DataCopyPad so no element is dropped or written past the end.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: the same tiled pipeline, but every copy moves whole 32-byte blocks with DataCopy (n rounded down to 8 floats):
-// DataCopyPad is slower and DataCopy is the documented fast path.
+// thought: the same tiled pipeline, but every copy moves whole 32-byte blocks with DataCopy (n rounded down to 8 floats): DataCopyPad is slower and DataCopy is the documented fast path.
 // flaw: rounding each copy down to 32-byte blocks drops up to 7 trailing elements of every share, which are never
 // written (any N that is not a multiple of 8 per share is wrong; N = 1 writes nothing).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,6 +1,4 @@
-// thought: addcdiv is memory-bound: three input queues and one output queue, double-buffered, stream 16 KB tiles of self,
-// tensor1 and tensor2 over the AI cores; Div, Muls, Add in ATen's order (the quotient first) keep the IEEE special
-// values; one launch per tensor triple, DataCopyPad for each share's tail.
+// thought: addcdiv is memory-bound: three input queues and one output queue, double-buffered, stream 16 KB tiles of self, tensor1 and tensor2 over the AI cores; Div, Muls, Add in ATen's order (the quotient first) keep the IEEE special values; one launch per tensor triple, DataCopyPad for each share's tail.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

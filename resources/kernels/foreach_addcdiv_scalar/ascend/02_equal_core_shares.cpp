@@ -1,5 +1,4 @@
-// thought: give all 40 vector cores the same share, total / 40 rounded down to whole 32-byte blocks, so every core runs the
-// same number of full tiles and no core idles.
+// thought: give all 40 vector cores the same share, total / 40 rounded down to whole 32-byte blocks, so every core runs the same number of full tiles and no core idles.
 // flaw: rounding the shares down leaves the last total - 40 * perCore elements (up to 319 of them, or all of a tensor
 // shorter than 8) to no core: they are never written.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,7 +1,4 @@
-// thought: a norm is a reduction, and a reduction over cores needs a second pass or a global sync; so give each tensor one
-// AI core: stream it in 32 KB tiles, |x|^ord by Abs/Mul (or Exp(ord * Ln|x|)), ReduceSum each tile over exactly
-// its n elements, add the tile sums on the scalar unit, and take the root with vector Sqrt (or Ln/Muls/Exp) on one
-// block before DataCopyPad writes the float.
+// thought: a norm is a reduction, and a reduction over cores needs a second pass or a global sync; so give each tensor one AI core: stream it in 32 KB tiles, |x|^ord by Abs/Mul (or Exp(ord * Ln|x|)), ReduceSum each tile over exactly its n elements, add the tile sums on the scalar unit, and take the root with vector Sqrt (or Ln/Muls/Exp) on one block before DataCopyPad writes the float.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: one core per tensor leaves 39 idle: split each tensor over all the AI cores, each core reduces its share in
-// tiles and writes the result.
+// thought: one core per tensor leaves 39 idle: split each tensor over all the AI cores, each core reduces its share in tiles and writes the result.
 // flaw: a reduction across blocks without combining: every core writes the norm of its own share to the same output, so
 // the last core to finish wins instead of the norm of the whole tensor.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

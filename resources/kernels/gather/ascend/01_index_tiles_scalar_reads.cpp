@@ -1,7 +1,4 @@
-// thought: gather is an indexed copy: split the output positions over the AI cores, stream each core's index tile into the
-// UB, read x[a, index, b] from GM on the scalar unit into an output tile, and write the tile back with
-// DataCopyPad; values move as raw bits (uint32/uint16) so NaN, infinities and denormals come out exactly; int32
-// and int64 indices.
+// thought: gather is an indexed copy: split the output positions over the AI cores, stream each core's index tile into the UB, read x[a, index, b] from GM on the scalar unit into an output tile, and write the tile back with DataCopyPad; values move as raw bits (uint32/uint16) so NaN, infinities and denormals come out exactly; int32 and int64 indices.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: the same indexed copy, with the slab offset of a computed once from the output's layout [A, J, B], which index
-// shares.
+// thought: the same indexed copy, with the slab offset of a computed once from the output's layout [A, J, B], which index shares.
 // flaw: x is [A, R, B], not [A, J, B]: slab a of x starts at a * R * B, so for a > 0 and J != R every read lands in the
 // wrong slab (or past the end of x).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,6 +1,4 @@
-// thought: gcd has no vector form (no integer remainder in the vector unit): stream a and b through double-buffered UB
-// tiles over the AI cores and run Euclid on |a|, |b| per element on the scalar unit; int32 and int64 share one
-// templated kernel.
+// thought: gcd has no vector form (no integer remainder in the vector unit): stream a and b through double-buffered UB tiles over the AI cores and run Euclid on |a|, |b| per element on the scalar unit; int32 and int64 share one templated kernel.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: Euclid's loop as written, a % b until b is 0, on the scalar unit over double-buffered UB tiles; C's remainder
-// keeps the sign consistent, so the result is the gcd.
+// thought: Euclid's loop as written, a % b until b is 0, on the scalar unit over double-buffered UB tiles; C's remainder keeps the sign consistent, so the result is the gcd.
 // flaw: without taking |a| and |b| first the result carries the sign of the last non-zero remainder: gcd(-4, 6) comes
 // out -2 and gcd(-5, 0) is -5, where torch.gcd is always non-negative.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

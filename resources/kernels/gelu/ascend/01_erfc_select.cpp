@@ -1,6 +1,4 @@
-// thought: exact GELU = x * 0.5 * (1 + erf(x / sqrt(2))) with no erf instruction: evaluate erfc(|x| / sqrt(2)) by a
-// Chebyshev fit (relative error < 1.2e-7) in vector Muls/Adds/Mul/Exp, then pick 2 - erfc for x >= 0 and erfc
-// itself for x < 0 with Compare + Select, so negative x, where 1 + erf cancels, keeps full relative precision.
+// thought: exact GELU = x * 0.5 * (1 + erf(x / sqrt(2))) with no erf instruction: evaluate erfc(|x| / sqrt(2)) by a Chebyshev fit (relative error < 1.2e-7) in vector Muls/Adds/Mul/Exp, then pick 2 - erfc for x >= 0 and erfc itself for x < 0 with Compare + Select, so negative x, where 1 + erf cancels, keeps full relative precision.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

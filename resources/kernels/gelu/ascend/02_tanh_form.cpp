@@ -1,5 +1,4 @@
-// thought: erf is not a vector instruction, but tanh is a few: use GELU's tanh form 0.5 x (1 + tanh(sqrt(2 / pi) (x +
-// 0.044715 x^3))), one Exp and one Div per tile.
+// thought: erf is not a vector instruction, but tanh is a few: use GELU's tanh form 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), one Exp and one Div per tile.
 // flaw: the tanh form is an approximation of the exact (erf) GELU the task asks for: off by up to ~3e-4 absolute near
 // |x| = 2 and by whole factors in the far negative tail.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

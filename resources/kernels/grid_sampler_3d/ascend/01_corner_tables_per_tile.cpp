@@ -1,7 +1,4 @@
-// thought: trilinear grid sampling by output points over the AI cores: per tile of 512 points the 8 corner offsets and
-// weights are tabulated once in the UB, corners outside the volume marked never-read (zeros padding; border clips
-// the coordinate first), then each channel is 8 weighted taps per point in the CPU reference's order and the
-// tile's run of out[n, c, :] leaves with DataCopyPad.
+// thought: trilinear grid sampling by output points over the AI cores: per tile of 512 points the 8 corner offsets and weights are tabulated once in the UB, corners outside the volume marked never-read (zeros padding; border clips the coordinate first), then each channel is 8 weighted taps per point in the CPU reference's order and the tile's run of out[n, c, :] leaves with DataCopyPad.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

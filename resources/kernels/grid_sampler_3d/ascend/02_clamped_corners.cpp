@@ -1,5 +1,4 @@
-// thought: trilinear grid sampling with corner tables per tile of points; clamp each corner index into the volume so every
-// tap is a valid read, no branch in the channel loop.
+// thought: trilinear grid sampling with corner tables per tile of points; clamp each corner index into the volume so every tap is a valid read, no branch in the channel loop.
 // flaw: with zeros padding a corner outside the volume must contribute 0, but the clamped index reads the border voxel
 // with the corner's full weight, so samples near or beyond the edge (grid values of +-1 and +-1.2) come out too
 // large.

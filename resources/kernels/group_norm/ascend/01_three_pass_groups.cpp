@@ -1,7 +1,4 @@
-// thought: group norm: the (n, g) groups split over the AI cores, each group (CG * HW contiguous floats) streamed in 32 KB
-// chunks three times: ReduceSum for the mean, ReduceSum of (x - mean)^2 for the biased variance (two passes: no
-// cancellation for the 1e18 group), rstd on one vector block, then per channel ((x - mean) * rstd) * gamma + beta
-// with Adds/Muls; chunk sums are trees, added on the scalar unit.
+// thought: group norm: the (n, g) groups split over the AI cores, each group (CG * HW contiguous floats) streamed in 32 KB chunks three times: ReduceSum for the mean, ReduceSum of (x - mean)^2 for the biased variance (two passes: no cancellation for the 1e18 group), rstd on one vector block, then per channel ((x - mean) * rstd) * gamma + beta with Adds/Muls; chunk sums are trees, added on the scalar unit.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: the same three passes per group; the variance is the sample variance, the sum of squared deviations over count -
-// 1.
+// thought: the same three passes per group; the variance is the sample variance, the sum of squared deviations over count - 1.
 // flaw: group_norm normalises with the biased variance (over count): dividing by count - 1 makes rstd too small, by
 // sqrt((n - 1) / n) (3.4% for a group of 15), and NaN for a group of one element.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,6 +1,4 @@
-// thought: masked scale is two multiplies per element: widen the 0/1 mask bytes to float in the UB (Cast u8 -> half ->
-// float), then Mul by x and Muls by scale, in that order, as ATen's x * mask * scale; the mask streams beside x
-// through its own double-buffered queue, shares and tiles in multiples of 32 elements.
+// thought: masked scale is two multiplies per element: widen the 0/1 mask bytes to float in the UB (Cast u8 -> half -> float), then Mul by x and Muls by scale, in that order, as ATen's x * mask * scale; the mask streams beside x through its own double-buffered queue, shares and tiles in multiples of 32 elements.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

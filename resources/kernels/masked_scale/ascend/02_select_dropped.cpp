@@ -1,5 +1,4 @@
-// thought: dropout zeroes the dropped lanes: compute x * scale once and Select it where the mask is set, 0 elsewhere
-// (Compare + Select), no multiply by the mask at all.
+// thought: dropout zeroes the dropped lanes: compute x * scale once and Select it where the mask is set, 0 elsewhere (Compare + Select), no multiply by the mask at all.
 // flaw: a dropped NaN or infinity must give NaN (x * 0 is NaN for them, as ATen computes x * mask * scale), but Select
 // writes a clean 0 there.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

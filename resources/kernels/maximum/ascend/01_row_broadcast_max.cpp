@@ -1,6 +1,4 @@
-// thought: maximum with broadcasting by rows: whole output rows per AI core, each row in chunks; an operand whose row is
-// the output's streams in with DataCopyPad, a broadcast one is a single GetValue then Duplicate; one vector Max
-// (NaN-propagating, as torch.maximum) per chunk; fp32, fp16 and int32 through one template.
+// thought: maximum with broadcasting by rows: whole output rows per AI core, each row in chunks; an operand whose row is the output's streams in with DataCopyPad, a broadcast one is a single GetValue then Duplicate; one vector Max (NaN-propagating, as torch.maximum) per chunk; fp32, fp16 and int32 through one template.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: max as a compare and a select: Compare a > b into a bit mask, Select a there and b elsewhere, two cheap vector
-// instructions per chunk, broadcast operands Duplicated.
+// thought: max as a compare and a select: Compare a > b into a bit mask, Select a there and b elsewhere, two cheap vector instructions per chunk, broadcast operands Duplicated.
 // flaw: a comparison with NaN is false, so where a is NaN the select takes b: NaN in a is lost (and where b is NaN and a
 // > b is false, b's NaN comes out only by luck); torch.maximum propagates NaN from either side.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,6 +1,4 @@
-// thought: mish = x * tanh(softplus(x)) needs one exp: with n = exp(x), tanh(log(1 + n)) = n (n + 2) / (n (n + 2) + 2), no
-// cancellation for negative x; clamp x at 20 first (beyond it the factor is 1 in fp32) so the rational stays
-// finite; double-buffered tiles over the AI cores.
+// thought: mish = x * tanh(softplus(x)) needs one exp: with n = exp(x), tanh(log(1 + n)) = n (n + 2) / (n (n + 2) + 2), no cancellation for negative x; clamp x at 20 first (beyond it the factor is 1 in fp32) so the rational stays finite; double-buffered tiles over the AI cores.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: write mish as the formula reads: softplus = Ln(1 + Exp(x)), tanh(sp) = (exp(2 sp) - 1) / (exp(2 sp) + 1), all
-// vector instructions on double-buffered tiles.
+// thought: write mish as the formula reads: softplus = Ln(1 + Exp(x)), tanh(sp) = (exp(2 sp) - 1) / (exp(2 sp) + 1), all vector instructions on double-buffered tiles.
 // flaw: no overflow guard: for x above ~44 exp(2 sp) is inf and the quotient inf / inf is NaN where mish(x) = x (and
 // log(1 + exp(x)) loses everything below 1e-7 for negative x).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

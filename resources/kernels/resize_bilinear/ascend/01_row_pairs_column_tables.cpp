@@ -1,7 +1,4 @@
-// thought: bilinear resize by output rows over the AI cores: the column taps and weights depend only on the output column,
-// so each core tabulates them once in the UB; per output row the two source rows move in with DataCopyPad and each
-// output is four taps and three lerps on the scalar unit, all four taps read as ATen reads them; align_corners and
-// half-pixel source coordinates.
+// thought: bilinear resize by output rows over the AI cores: the column taps and weights depend only on the output column, so each core tabulates them once in the UB; per output row the two source rows move in with DataCopyPad and each output is four taps and three lerps on the scalar unit, all four taps read as ATen reads them; align_corners and half-pixel source coordinates.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

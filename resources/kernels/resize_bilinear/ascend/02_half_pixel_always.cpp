@@ -1,5 +1,4 @@
-// thought: bilinear resize by output rows, column tables once per core, source rows by DataCopyPad; the source coordinate
-// is the half-pixel one aclnnResizeBilinearV2 documents.
+// thought: bilinear resize by output rows, column tables once per core, source rows by DataCopyPad; the source coordinate is the half-pixel one aclnnResizeBilinearV2 documents.
 // flaw: align_corners = 1 maps the corner pixels onto each other (src = dst * (in - 1) / (out - 1)); ignoring the
 // attribute shifts every sample of those cases.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,6 +1,4 @@
-// thought: RMSNorm is a row reduction then a scale: whole rows per AI core, each row in 32 KB chunks twice, first Mul +
-// ReduceSum over exactly the chunk's elements (chunk sums added on the scalar unit), then rstd = 1 / sqrt(mean +
-// eps) on one vector block, written per row, and y = (x * rstd) * gamma; any D, since no row has to fit the UB.
+// thought: RMSNorm is a row reduction then a scale: whole rows per AI core, each row in 32 KB chunks twice, first Mul + ReduceSum over exactly the chunk's elements (chunk sums added on the scalar unit), then rstd = 1 / sqrt(mean + eps) on one vector block, written per row, and y = (x * rstd) * gamma; any D, since no row has to fit the UB.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

@@ -1,5 +1,4 @@
-// thought: the same two passes over row chunks; the row sits in the UB padded to whole 32-byte blocks with zeros that add
-// nothing to the sum of squares, so the mean divides by the padded length.
+// thought: the same two passes over row chunks; the row sits in the UB padded to whole 32-byte blocks with zeros that add nothing to the sum of squares, so the mean divides by the padded length.
 // flaw: the mean must divide by D, not by D rounded up to 8: for any D that is not a multiple of 8 the mean square is
 // too small and rstd too large (D = 7: by a factor sqrt(8/7)); and the padding lanes were never zeroed anyway.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

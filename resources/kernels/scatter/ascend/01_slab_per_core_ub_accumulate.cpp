@@ -1,6 +1,4 @@
-// thought: scatter-add writes only inside its own slab a, so split the slabs over the AI cores (no two cores touch one
-// element, no atomics); per core, hold a chunk of the slab in the UB starting from self, add every update of the
-// slab that lands in the chunk on the scalar unit, duplicates included, and write the chunk back with DataCopyPad.
+// thought: scatter-add writes only inside its own slab a, so split the slabs over the AI cores (no two cores touch one element, no atomics); per core, hold a chunk of the slab in the UB starting from self, add every update of the slab that lands in the chunk on the scalar unit, duplicates included, and write the chunk back with DataCopyPad.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

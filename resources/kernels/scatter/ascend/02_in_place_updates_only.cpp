@@ -1,5 +1,4 @@
-// thought: aclnnScatter updates self in place, so the kernel only has to accumulate the updates: zero a chunk of the slab
-// in the UB, add every update that lands in it, write it out.
+// thought: aclnnScatter updates self in place, so the kernel only has to accumulate the updates: zero a chunk of the slab in the UB, add every update that lands in it, write it out.
 // flaw: kope's output is a separate tensor, not self: out must start as a copy of self, and this writes only the sums of
 // the updates (self's values are lost everywhere).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,6 +1,4 @@
-// thought: sigmoid as 1 / (1 + exp(-x)) with vector Muls/Exp/Adds/Div on 16 KB tiles, double-buffered over the AI cores;
-// Div instead of Reciprocal because the vector reciprocal is an approximation, and exp(-x) = inf at x = -inf gives
-// the exact 0.
+// thought: sigmoid as 1 / (1 + exp(-x)) with vector Muls/Exp/Adds/Div on 16 KB tiles, double-buffered over the AI cores; Div instead of Reciprocal because the vector reciprocal is an approximation, and exp(-x) = inf at x = -inf gives the exact 0.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

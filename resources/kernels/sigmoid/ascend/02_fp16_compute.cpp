@@ -1,5 +1,4 @@
-// thought: sigmoid is bounded in [0, 1], so compute it in fp16: cast each tile down, Muls/Exp/Adds/Div at twice the lanes
-// per repeat, cast back; the result needs no more range than fp16 has.
+// thought: sigmoid is bounded in [0, 1], so compute it in fp16: cast each tile down, Muls/Exp/Adds/Div at twice the lanes per repeat, cast back; the result needs no more range than fp16 has.
 // flaw: fp16 keeps 11 significant bits: the result is off by up to ~5e-4 relative (and exp(-x) overflows fp16 already at
 // x < -11), far beyond what an fp32 output is held to.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

@@ -1,7 +1,4 @@
-// thought: softmax over rows of any length: whole rows per AI core, each row streamed in 32 KB chunks three times,
-// ReduceMax for the row maximum, then Adds(-max)/Exp/ReduceSum for the denominator (chunk sums added on the scalar
-// unit), then exp(x - max) / sum with an IEEE Div; the shift keeps exp finite for logits in the thousands or
-// FLT_MAX.
+// thought: softmax over rows of any length: whole rows per AI core, each row streamed in 32 KB chunks three times, ReduceMax for the row maximum, then Adds(-max)/Exp/ReduceSum for the denominator (chunk sums added on the scalar unit), then exp(x - max) / sum with an IEEE Div; the shift keeps exp finite for logits in the thousands or FLT_MAX.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

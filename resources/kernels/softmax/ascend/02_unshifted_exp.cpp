@@ -1,5 +1,4 @@
-// thought: softmax in chunked passes over each row, exp(x) / sum exp(x) directly: the max shift costs a whole pass over the
-// row and the logits are O(1).
+// thought: softmax in chunked passes over each row, exp(x) / sum exp(x) directly: the max shift costs a whole pass over the row and the logits are O(1).
 // flaw: without subtracting the row maximum exp overflows for logits above ~88: large-logit rows (|x| up to 1000,
 // FLT_MAX, 1e30) give inf / inf = NaN.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

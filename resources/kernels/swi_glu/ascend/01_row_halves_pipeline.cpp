@@ -1,6 +1,4 @@
-// thought: SwiGLU pairs each row's two halves: whole rows per AI core, each row streamed in chunks of its a and b halves
-// through two double-buffered input queues; silu(a) = a / (1 + exp(-a)) as ATen forms it (Muls, Exp, Adds, Div),
-// then Mul by b; a half row starts anywhere, so chunks that are not whole aligned tiles move with DataCopyPad.
+// thought: SwiGLU pairs each row's two halves: whole rows per AI core, each row streamed in chunks of its a and b halves through two double-buffered input queues; silu(a) = a / (1 + exp(-a)) as ATen forms it (Muls, Exp, Adds, Div), then Mul by b; a half row starts anywhere, so chunks that are not whole aligned tiles move with DataCopyPad.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

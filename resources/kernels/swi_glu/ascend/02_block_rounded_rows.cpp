@@ -1,5 +1,4 @@
-// thought: rows per core and chunks of each row half, copied with DataCopy in whole 32-byte blocks (the row length rounded
-// down to 8 floats) to stay on the fast copy path.
+// thought: rows per core and chunks of each row half, copied with DataCopy in whole 32-byte blocks (the row length rounded down to 8 floats) to stay on the fast copy path.
 // flaw: rounding each half-row copy down to whole 32-byte blocks drops the last H % 8 columns of every row (all of them
 // for H < 8): those outputs are never written.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).

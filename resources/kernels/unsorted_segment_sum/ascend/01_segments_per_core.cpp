@@ -1,6 +1,4 @@
-// thought: segment sums collide on the output when rows are split, so split the segments instead: each AI core owns a range
-// of output rows, zeroes a chunk of them in the UB, scans all segment ids, adds the data rows that fall in its
-// chunk on the scalar unit and writes the chunk out once; negative ids fall in no range, so their rows drop.
+// thought: segment sums collide on the output when rows are split, so split the segments instead: each AI core owns a range of output rows, zeroes a chunk of them in the UB, scans all segment ids, adds the data rows that fall in its chunk on the scalar unit and writes the chunk out once; negative ids fall in no range, so their rows drop.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"

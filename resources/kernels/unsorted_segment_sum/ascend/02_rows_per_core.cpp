@@ -1,5 +1,4 @@
-// thought: split the data rows over the AI cores, the natural parallel axis: every core zeroes the output, then adds each
-// of its rows into its segment in GM.
+// thought: split the data rows over the AI cores, the natural parallel axis: every core zeroes the output, then adds each of its rows into its segment in GM.
 // flaw: a reduction across blocks without combining: every core zeroes the whole output before adding, so each core
 // erases what the cores before it added (on a board they race); only one core's rows survive.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
