@@ -13,59 +13,17 @@
 #include "kope/device/device.h"
 #include "kope/base/error.h"
 #include "kope/base/fsutil.h"
+#include "fake_cann.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
 using namespace kope;
 using namespace kope::device;
 using namespace kope::device::ascend;
+using kope::test::FakeCann;
+using kope::test::kFakeAscendData;
 
 namespace {
-
-const fs::path kData = fs::path(KOPE_FAKE_ASCEND_DIR) / "data";
-
-// A fake toolkit tree: ascend-toolkit/{set_env.sh, latest/{version.cfg, <arch>-linux/*.info, bin/msprof,
-// compiler/ccec_compiler/bin/bisheng, tools/msopgen/bin/msopgen, include/acl/acl.h, lib64/libascendcl.so}}, and
-// npu-smi in a separate sbin folder as the driver installs it.
-struct FakeCann {
-  test::TempDir tmp;
-  fs::path root = tmp / "Ascend/ascend-toolkit";
-  fs::path latest = root / "latest";
-  fs::path sbin = tmp / "sbin";
-
-  FakeCann() {
-    for (const auto& d : {latest / "bin", latest / "compiler/ccec_compiler/bin", latest / "tools/msopgen/bin",
-                          latest / "include/acl", latest / "lib64", latest / "x86_64-linux", sbin, tmp / "home", tmp / "work"})
-      fs::create_directories(d);
-    fs::copy_file(fs::path(KOPE_FAKE_ASCEND_DIR) / "set_env.sh", root / "set_env.sh");
-    test::write_text(latest / "version.cfg", "# version: 1.0\nruntime_running_version=[7.6.0.1.220:8.0.0]\n"
-                                             "toolkit_installed_version=[7.6.0.1.220:8.0.0]\n");
-    test::write_text(latest / "x86_64-linux/ascend_toolkit_install.info",
-                     "package_name=Ascend-cann-toolkit\nversion=8.3.RC2\ninnerversion=V100R001C23SPC001B238\narch=x86_64\n"
-                     "os=linux\npath=" + latest.string() + "\n");
-    fs::copy_file(fs::path(KOPE_FAKE_ASCEND_DIR) / "include/acl/acl.h", latest / "include/acl/acl.h");
-    fs::copy_file(KOPE_FAKE_ASCENDCL, latest / "lib64/libascendcl.so");
-    fs::create_symlink(KOPE_FAKE_ASCEND, latest / "bin/msprof");
-    fs::create_symlink(KOPE_FAKE_ASCEND, latest / "compiler/ccec_compiler/bin/bisheng");
-    fs::create_symlink(KOPE_FAKE_ASCEND, latest / "tools/msopgen/bin/msopgen");
-    fs::create_symlink(KOPE_FAKE_ASCEND, sbin / "npu-smi");
-  }
-
-  // The CPU twin's tikicpulib package under tools/tikicpulib.
-  void install_twin() const {
-    fs::copy(fs::path(KOPE_FAKE_ASCEND_DIR) / "tikicpulib", latest / "tools/tikicpulib", fs::copy_options::recursive);
-  }
-
-  DeviceConfig config(const std::vector<std::string>& more = {}) const {
-    DeviceConfig c;
-    c.work_dir = tmp / "work";
-    c.env = {"ASCEND_HOME_PATH=" + latest.string(), "PATH=" + sbin.string() + ":" + std::getenv("PATH"),
-             "FAKE_ASCEND_DATA=" + kData.string(), "HOME=" + (tmp / "home").string(),
-             "ASCEND_PROCESS_LOG_PATH=" + (tmp / "log").string()};
-    c.env.insert(c.env.end(), more.begin(), more.end());
-    return c;
-  }
-};
 
 ConcreteCase vector_case(int64_t n) {
   ConcreteCase c;
@@ -143,7 +101,7 @@ TEST(AscendTools, AbsentToolkitSaysWhereItLooked) {
 }
 
 TEST(AscendTools, NpuSmiA2) {
-  NpuSmiInfo s = parse_npu_smi_info(read_file(kData / "npu_smi_a2.txt"));
+  NpuSmiInfo s = parse_npu_smi_info(read_file(kFakeAscendData / "npu_smi_a2.txt"));
   ASSERT_TRUE(s.ok) << s.error;
   EXPECT_EQ(s.version, "25.2.0");
   ASSERT_EQ(s.chips.size(), 2u);
@@ -168,7 +126,7 @@ TEST(AscendTools, NpuSmiA2) {
 }
 
 TEST(AscendTools, NpuSmiA3TwoChipsPerNpuWithPhyIds) {
-  NpuSmiInfo s = parse_npu_smi_info(read_file(kData / "npu_smi_a3.txt"));
+  NpuSmiInfo s = parse_npu_smi_info(read_file(kFakeAscendData / "npu_smi_a3.txt"));
   ASSERT_TRUE(s.ok) << s.error;
   EXPECT_EQ(s.version, "25.3.rc1");
   ASSERT_EQ(s.chips.size(), 4u);
@@ -188,7 +146,7 @@ TEST(AscendTools, NpuSmiA3TwoChipsPerNpuWithPhyIds) {
 }
 
 TEST(AscendTools, NpuSmiSeventyDashVariant) {
-  NpuSmiInfo s = parse_npu_smi_info(read_file(kData / "npu_smi_a3_70.txt"));
+  NpuSmiInfo s = parse_npu_smi_info(read_file(kFakeAscendData / "npu_smi_a3_70.txt"));
   ASSERT_TRUE(s.ok) << s.error;
   EXPECT_EQ(s.version, "26.0.rc2");
   ASSERT_EQ(s.chips.size(), 2u);
@@ -198,11 +156,11 @@ TEST(AscendTools, NpuSmiSeventyDashVariant) {
 }
 
 TEST(AscendTools, NpuSmiGarbageIsAClearError) {
-  NpuSmiInfo g = parse_npu_smi_info(read_file(kData / "npu_smi_garbage.txt"));
+  NpuSmiInfo g = parse_npu_smi_info(read_file(kFakeAscendData / "npu_smi_garbage.txt"));
   EXPECT_FALSE(g.ok);
   EXPECT_NE(g.error.find("could not parse npu-smi info"), std::string::npos) << g.error;
   EXPECT_NE(g.error.find("dcmi model initialized failed"), std::string::npos) << g.error;
-  NpuSmiInfo r = parse_npu_smi_info(read_file(kData / "npu_smi_garbled_row.txt"));
+  NpuSmiInfo r = parse_npu_smi_info(read_file(kFakeAscendData / "npu_smi_garbled_row.txt"));
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("line 8"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("3379 65536"), std::string::npos) << r.error;
@@ -210,7 +168,7 @@ TEST(AscendTools, NpuSmiGarbageIsAClearError) {
 }
 
 TEST(AscendTools, OpBasicInfoWithTrailingCommaAndNa) {
-  auto rows = read_op_basic_info(kData / "OpBasicInfo.csv");
+  auto rows = read_op_basic_info(kFakeAscendData / "OpBasicInfo.csv");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].op_name, "topk_custom_0");
   EXPECT_EQ(rows[0].op_type, "vector");

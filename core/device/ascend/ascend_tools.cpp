@@ -554,6 +554,7 @@ json op_json_for(const std::string& op_type, const ConcreteCase& c) {
       case DType::I32: return "int32";
       case DType::I64: return "int64";
       case DType::U8: return "uint8";
+      case DType::I8: return "int8";
     }
     return "float";
   };

@@ -1,11 +1,7 @@
-// A stand-in for AscendC's kernel_operator.h under ASCENDC_CPU_DEBUG: just enough (GM_ADDR, the qualifiers,
-// GetBlockIdx, GetBlockNum) for scalar test kernels.
+// A stand-in for AscendC's kernel_operator.h under ASCENDC_CPU_DEBUG (test-only): the subset of the AscendC API
+// that kope's reference kernels use, run functionally on the CPU with the board's rules checked (32-byte copies,
+// the UB's capacity, queue discipline). The memory model is in kope_fake_ascendc_memory.h, the vector
+// instructions in kope_fake_ascendc_vector.h.
 #pragma once
-#include <cstdint>
-#define __global__
-#define __aicore__
-typedef uint8_t* GM_ADDR;
-namespace AscendC {
-inline int64_t& kope_fake_block_idx() { static thread_local int64_t b = 0; return b; }
-inline int64_t GetBlockIdx() { return kope_fake_block_idx(); }
-}  // namespace AscendC
+#include "kope_fake_ascendc_memory.h"
+#include "kope_fake_ascendc_vector.h"

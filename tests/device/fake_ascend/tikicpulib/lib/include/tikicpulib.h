@@ -1,5 +1,5 @@
 // A stand-in for tikicpulib.h: GmAlloc/GmFree, SetKernelMode and ICPU_RUN_KF, which runs the kernel once per
-// block with GetBlockIdx() set, as the CPU twin does (functionally; no pipes, no timing).
+// block with GetBlockIdx() and GetBlockNum() set, as the CPU twin does (functionally; no pipes, no timing).
 #pragma once
 #include <cstddef>
 #include <cstdlib>
@@ -14,6 +14,7 @@ inline void SetKernelMode(KernelMode) {}
 
 #define ICPU_RUN_KF(func, blockdim, ...)                                           \
   do {                                                                             \
+    AscendC::kope_fake_block_num() = (int64_t)(blockdim);                          \
     for (int64_t kope_b = 0; kope_b < (int64_t)(blockdim); ++kope_b) {             \
       AscendC::kope_fake_block_idx() = kope_b;                                     \
       func(__VA_ARGS__);                                                           \

@@ -1,0 +1,108 @@
+// thought: RoPE per row with the halves in their own UB tensors; the rotation by +theta is (x1 c + x2 s, x2 c - x1 s).
+// flaw: that is the rotation by -theta: rotate_half(x) = concat(-x2, x1), so the first half takes - x2 sin and the
+// second + x1 sin; every output with a non-zero sin is wrong.
+// Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
+#include "kernel_operator.h"
+#include "kope_ascend.h"
+#ifdef ASCENDC_CPU_DEBUG
+#include "tikicpulib.h"
+#endif
+using namespace AscendC;
+
+constexpr uint32_t HMAX = 4096;     // floats of a half row (H) held in the UB
+constexpr uint32_t VEC_ALIGN = 64;
+constexpr uint32_t MAX_CORES = 40;
+
+// out = x * cos + rotate_half(x) * sin, rotate_half(x) = concat(-x[H:], x[:H]), per row of D = 2H: the two halves
+// of x, cos and sin each move into their own aligned UB tensor with DataCopyPad (H * 4 bytes need not be a
+// multiple of 32), so the rotation is a choice of operands, not a data movement.
+class KernelRope {
+ public:
+  __aicore__ inline KernelRope() {}
+  __aicore__ inline void Init(GM_ADDR q, GM_ADDR k, GM_ADDR cos, GM_ADDR sin, GM_ADDR qo, GM_ADDR ko, uint64_t B, uint64_t S,
+                              uint64_t N, uint64_t NK, uint64_t H, uint64_t rowsPerCore) {
+    const uint64_t rows = B * S * (N + NK);
+    first_ = GetBlockIdx() * rowsPerCore;
+    rows_ = first_ >= rows ? 0 : (rows - first_ < rowsPerCore ? rows - first_ : rowsPerCore);
+    S_ = S, N_ = N, NK_ = NK, H_ = H, qRows_ = B * S * N;
+    qGm_.SetGlobalBuffer((__gm__ float*)q, B * S * N * 2 * H);
+    kGm_.SetGlobalBuffer((__gm__ float*)k, B * S * NK * 2 * H);
+    qoGm_.SetGlobalBuffer((__gm__ float*)qo, B * S * N * 2 * H);
+    koGm_.SetGlobalBuffer((__gm__ float*)ko, B * S * NK * 2 * H);
+    cGm_.SetGlobalBuffer((__gm__ float*)cos, S * 2 * H);
+    sGm_.SetGlobalBuffer((__gm__ float*)sin, S * 2 * H);
+    pipe_.InitBuffer(buf_, 9 * HMAX * sizeof(float));  // x1 x2 c1 c2 s1 s2 o1 o2 t
+  }
+  __aicore__ inline void Process() {
+    for (uint64_t r = first_; r < first_ + rows_; ++r) {
+      const bool isQ = r < qRows_;
+      const uint64_t rr = isQ ? r : r - qRows_;              // the row within q or k: ((b * S + s) * heads + h)
+      const uint64_t s = (rr / (isQ ? N_ : NK_)) % S_;
+      Row(isQ ? qGm_ : kGm_, isQ ? qoGm_ : koGm_, rr * 2 * H_, s * 2 * H_);
+    }
+  }
+
+ private:
+  __aicore__ inline void Half(const LocalTensor<float>& t, const GlobalTensor<float>& g, uint64_t off) {
+    DataCopyPad(t, g[off], DataCopyExtParams{1, (uint32_t)(H_ * sizeof(float)), 0, 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+  }
+  __aicore__ inline void Row(const GlobalTensor<float>& x, const GlobalTensor<float>& out, uint64_t xo, uint64_t co) {
+    LocalTensor<float> all = buf_.Get<float>();
+    LocalTensor<float> x1 = all, x2 = all[HMAX], c1 = all[2 * HMAX], c2 = all[3 * HMAX], s1 = all[4 * HMAX],
+                       s2 = all[5 * HMAX], o1 = all[6 * HMAX], o2 = all[7 * HMAX], t = all[8 * HMAX];
+    Half(x1, x, xo);
+    Half(x2, x, xo + H_);
+    Half(c1, cGm_, co);
+    Half(c2, cGm_, co + H_);
+    Half(s1, sGm_, co);
+    Half(s2, sGm_, co + H_);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    const int32_t m = (int32_t)((H_ + VEC_ALIGN - 1) / VEC_ALIGN * VEC_ALIGN);
+    Mul(o1, x1, c1, m);       // first half: x1 * cos1 + x2 * sin1
+    Mul(t, x2, s1, m);
+    Add(o1, o1, t, m);
+    Mul(o2, x2, c2, m);       // second half: x2 * cos2 - x1 * sin2
+    Mul(t, x1, s2, m);
+    Sub(o2, o2, t, m);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopyPad(out[xo], o1, DataCopyExtParams{1, (uint32_t)(H_ * sizeof(float)), 0, 0, 0});
+    DataCopyPad(out[xo + H_], o2, DataCopyExtParams{1, (uint32_t)(H_ * sizeof(float)), 0, 0, 0});
+    SetFlag<HardEvent::MTE3_MTE2>(0);  // the next row's loads reuse the buffers
+    WaitFlag<HardEvent::MTE3_MTE2>(0);
+  }
+
+  TPipe pipe_;
+  TBuf<QuePosition::VECCALC> buf_;
+  GlobalTensor<float> qGm_, kGm_, qoGm_, koGm_, cGm_, sGm_;
+  uint64_t first_ = 0, rows_ = 0, S_ = 1, N_ = 1, NK_ = 1, H_ = 1, qRows_ = 0;
+};
+
+extern "C" __global__ __aicore__ void rope_custom(GM_ADDR q, GM_ADDR k, GM_ADDR cos, GM_ADDR sin, GM_ADDR qo, GM_ADDR ko, uint64_t B,
+                                                  uint64_t S, uint64_t N, uint64_t NK, uint64_t H, uint64_t rowsPerCore) {
+  KernelRope op;
+  op.Init(q, k, cos, sin, qo, ko, B, S, N, NK, H, rowsPerCore);
+  op.Process();
+}
+
+// q [B, S, N, D], k [B, S, NK, D], cos and sin [S, D], D = 2H (layout BSND).
+extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
+  for (int i = 0; i < 4; ++i)
+    if (a->inputs[i].dtype != KOPE_F32) return 1;
+  const kope_tensor *q = &a->inputs[0], *k = &a->inputs[1];
+  if (q->ndim != 4 || k->ndim != 4 || q->shape[3] % 2 != 0 || q->shape[3] / 2 > HMAX) return 1;
+  const uint64_t B = (uint64_t)q->shape[0], S = (uint64_t)q->shape[1], N = (uint64_t)q->shape[2], NK = (uint64_t)k->shape[2];
+  const uint64_t H = (uint64_t)q->shape[3] / 2, rows = B * S * (N + NK);
+  if (rows == 0 || H == 0) return 0;
+  const uint32_t blockDim = rows < MAX_CORES ? (uint32_t)rows : MAX_CORES;
+  const uint64_t rowsPerCore = (rows + blockDim - 1) / blockDim;
+  GM_ADDR pq = (GM_ADDR)q->data, pk = (GM_ADDR)k->data, pc = (GM_ADDR)a->inputs[2].data, ps = (GM_ADDR)a->inputs[3].data;
+  GM_ADDR pqo = (GM_ADDR)a->outputs[0].data, pko = (GM_ADDR)a->outputs[1].data;
+#ifdef ASCENDC_CPU_DEBUG
+  ICPU_RUN_KF(rope_custom, blockDim, pq, pk, pc, ps, pqo, pko, B, S, N, NK, H, rowsPerCore);
+#else
+  rope_custom<<<blockDim, nullptr, stream>>>(pq, pk, pc, ps, pqo, pko, B, S, N, NK, H, rowsPerCore);
+#endif
+  return 0;
+}

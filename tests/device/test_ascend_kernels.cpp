@@ -1,0 +1,226 @@
+// The shipped AscendC reference kernels (resources/kernels/<task>/ascend/) through the Ascend device with the fake
+// CANN tools: each builds by the direct route (bisheng) and by the CPU twin's, and on the twin, whose AscendC
+// headers (tests/device/fake_ascend/tikicpulib) check the board's rules, each task's small cases go through the
+// evaluator against the fp64 golden: every 01_ kernel is correct, every 02_ kernel is caught.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include "fake_cann.h"
+#include "kope/device/device.h"
+#include "kope/eval/evaluator.h"
+#include "kope/model/suite.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace kope;
+using namespace kope::device;
+using kope::test::FakeCann;
+
+namespace {
+
+// The Ascend device with the CPU twin as its build route: candidates build as "cpu-twin" and run there. The
+// task's baseline takes the direct route: the twin runs the candidate alone, so the baseline is built, never run.
+class TwinAscend : public Device {
+ public:
+  explicit TwinAscend(std::unique_ptr<Device> d) : d_(std::move(d)) {}
+  std::string name() const override { return "ascend-twin"; }
+  std::string kind() const override { return "ascend"; }
+  Availability availability() override { return d_->availability(); }
+  Capabilities capabilities() override { return d_->capabilities(); }
+  Fingerprint fingerprint() override { return d_->fingerprint(); }
+  BuildResult build(const std::string& s, const BuildOptions& o) override {
+    BuildOptions t = o;
+    const bool baseline = o.display_name.find(".baseline") != std::string::npos;
+    t.mode = baseline ? "direct" : "cpu-twin";
+    return d_->build(s, t);
+  }
+  MeasureResult measure(const MeasureRequest& q) override { return d_->measure(q); }
+  std::optional<double> floor_ns(const ConcreteCase& c) override { return d_->floor_ns(c); }
+
+ private:
+  std::unique_ptr<Device> d_;
+};
+
+const Suite& suite() {
+  static const Suite s = Suite::from_dir(fs::path(KOPE_SOURCE_DIR) / "resources/tasks");
+  return s;
+}
+
+// The cases whose tensors hold at most this many elements in all (the special-value cases up to twice that):
+// enough for tails, blocks and special values, small enough for the twin, which runs every block in turn. bf16
+// cases are left out: the twin's headers have no bfloat16_t, and the kernels take fp32 (some fp16) and return an
+// error for bf16.
+constexpr int64_t kSmallElements = 140000;
+
+std::vector<std::string> small_cases(const Task& t) {
+  std::vector<std::string> out;
+  for (const Case& c : t.cases) {
+    const ConcreteCase cc = resolve_case(t, c);
+    int64_t n = 0;
+    bool bf16 = false;
+    for (const auto& v : {&cc.inputs, &cc.outputs})
+      for (const ConcreteTensor& x : *v) n += x.numel, bf16 |= x.dtype == DType::BF16;
+    const bool special = c.name.rfind("special", 0) == 0;
+    if (n <= (special ? 2 : 1) * kSmallElements && !bf16) out.push_back(c.name);
+  }
+  return out;
+}
+
+bool is_wrong_on_purpose(const CandidateSource& k) { return k.name.find("/02_") != std::string::npos; }
+
+FakeCann& cann() {
+  static FakeCann* c = [] {
+    auto* f = new FakeCann;  // lives for the program: the registered device reads its configuration
+    f->install_twin();
+    return f;
+  }();
+  return *c;
+}
+
+}  // namespace
+
+TEST(AscendKernels, EveryTaskShipsACorrectAndAWrongKernelWithTheirThoughts) {
+  for (const Task& t : suite().tasks()) {
+    auto ks = embedded_candidates(t.name, "ascend");
+    ASSERT_GE(ks.size(), 2u) << t.name << " ships no 01/02 Ascend kernels";
+    EXPECT_EQ(ks[0].name.substr(ks[0].name.find('/') + 1, 3), "01_") << ks[0].name;
+    EXPECT_EQ(ks[1].name.substr(ks[1].name.find('/') + 1, 3), "02_") << ks[1].name;
+    for (const auto& k : ks) {
+      EXPECT_FALSE(k.thought.empty()) << k.name << ": no `// thought:` in its first lines";
+      EXPECT_NE(k.source.find("extern \"C\" __global__ __aicore__"), std::string::npos) << k.name;
+      EXPECT_NE(k.source.find("ICPU_RUN_KF"), std::string::npos) << k.name << ": no CPU-twin launch";
+      if (is_wrong_on_purpose(k)) {
+        EXPECT_NE(k.source.find("// flaw:"), std::string::npos) << k.name;
+      }
+    }
+  }
+}
+
+TEST(AscendKernels, EveryShippedKernelBuildsByTheDirectRoute) {
+  auto dev = make_device("ascend", cann().config());
+  for (const Task& t : suite().tasks())
+    for (const auto& k : embedded_candidates(t.name, "ascend")) {
+      BuildOptions o;
+      o.mode = "direct";
+      o.display_name = k.name;
+      BuildResult b = dev->build(k.source, o);
+      EXPECT_TRUE(b.ok) << k.name << ": " << b.error << "\n" << b.log;
+    }
+}
+
+// On the twin through the evaluator, four tasks at a time (each thread its own evaluator and workspace).
+TEST(AscendKernels, OnTheCpuTwinEveryCorrectOnePassesAndEveryWrongOneIsCaught) {
+  register_device("ascend-twin", [](const DeviceConfig&) {
+    return std::make_unique<TwinAscend>(make_device("ascend", cann().config({"FAKE_NPU_SMI=fail"})));
+  });
+  std::vector<const Task*> tasks;
+  for (const Task& t : suite().tasks())
+    if (!embedded_candidates(t.name, "ascend").empty()) tasks.push_back(&t);
+  ASSERT_FALSE(tasks.empty());
+  std::mutex mu;
+  std::vector<std::string> failures;
+  auto check_task = [&](Evaluator& ev, const Task& task) {
+    Task t = task;
+    auto ks = embedded_candidates(t.name, "ascend");
+    t.baselines["ascend"] = ks.front().source;
+    EvalOptions o;
+    o.device = "ascend-twin";
+    o.cases = small_cases(t);
+    o.library = false;
+    o.warmup = 0;
+    o.reps = 1;
+    for (const auto& k : ks) {
+      std::string why;
+      try {
+        EvalReport r = ev.evaluate(t, k.source, k.name, o);
+        std::string detail = r.errors.empty() ? "" : r.errors.front();
+        for (const CaseResult& c : r.cases)
+          if (!c.correct()) {
+            detail += c.name + ": " + c.message;
+            break;
+          }
+        std::printf("%s: %s %s\n", k.name.c_str(), r.status().c_str(), detail.substr(0, 160).c_str());
+        if (!is_wrong_on_purpose(k) && !r.correct()) why = "is " + r.status() + " (" + detail + ")";
+        // Caught by the checks: a wrong answer, or the twin stopping it (an out-of-bounds access), not a build
+        // failure or an error code, which would say nothing of its flaw.
+        if (is_wrong_on_purpose(k) && r.status() != "wrong" && r.status() != "crash")
+          why = "was not caught by the checks: " + r.status() + " " + detail;
+      } catch (const std::exception& e) {
+        why = std::string("threw: ") + e.what();
+      }
+      if (!why.empty()) {
+        std::lock_guard<std::mutex> l(mu);
+        failures.push_back(k.name + " " + why);
+      }
+    }
+  };
+  // The first task alone (it builds the twin's worker, which every later run shares), then the rest in lanes.
+  test::TempDir tmp;
+  {
+    Evaluator ev{EvalPaths::under(tmp / "ws")};
+    check_task(ev, *tasks.front());
+  }
+  std::size_t next = 1;
+  auto lane = [&](int id) {
+    Evaluator ev{EvalPaths::under(tmp / ("ws" + std::to_string(id)))};
+    for (;;) {
+      const Task* tp;
+      {
+        std::lock_guard<std::mutex> l(mu);
+        if (next == tasks.size()) return;
+        tp = tasks[next++];
+      }
+      check_task(ev, *tp);
+    }
+  };
+  // Four lanes: much of a twin build is cmake and the compiler starting, which leaves cores idle.
+  std::vector<std::thread> lanes;
+  for (int id = 0; id < 4; ++id) lanes.emplace_back(lane, id);
+  for (auto& t : lanes) t.join();
+  for (const auto& f : failures) ADD_FAILURE() << f;
+}
+
+// The twin's headers hold a kernel to the board's rules: an unaligned DataCopy and a UB overflow stop it with a
+// message naming the call, reported as a crash, not as a wrong answer.
+TEST(AscendKernels, TheTwinStopsUnalignedCopiesAndUbOverflow) {
+  auto dev = make_device("ascend", cann().config({"FAKE_NPU_SMI=fail"}));
+  auto kernel = [](const std::string& body) {
+    return "#include \"kernel_operator.h\"\n#include \"kope_ascend.h\"\n#ifdef ASCENDC_CPU_DEBUG\n#include \"tikicpulib.h\"\n#endif\n"
+           "using namespace AscendC;\nextern \"C\" __global__ __aicore__ void rule_custom(GM_ADDR x, GM_ADDR y) {\n"
+           "  GlobalTensor<float> xg, yg;\n  xg.SetGlobalBuffer((__gm__ float*)x, 64);\n  yg.SetGlobalBuffer((__gm__ float*)y, 64);\n"
+           "  TPipe pipe;\n  TQue<QuePosition::VECIN, 1> q;\n" + body + "\n}\n"
+           "extern \"C\" int kope_ascend_kernel(const kope_args* a, void* stream) {\n#ifdef ASCENDC_CPU_DEBUG\n"
+           "  ICPU_RUN_KF(rule_custom, 1, (GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data);\n#else\n"
+           "  rule_custom<<<1, nullptr, stream>>>((GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data);\n#endif\n"
+           "  return 0;\n}\n";
+  };
+  const std::string copy = "  LocalTensor<float> t = q.AllocTensor<float>();\n  DataCopy(t, xg, COUNT);\n  DataCopy(yg, t, COUNT);\n  q.FreeTensor(t);";
+  auto run = [&](const std::string& body, const std::string& scratch) {
+    BuildOptions o;
+    o.mode = "cpu-twin";
+    o.display_name = scratch + ".cpp";
+    BuildResult b = dev->build(kernel(body), o);
+    EXPECT_TRUE(b.ok) << b.error << "\n" << b.log;
+    MeasureRequest q;
+    q.kcase.name = "n64";
+    q.kcase.inputs = {ConcreteTensor{"x", DType::F32, {64}, 64, {}, 0.0}};
+    q.kcase.outputs = {ConcreteTensor{"y", DType::F32, {64}, 64, {}, 1e-4}};
+    q.inputs = {std::string(64 * 4, '\0')};
+    q.candidate = b.artifact;
+    q.scratch = cann().tmp / scratch;
+    return dev->measure(q);
+  };
+  auto with = [](std::string s, const std::string& count) { return s.replace(s.find("COUNT"), 5, count).replace(s.find("COUNT"), 5, count); };
+  const std::string ub = "  pipe.InitBuffer(q, 1, 256);\n";
+  EXPECT_EQ(run(ub + with(copy, "64"), "aligned").outcome, Outcome::Ok);
+  MeasureResult odd = run(ub + with(copy, "60"), "unaligned");
+  EXPECT_EQ(odd.outcome, Outcome::Crash);
+  EXPECT_NE((odd.message + odd.log).find("not a multiple of 32"), std::string::npos) << odd.message << "\n" << odd.log;
+  MeasureResult big = run("  pipe.InitBuffer(q, 2, 100 * 1024);\n" + with(copy, "64"), "overflow");
+  EXPECT_EQ(big.outcome, Outcome::Crash);
+  EXPECT_NE((big.message + big.log).find("Unified Buffer overflow"), std::string::npos) << big.message << "\n" << big.log;
+}
