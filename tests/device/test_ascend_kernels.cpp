@@ -18,6 +18,8 @@
 namespace fs = std::filesystem;
 using namespace kope;
 using namespace kope::device;
+using namespace kope::exec;
+using namespace kope::eval;
 using kope::test::FakeCann;
 
 namespace {
