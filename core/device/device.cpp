@@ -202,15 +202,6 @@ json to_json(const Fingerprint& f) {
           {"extra", extra}};
 }
 
-json to_json(const BuildResult& b) {
-  json diags = json::array();
-  for (const auto& d : b.diagnostics)
-    diags.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column}, {"severity", d.severity},
-                     {"message", d.message}});
-  return {{"ok", b.ok},         {"cached", b.cached}, {"artifact", b.artifact.string()}, {"diagnostics", diags},
-          {"error", b.error},   {"log", b.log},       {"command", b.command},            {"seconds", b.seconds}};
-}
-
 json to_json(const ProfileResult& p) {
   json rows = json::array();
   for (const auto& c : p.counters)

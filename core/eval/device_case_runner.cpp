@@ -157,7 +157,7 @@ class DeviceCaseRunner : public CaseRunner {
     device::BuildOptions bb;
     bb.build_dir = paths_.build;
     bb.display_name = task.name + ".baseline" + caps_.source_suffix;
-    const device::BuildResult b = dev_.build(src, bb);
+    const BuildResult b = dev_.build(src, bb);
     if (!b.ok)
       throw Error("task '" + task.origin + "': the " + kind + " baseline does not build on " + dev_.name() + ": " +
                   b.error);

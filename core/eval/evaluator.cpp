@@ -97,21 +97,6 @@ void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions
 
 namespace {
 
-// What the device's build says, as the report keeps it.
-CompileResult compile_result(const device::BuildResult& b) {
-  CompileResult c;
-  c.ok = b.ok;
-  c.cached = b.cached;
-  c.shared_object = b.artifact;
-  c.diagnostics = b.diagnostics;
-  c.log = b.log;
-  c.error = b.error;
-  c.command = b.command;
-  c.seconds = b.seconds;
-  c.isolation = b.isolation;
-  return c;
-}
-
 // A case's medians, speedups with their interval, and HAP, from its calls.
 void add_figures(CaseResult& r, device::Device& dev, const ConcreteCase& c) {
   if (!r.library_ns.empty()) r.library_median_ns = median(r.library_ns);
@@ -219,7 +204,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   bo.cancel = cancel;
   bo.timeout_seconds = d.runner->build_timeout_seconds();
   try {
-    rep.compile = compile_result(d.dev->build(source, bo));
+    rep.compile = d.dev->build(source, bo);
   } catch (const EnvError&) { throw; } catch (const Error& e) {
     rep.compile.error = e.what();
   }
@@ -248,7 +233,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   }
   lap("baseline and goldens");
   const std::unique_ptr<CaseSession> session =
-      d.runner->open(rep.compile.shared_object, prepared.builds, cases, options, rep.warnings);
+      d.runner->open(rep.compile.artifact, prepared.builds, cases, options, rep.warnings);
   lap("workers set-up");
   std::string first_failure;
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {

@@ -94,17 +94,17 @@ fs::path TrustedSide::reference_so(const Task& task, const CancelToken* cancel) 
   opt.cancel = cancel;
   opt.flags = {"-O1", "-ffp-contract=off", "-fno-fast-math"};
   opt.defines = {"KOPE_REAL=double"};
-  CompileResult r = compile_kernel(task.reference, task.name + ".reference.cpp", paths_.build, paths_.include, opt);
+  BuildResult r = compile_kernel(task.reference, task.name + ".reference.cpp", paths_.build, paths_.include, opt);
   if (r.cancelled) throw EvalCancelled();
   if (!r.ok) throw Error("task '" + task.origin + "': the reference does not build: " + r.error);
-  return r.shared_object;
+  return r.artifact;
 }
 
 fs::path TrustedSide::baseline_so(const Task& task, const CancelToken* cancel) {
   CompileOptions opt;  // the default -O2, as the candidate gets unless it asks for more
   opt.cancel = cancel;
   const bool from_reference = task.baseline.empty();
-  CompileResult r = compile_kernel(from_reference ? task.reference : task.baseline,
+  BuildResult r = compile_kernel(from_reference ? task.reference : task.baseline,
                                    task.name + (from_reference ? ".reference.cpp" : ".baseline.cpp"), paths_.build,
                                    paths_.include, opt);
   if (r.cancelled) throw EvalCancelled();
@@ -112,7 +112,7 @@ fs::path TrustedSide::baseline_so(const Task& task, const CancelToken* cancel) {
     throw Error("task '" + task.origin + "': " +
                 (from_reference ? "the reference does not build as the fp32 baseline: " : "the baseline does not build: ") +
                 r.error);
-  return r.shared_object;
+  return r.artifact;
 }
 
 std::vector<fs::path> TrustedSide::golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
@@ -218,7 +218,7 @@ std::vector<std::shared_ptr<const Golden>> TrustedSide::goldens(const Task& task
   return out;
 }
 
-CompileResult TrustedSide::library_build(const Task& task, const LibraryImpl& lib) {
+BuildResult TrustedSide::library_build(const Task& task, const LibraryImpl& lib) {
   std::string key = task.digest + '\0' + sha256_hex(lib.source);
   for (const std::string& dir : lib.include_dirs) {  // installing the library changes the key
     std::error_code ec;
@@ -229,7 +229,7 @@ CompileResult TrustedSide::library_build(const Task& task, const LibraryImpl& li
     std::lock_guard<std::mutex> lock(library_mutex_);
     if (auto it = library_failures_.find(key); it != library_failures_.end()) return it->second;
   }
-  CompileResult r;
+  BuildResult r;
   try {
     r = build_library(task, lib, paths_);
   } catch (const EnvError&) { throw; } catch (const Error& e) {

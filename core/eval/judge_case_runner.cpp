@@ -18,8 +18,8 @@ class JudgeSession : public CaseSession {
                const std::vector<ConcreteCase>& cases, const EvalOptions& options, std::vector<std::string>& warnings)
       : cases_(cases), judge_(paths, candidate, builds.baseline, cases, options) {
     if (!builds.library) return;
-    const CompileResult& lr = *builds.library;
-    if (lr.ok) judge_.add_library(lr.shared_object);
+    const BuildResult& lr = *builds.library;
+    if (lr.ok) judge_.add_library(lr.artifact);
     else
       warnings.push_back("the library baseline does not build (" + tail_trimmed(lr.error + "\n" + lr.log, 600) +
                          "); speedups are against the naive baseline");

@@ -30,7 +30,7 @@ std::vector<std::string> library_candidate_flags(const LibraryImpl& lib) {
   return f;
 }
 
-CompileResult build_library(const Task& task, const LibraryImpl& lib, const EvalPaths& paths) {
+BuildResult build_library(const Task& task, const LibraryImpl& lib, const EvalPaths& paths) {
   return compile_kernel(lib.source, task.name + ".library.cpp", paths.build, paths.include,
                         library_compile_options(lib));
 }

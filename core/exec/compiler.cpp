@@ -251,9 +251,9 @@ struct CompileJob {
 
 }  // namespace
 
-CompileResult compile_kernel(const std::string& source, const std::string& display_name, const fs::path& build_dir,
+BuildResult compile_kernel(const std::string& source, const std::string& display_name, const fs::path& build_dir,
                              const fs::path& include_dir, const CompileOptions& options) {
-  CompileResult res;
+  BuildResult res;
   std::vector<std::string> own_flags = flag_directives(source, display_name);
   std::string cxx = options.cxx;
   if (cxx.empty()) {
@@ -272,9 +272,9 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
   for (const auto& l : options.link) key_material += std::string("\0-l", 3) + l;
   const std::string key = sha256_hex(key_material);
   fs::create_directories(build_dir);
-  res.shared_object = build_dir / (key + ".so");
+  res.artifact = build_dir / (key + ".so");
   std::error_code ec;
-  if (fs::exists(res.shared_object, ec)) {
+  if (fs::exists(res.artifact, ec)) {
     res.ok = res.cached = true;
     res.command = {cxx};
     res.command.insert(res.command.end(), flags.begin(), flags.end());
@@ -350,9 +350,9 @@ CompileResult compile_kernel(const std::string& source, const std::string& displ
     res.error = "cannot take ownership of the built kernel " + out.string() + ": " + std::strerror(errno);
     return res;
   }
-  fs::rename(out, res.shared_object, ec);
+  fs::rename(out, res.artifact, ec);
   if (ec) {
-    res.error = "cannot place the built kernel at " + res.shared_object.string() + ": " + ec.message();
+    res.error = "cannot place the built kernel at " + res.artifact.string() + ": " + ec.message();
     return res;
   }
   res.ok = true;

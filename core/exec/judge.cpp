@@ -206,7 +206,7 @@ std::shared_ptr<const std::vector<unsigned char>> correctness_inputs(const Concr
 }  // namespace judge_detail
 
 Judge::Judge(const EvalPaths& paths, const fs::path& candidate_so, const fs::path& baseline_so,
-             const std::vector<ConcreteCase>& cases, const EvalOptions& options)
+             const std::vector<ConcreteCase>& cases, const JudgeOptions& options)
     : options_(options), runner_(paths.runner) {
   std::random_device rd;
   nonce_ = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^ static_cast<uint64_t>(Clock::now().time_since_epoch().count());

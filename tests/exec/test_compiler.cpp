@@ -26,22 +26,22 @@ class CompilerTest : public ::testing::Test {
 
 TEST_F(CompilerTest, BuildsASharedObjectAndCachesIt) {
   std::string src = test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;");
-  CompileResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
+  BuildResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
   ASSERT_TRUE(r.ok) << r.error << r.log;
   EXPECT_FALSE(r.cached);
-  EXPECT_TRUE(std::filesystem::exists(r.shared_object));
-  CompileResult again = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
+  EXPECT_TRUE(std::filesystem::exists(r.artifact));
+  BuildResult again = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
   EXPECT_TRUE(again.ok);
   EXPECT_TRUE(again.cached);
-  EXPECT_EQ(again.shared_object, r.shared_object);
+  EXPECT_EQ(again.artifact, r.artifact);
   CompileOptions o3;
   o3.flags = {"-O3"};
-  EXPECT_NE(compile_kernel(src, "k.cpp", paths.build, paths.include, o3).shared_object, r.shared_object);
+  EXPECT_NE(compile_kernel(src, "k.cpp", paths.build, paths.include, o3).artifact, r.artifact);
 }
 
 TEST_F(CompilerTest, ErrorsCarryTheUsersFileAndLine) {
   std::string src = "#include \"kope_kernel.h\"\nint kope_kernel(const kope_args* a) {\n  return undeclared_thing;\n}\n";
-  CompileResult r = compile_kernel(src, "my_kernel.cpp", paths.build, paths.include, {});
+  BuildResult r = compile_kernel(src, "my_kernel.cpp", paths.build, paths.include, {});
   ASSERT_FALSE(r.ok);
   ASSERT_FALSE(r.diagnostics.empty()) << r.log;
   const Diagnostic& d = r.diagnostics.front();
@@ -54,7 +54,7 @@ TEST_F(CompilerTest, ErrorsCarryTheUsersFileAndLine) {
 
 TEST_F(CompilerTest, UndefinedSymbolsFailAtLinkTime) {
   std::string src = test::affine_kernel("extern void no_such_function(); no_such_function();");
-  CompileResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
+  BuildResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.log.find("no_such_function"), std::string::npos) << r.log;
 }
@@ -163,7 +163,7 @@ TEST_F(CompilerTest, IncludingAFileOutsideTheJobIsNotFoundAndLeaksNothing) {
       (paths.build.parent_path() / "golden" / "y.bin").string()};
   for (const auto& inc : includes) {
     std::string src = "#include \"" + inc + "\"\n" + test::affine_kernel("y[0] = x[0];");
-    CompileResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
+    BuildResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
     EXPECT_FALSE(r.ok) << inc;
     EXPECT_NE(r.log.find("No such file or directory"), std::string::npos) << inc << ": " << r.log;
     EXPECT_EQ(r.log.find("TOPSECRET"), std::string::npos) << r.log;
@@ -181,7 +181,7 @@ TEST_F(CompilerTest, TheCompilersEnvironmentIsClean) {
   const char* old = std::getenv("CPATH");
   setenv("CPATH", (dir / "evil").c_str(), 1);
   std::string src = "#include \"evil.h\"\n" + test::affine_kernel("y[0] = x[0];");
-  CompileResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
+  BuildResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
   if (old) setenv("CPATH", old, 1);
   else unsetenv("CPATH");
   EXPECT_FALSE(r.ok);
@@ -197,7 +197,7 @@ TEST_F(CompilerTest, AMemoryHungryCompilationIsStoppedByTheMemoryLimit) {
   CompileOptions o;
   o.memory_bytes = 160ull << 20;
   o.timeout_seconds = 120;
-  CompileResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, o);
+  BuildResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, o);
   EXPECT_FALSE(r.ok);
   if (r.isolation.find("cgroup-memory (") == std::string::npos && r.isolation.find("cgroup-memory") != std::string::npos) {
     EXPECT_NE(r.error.find("ran out of memory"), std::string::npos) << r.error << "\n" << r.log;
@@ -211,7 +211,7 @@ TEST_F(CompilerTest, AMemoryHungryCompilationIsStoppedByTheMemoryLimit) {
 
 TEST_F(CompilerTest, TheCompilerRunsSandboxed) {
   std::string src = test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;");
-  CompileResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
+  BuildResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, {});
   ASSERT_TRUE(r.ok) << r.error << r.log;
   EXPECT_NE(r.isolation.find("isolated: "), std::string::npos) << r.isolation;
   EXPECT_NE(r.isolation.find("clean-environment"), std::string::npos) << r.isolation;

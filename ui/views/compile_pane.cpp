@@ -70,7 +70,7 @@ QString withCarets(const QString& log, const QString& source, const QString& fil
 
 }  // namespace
 
-void CompilePane::showResult(const CompileResult& r, bool compiled, const QString& error, const QString& source,
+void CompilePane::showResult(const BuildResult& r, bool compiled, const QString& error, const QString& source,
                              const QString& file) {
   model_->setRows(r.diagnostics);
   view_->resizeColumnsToContents();

@@ -24,7 +24,7 @@ class CompilePane : public QWidget {
   void showCompiling(const QString& kernel);
   // `source` and `file`: the compiled text and its name in the diagnostics, to show the source line and a caret
   // under each diagnostic where the compiler could not (it names the editor's file, which may not exist on disk).
-  void showResult(const CompileResult& result, bool compiled, const QString& error, const QString& source = {},
+  void showResult(const BuildResult& result, bool compiled, const QString& error, const QString& source = {},
                   const QString& file = {});
   void clear();
   void retranslate() { model_->retranslate(); }

@@ -88,18 +88,7 @@ class CpuDevice : public Device {
     co.cancel = o.cancel;
     if (auto cxx = env_value(config_.env, "CXX")) co.cxx = *cxx;
     fs::path dir = o.build_dir.empty() ? work_dir_for(config_) / "build" : o.build_dir;
-    CompileResult r = compile_kernel(source, o.display_name, dir, include_dir_for(config_), co);
-    BuildResult b;
-    b.ok = r.ok;
-    b.cached = r.cached;
-    b.artifact = r.shared_object;
-    b.diagnostics = r.diagnostics;
-    b.log = r.log;
-    b.error = r.error;
-    b.command = r.command;
-    b.seconds = r.seconds;
-    b.isolation = r.isolation;
-    return b;
+    return compile_kernel(source, o.display_name, dir, include_dir_for(config_), co);
   }
 
   // The judge is the CPU device's measure: the same sandboxed workers (memfd arenas, futex handshake), the
@@ -120,7 +109,7 @@ class CpuDevice : public Device {
     EvalPaths paths;
     paths.jobs = dir;
     paths.runner = config_.runner.empty() ? find_runner() : config_.runner;
-    EvalOptions o;
+    JudgeOptions o;
     o.case_timeout_seconds = q.timeout_seconds;
     o.memory_bytes = q.host_memory_bytes;
     o.interleave = q.interleave;

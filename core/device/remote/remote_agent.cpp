@@ -42,21 +42,6 @@ json measure_request_json(const MeasureRequest& q) {
           {"inputs", q.inputs.size()}};
 }
 
-BuildResult build_result_from_json(const json& j) {
-  BuildResult b;
-  b.ok = j.value("ok", false);
-  b.cached = j.value("cached", false);
-  b.artifact = j.value("artifact", "");
-  b.error = j.value("error", "");
-  b.log = j.value("log", "");
-  b.command = j.value("command", std::vector<std::string>{});
-  b.seconds = j.value("seconds", 0.0);
-  for (const auto& d : j.value("diagnostics", json::array()))
-    b.diagnostics.push_back({d.value("file", ""), d.value("line", 0), d.value("column", 0), d.value("severity", ""),
-                             d.value("message", "")});
-  return b;
-}
-
 ProfileResult profile_result_from_json(const json& j) {
   ProfileResult p;
   p.available = j.value("available", false);

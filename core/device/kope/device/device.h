@@ -65,18 +65,6 @@ struct BuildOptions {
   const CancelToken* cancel = nullptr;  // stops the build (the compiler's whole tree) when set
 };
 
-struct BuildResult {
-  bool ok = false;
-  bool cached = false;
-  std::filesystem::path artifact;      // a shared object (cpu, cuda), a program or an installed package (ascend)
-  std::vector<Diagnostic> diagnostics; // with the user's file name and lines
-  std::string log;                     // the tools' output as printed
-  std::string error;                   // why it failed, in one line
-  std::vector<std::string> command;
-  double seconds = 0.0;
-  std::string isolation;               // what confined the compiler (cpu: its sandbox's summary), when known
-};
-
 // A call's outcome, as the worker reports it. A candidate's failure is an outcome, never an exception.
 enum class Outcome {
   Ok,
@@ -197,7 +185,6 @@ std::vector<std::string> prompt_template_names(const std::string& kind);
 nlohmann::json to_json(const Availability& a);
 nlohmann::json to_json(const Capabilities& c);
 nlohmann::json to_json(const Fingerprint& f);
-nlohmann::json to_json(const BuildResult& b);
 nlohmann::json to_json(const ProfileResult& p);
 
 // Looks a program up in PATH (or the PATH given in `env` entries), then in `extra_dirs`; empty when absent.

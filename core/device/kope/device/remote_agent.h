@@ -11,7 +11,6 @@ namespace kope::device {
 
 nlohmann::json build_options_json(const BuildOptions& o);
 nlohmann::json measure_request_json(const MeasureRequest& q);  // the inputs travel as in<i>.bin beside it
-BuildResult build_result_from_json(const nlohmann::json& j);
 ProfileResult profile_result_from_json(const nlohmann::json& j);
 
 std::string remote_agent_version();

@@ -21,7 +21,7 @@ namespace kope::eval {
 // What a device's cases are timed against: its naive baseline's build and, where it times one, the library's.
 struct TrustedBuilds {
   std::filesystem::path baseline;
-  std::optional<CompileResult> library;
+  std::optional<BuildResult> library;
 };
 
 // One evaluation's cases on one device.

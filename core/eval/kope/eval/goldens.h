@@ -59,7 +59,7 @@ class TrustedSide {
                                                      const EvalOptions& options);
   // The task's library baseline built for the local CPU; a failed build is remembered (as long as the library's
   // include folders are unchanged), so it is not retried on every attempt.
-  CompileResult library_build(const Task& task, const LibraryImpl& lib);
+  BuildResult library_build(const Task& task, const LibraryImpl& lib);
 
   const exec::EvalPaths& paths() const { return paths_; }
 
@@ -67,7 +67,7 @@ class TrustedSide {
   exec::EvalPaths paths_;
   SizedCache<Golden> golden_cache_{std::size_t{768} << 20};
   std::mutex library_mutex_;  // the trusted side is prepared on a second thread while the candidate compiles
-  std::map<std::string, CompileResult> library_failures_;
+  std::map<std::string, BuildResult> library_failures_;
 };
 
 }  // namespace kope::eval

@@ -21,7 +21,7 @@ exec::CompileOptions library_compile_options(const LibraryImpl& lib);
 std::vector<std::string> library_candidate_flags(const LibraryImpl& lib);
 
 // Builds it into paths.build (cached by content, like kernels).
-CompileResult build_library(const Task& task, const LibraryImpl& lib, const exec::EvalPaths& paths);
+BuildResult build_library(const Task& task, const LibraryImpl& lib, const exec::EvalPaths& paths);
 
 // Evaluates the library implementation AS A CANDIDATE: its correctness against the fp64 golden and its speedup
 // over the naive baseline, through the unchanged evaluator (the link libraries ride in the candidate's flags).

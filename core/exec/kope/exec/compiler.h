@@ -38,7 +38,7 @@ std::vector<std::string> flag_directives(const std::string& source, const std::s
 std::vector<Diagnostic> parse_diagnostics(const std::string& compiler_output);
 
 // `display_name` is what diagnostics call the file. Throws kope::Error only for a disallowed flag.
-CompileResult compile_kernel(const std::string& source, const std::string& display_name,
+BuildResult compile_kernel(const std::string& source, const std::string& display_name,
                              const std::filesystem::path& build_dir, const std::filesystem::path& include_dir,
                              const CompileOptions& options);
 

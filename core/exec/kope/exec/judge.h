@@ -25,7 +25,7 @@ class Judge {
   // Sizes the arenas for the largest of `cases`, copies each kernel into a job folder of its own under
   // paths.jobs (the only thing its worker sees besides the system). Workers start on first use.
   Judge(const EvalPaths& paths, const std::filesystem::path& candidate_so, const std::filesystem::path& baseline_so,
-        const std::vector<ConcreteCase>& cases, const EvalOptions& options);
+        const std::vector<ConcreteCase>& cases, const JudgeOptions& options);
   ~Judge();
   Judge(const Judge&) = delete;
 
@@ -39,7 +39,7 @@ class Judge {
 
   // The correctness call against `golden` (one fp64 array per output), then, when `time_it`, warm-ups and timed
   // pairs until the stop rule fires. Every outcome of the candidate is in the result, never thrown.
-  // `on_timing` runs once when the case's timed calls start. A set EvalOptions::cancel ends the case within
+  // `on_timing` runs once when the case's timed calls start. A set JudgeOptions::cancel ends the case within
   // ~20 ms wherever it is (starting a worker, waiting on a call, between calls): both workers' trees are killed
   // and the result's status is CaseStatus::Cancelled.
   CaseResult run_case(const ConcreteCase& c, const std::vector<std::vector<double>>& golden, bool time_it,
@@ -110,7 +110,7 @@ class Judge {
   std::unique_ptr<Worker> make_worker(const char* role, const std::filesystem::path& so,
                                       const std::filesystem::path& dir, const char* file, std::size_t out_size);
 
-  EvalOptions options_;
+  JudgeOptions options_;
   std::filesystem::path runner_;
   std::filesystem::path job_dir_;
   std::filesystem::path base_dir_;  // the baseline's own folder, which outlives the evaluation while held

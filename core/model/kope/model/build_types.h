@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace kope {
 
 struct Diagnostic {
@@ -15,17 +17,23 @@ struct Diagnostic {
   std::string message;
 };
 
-struct CompileResult {
+// What any build route produced (the CPU's compiler, nvcc, bisheng, an operator project, a remote host's build):
+// one type from the compiler up to the report, with no conversions in between.
+struct BuildResult {
   bool ok = false;
   bool cached = false;
   bool cancelled = false;  // the cancel token stopped it (then !ok, nothing cached)
-  std::filesystem::path shared_object;
-  std::vector<Diagnostic> diagnostics;
-  std::string log;    // the compiler's stderr, as it printed it
+  std::filesystem::path artifact;  // a shared object (cpu, cuda), a program or an installed package (ascend)
+  std::vector<Diagnostic> diagnostics;  // with the user's file name and lines
+  std::string log;    // the tools' output, as they printed it
   std::string error;  // why it failed, in one line, when !ok
   std::vector<std::string> command;
   double seconds = 0.0;
-  std::string isolation;  // Isolation::summary() of the compiler's sandbox; empty when cached
+  std::string isolation;  // what confined the compiler (Isolation::summary() of its sandbox); empty when cached or unknown
 };
+
+// The JSON a remote host's agent sends back for a build, written and read side by side.
+nlohmann::json to_json(const BuildResult& b);
+BuildResult build_result_from_json(const nlohmann::json& j);
 
 }  // namespace kope

@@ -20,21 +20,27 @@
 
 namespace kope {
 
-struct EvalOptions {
+// What the judge (exec/judge.h) needs to run and time one case: the CPU device hands these straight down.
+struct JudgeOptions {
   int warmup = 1;                     // untimed pairs after the correctness call (which is the kernel's first warm call)
   int reps = 5;                       // timed pairs at least
   int max_reps = 40;                  // timed pairs at most (repetitions adapt between reps and this)
   double ci_rel_width = 0.10;         // stop adding pairs once the 95% interval is this narrow, relative to the speedup
   double case_budget_seconds = 0.4;   // or once a case's timing has taken this long (past the first reps pairs)
-  int pool = 3;                       // unused since every call gets fresh inputs; kept for the settings JSON
   double case_timeout_seconds = 60.0;
   uint64_t memory_bytes = uint64_t{4} << 30;
   std::string flush = "auto";         // "lines": clflushopt the case's data before each call; "read": read a buffer
   std::size_t flush_bytes = 0;        // "read" only; 0: twice the largest cache (sysfs), 32 MiB to 256 MiB
   double spin_us = 50;                // the judge spins this long on a call, then sleeps on the futex
+  bool interleave = true;             // baseline and candidate alternate call by call
+  std::shared_ptr<CancelToken> cancel;  // stop now: the case (and the evaluation) ends as cancelled
+};
+
+// An evaluation's options: the judge's, and what the evaluator decides around it (cases, flags, device, library).
+struct EvalOptions : JudgeOptions {
+  int pool = 3;                       // unused since every call gets fresh inputs; kept for the settings JSON
   std::vector<std::string> cases;     // empty: all
   std::vector<std::string> cxxflags;  // replace the default -O2 for the candidate
-  bool interleave = true;             // baseline and candidate alternate call by call
   // Where the kernel runs: "cpu" (the judge's sandboxed workers), "cuda", "ascend", or KIND@[USER@]HOST[:PORT]
   // (kope/device/device.h). Goldens, checks, statistics and records stay here whatever the device.
   std::string device = "cpu";
@@ -42,7 +48,6 @@ struct EvalOptions {
   // Time the task's library implementation for the device (issue 11) as a third worker, and report speedup and
   // HAP against it (the naive baseline stays as speedup_vs_naive). No effect where the task names none.
   bool library = true;
-  std::shared_ptr<CancelToken> cancel;                // stop now: the evaluation ends as cancelled
   std::function<void(const EvalProgress&)> progress;  // phases as they happen, on the evaluating thread
 };
 
@@ -109,7 +114,7 @@ struct EvalReport {
   // Stopped through EvalOptions::cancel: `cases` holds only the cases that finished before; status() is
   // "cancelled"; nothing about the kernel follows from it (JSON: "cancelled": true).
   bool cancelled = false;
-  CompileResult compile;
+  BuildResult compile;
   std::vector<CaseResult> cases;
   std::vector<std::string> errors;
   std::vector<std::string> warnings;
