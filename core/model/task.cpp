@@ -1,3 +1,5 @@
+// Over 600 lines on purpose: the task schema (Parser and the parse_task steps) is read top to bottom as one
+// document, every error naming its JSON pointer, and resolve_case evaluates the dimension expressions it checks.
 #include "kope/model/task.h"
 
 #include "kope/model/inputs.h"
@@ -351,21 +353,8 @@ int64_t eval_dim(const std::string& expr, const std::map<std::string, int64_t>& 
   return value;
 }
 
-}  // namespace
-
-Task parse_task(const json& j, const std::string& origin) {
-  Parser p(origin);
-  if (!j.is_object()) p.fail("", "a task must be a JSON object");
-  if (deeper_than(j, kMaxDepth)) p.fail("", "nested more than " + std::to_string(kMaxDepth) + " levels deep");
-  p.check_keys(j, "", {"name", "level", "summary", "inputs", "outputs", "attrs", "reference", "baseline", "baselines", "library",
-                        "cases", "doc"});
-  Task t;
-  t.origin = origin;
-  t.name = p.string_at(p.member(j, "", "name"), "/name");
-  p.check_name(t.name, "/name");
-  if (auto it = j.find("level"); it != j.end()) t.level = static_cast<int>(p.integer_at(*it, "/level", 0, 100, "a level"));
-  if (auto it = j.find("summary"); it != j.end()) t.summary = p.string_at(*it, "/summary");
-
+// "inputs" then "outputs": non-empty arrays of tensors whose names are unique across both.
+void parse_tensors(const Parser& p, const json& j, Task& t) {
   std::set<std::string> names;
   for (const char* key : {"inputs", "outputs"}) {
     const json& arr = p.member(j, "", key);
@@ -378,7 +367,11 @@ Task parse_task(const json& j, const std::string& origin) {
       (key[0] == 'i' ? t.inputs : t.outputs).push_back(std::move(s));
     }
   }
-  if (auto it = j.find("attrs"); it != j.end()) t.attrs = p.attrs_at(*it, "/attrs");
+}
+
+// "reference", "baseline" and the per-device "baselines"; a task without an explicit baseline must be one whose
+// reference can double as it.
+void parse_sources(const Parser& p, const json& j, Task& t) {
   t.reference = p.source_at(p.member(j, "", "reference"), "/reference");
   if (t.reference.find("kope_kernel") == std::string::npos)
     p.fail("/reference", "the reference must define int kope_kernel(const kope_args*)");
@@ -393,7 +386,62 @@ Task parse_task(const json& j, const std::string& origin) {
   if (t.baseline.empty() && !reference_is_fp32_baseline(t))
     p.fail("/baseline", "tensors other than fp32 need an explicit \"baseline\" source (the reference only "
                         "doubles as the baseline when every floating tensor is fp32)");
+}
 
+// A case's "dims", "attrs" (declared by the task) and "init" (of the task's inputs).
+void parse_case_values(const Parser& p, const json& cj, const std::string& w, const Task& t, Case& c) {
+  if (auto it = cj.find("dims"); it != cj.end()) {
+    if (!it->is_object()) p.fail(w + "/dims", "expected an object of dimension symbols to sizes");
+    for (auto d = it->begin(); d != it->end(); ++d) {
+      p.check_identifier(d.key(), w + "/dims/" + d.key());
+      c.dims[d.key()] = p.integer_at(*d, w + "/dims/" + d.key(), 1, kMaxTensorElements, "a positive integer");
+    }
+  }
+  if (auto it = cj.find("attrs"); it != cj.end()) {
+    c.attrs = p.attrs_at(*it, w + "/attrs");
+    for (const auto& [k, v] : c.attrs)
+      if (!t.attrs.count(k)) p.fail(w + "/attrs/" + k, "attribute \"" + k + "\" is not declared in the task's \"attrs\"");
+  }
+  if (auto it = cj.find("init"); it != cj.end()) {
+    if (!it->is_object()) p.fail(w + "/init", "expected an object of input names to distributions");
+    for (auto d = it->begin(); d != it->end(); ++d) {
+      bool known = false;
+      for (const auto& in : t.inputs) known = known || in.name == d.key();
+      if (!known) p.fail(w + "/init/" + d.key(), "no input is named \"" + d.key() + "\"");
+      c.init[d.key()] = p.init_at(*d, w + "/init/" + d.key());
+    }
+  }
+}
+
+// A case's "dtypes" (of the task's tensors), "memory_bound" and "seed" (case i defaults to seed i+1).
+void parse_case_run(const Parser& p, const json& cj, const std::string& w, std::size_t i, const Task& t, Case& c) {
+  if (auto it = cj.find("dtypes"); it != cj.end()) {
+    if (!it->is_object()) p.fail(w + "/dtypes", "expected an object of tensor names to dtypes");
+    for (auto d = it->begin(); d != it->end(); ++d) {
+      bool known = false;
+      for (const auto* list : {&t.inputs, &t.outputs})
+        for (const auto& ts : *list) known = known || ts.name == d.key();
+      if (!known) p.fail(w + "/dtypes/" + d.key(), "no tensor is named \"" + d.key() + "\"");
+      auto dt = parse_dtype(p.string_at(*d, w + "/dtypes/" + d.key()));
+      if (!dt) p.fail(w + "/dtypes/" + d.key(), "unknown dtype " + d->dump());
+      c.dtypes[d.key()] = *dt;
+    }
+  }
+  if (auto it = cj.find("memory_bound"); it != cj.end()) {
+    if (!it->is_boolean()) p.fail(w + "/memory_bound", "expected true or false");
+    c.memory_bound = it->get<bool>();
+  }
+  if (auto it = cj.find("seed"); it != cj.end()) {
+    if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<int64_t>() < 0))
+      p.fail(w + "/seed", "expected a non-negative integer below 2^64, got " + it->dump());
+    c.seed = it->get<uint64_t>();
+  } else {
+    c.seed = i + 1;
+  }
+}
+
+// "cases": a non-empty array of uniquely named cases.
+void parse_cases(const Parser& p, const json& j, Task& t) {
   const json& cases = p.member(j, "", "cases");
   if (!cases.is_array() || cases.empty()) p.fail("/cases", "expected a non-empty array of cases");
   std::set<std::string> case_names;
@@ -406,60 +454,42 @@ Task parse_task(const json& j, const std::string& origin) {
     c.name = p.string_at(p.member(cj, w, "name"), w + "/name");
     p.check_name(c.name, w + "/name");
     if (!case_names.insert(c.name).second) p.fail(w + "/name", "case name \"" + c.name + "\" is used twice");
-    if (auto it = cj.find("dims"); it != cj.end()) {
-      if (!it->is_object()) p.fail(w + "/dims", "expected an object of dimension symbols to sizes");
-      for (auto d = it->begin(); d != it->end(); ++d) {
-        p.check_identifier(d.key(), w + "/dims/" + d.key());
-        c.dims[d.key()] = p.integer_at(*d, w + "/dims/" + d.key(), 1, kMaxTensorElements, "a positive integer");
-      }
-    }
-    if (auto it = cj.find("attrs"); it != cj.end()) {
-      c.attrs = p.attrs_at(*it, w + "/attrs");
-      for (const auto& [k, v] : c.attrs)
-        if (!t.attrs.count(k)) p.fail(w + "/attrs/" + k, "attribute \"" + k + "\" is not declared in the task's \"attrs\"");
-    }
-    if (auto it = cj.find("init"); it != cj.end()) {
-      if (!it->is_object()) p.fail(w + "/init", "expected an object of input names to distributions");
-      for (auto d = it->begin(); d != it->end(); ++d) {
-        bool known = false;
-        for (const auto& in : t.inputs) known = known || in.name == d.key();
-        if (!known) p.fail(w + "/init/" + d.key(), "no input is named \"" + d.key() + "\"");
-        c.init[d.key()] = p.init_at(*d, w + "/init/" + d.key());
-      }
-    }
-    if (auto it = cj.find("dtypes"); it != cj.end()) {
-      if (!it->is_object()) p.fail(w + "/dtypes", "expected an object of tensor names to dtypes");
-      for (auto d = it->begin(); d != it->end(); ++d) {
-        bool known = false;
-        for (const auto* list : {&t.inputs, &t.outputs})
-          for (const auto& ts : *list) known = known || ts.name == d.key();
-        if (!known) p.fail(w + "/dtypes/" + d.key(), "no tensor is named \"" + d.key() + "\"");
-        auto dt = parse_dtype(p.string_at(*d, w + "/dtypes/" + d.key()));
-        if (!dt) p.fail(w + "/dtypes/" + d.key(), "unknown dtype " + d->dump());
-        c.dtypes[d.key()] = *dt;
-      }
-    }
-    if (auto it = cj.find("memory_bound"); it != cj.end()) {
-      if (!it->is_boolean()) p.fail(w + "/memory_bound", "expected true or false");
-      c.memory_bound = it->get<bool>();
-    }
-    if (auto it = cj.find("seed"); it != cj.end()) {
-      if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<int64_t>() < 0))
-        p.fail(w + "/seed", "expected a non-negative integer below 2^64, got " + it->dump());
-      c.seed = it->get<uint64_t>();
-    } else {
-      c.seed = i + 1;
-    }
+    parse_case_values(p, cj, w, t, c);
+    parse_case_run(p, cj, w, i, t, c);
     t.cases.push_back(std::move(c));
   }
-  // A case that changes a tensor's dtype needs a baseline that reads any storage: an explicit one, or a reference
-  // that goes through kope_load/kope_store/kope_load_int (the fp32 build of it is then the baseline).
+}
+
+// A case that changes a tensor's dtype needs a baseline that reads any storage: an explicit one, or a reference
+// that goes through kope_load/kope_store/kope_load_int (the fp32 build of it is then the baseline).
+void check_dtype_baseline(const Parser& p, const Task& t) {
   for (std::size_t i = 0; i < t.cases.size() && t.baseline.empty(); ++i)
     for (const auto& [name, dt] : t.cases[i].dtypes)
       if (t.reference.find("kope_load") == std::string::npos)
         p.fail("/cases/" + std::to_string(i) + "/dtypes/" + name,
                "a case that changes a dtype needs an explicit \"baseline\", or a reference that reads and writes "
                "through kope_load/kope_store/kope_load_int");
+}
+
+}  // namespace
+
+Task parse_task(const json& j, const std::string& origin) {
+  Parser p(origin);
+  if (!j.is_object()) p.fail("", "a task must be a JSON object");
+  if (deeper_than(j, kMaxDepth)) p.fail("", "nested more than " + std::to_string(kMaxDepth) + " levels deep");
+  p.check_keys(j, "", {"name", "level", "summary", "inputs", "outputs", "attrs", "reference", "baseline", "baselines", "library",
+                        "cases", "doc"});
+  Task t;
+  t.origin = origin;
+  t.name = p.string_at(p.member(j, "", "name"), "/name");
+  p.check_name(t.name, "/name");
+  if (auto it = j.find("level"); it != j.end()) t.level = static_cast<int>(p.integer_at(*it, "/level", 0, 100, "a level"));
+  if (auto it = j.find("summary"); it != j.end()) t.summary = p.string_at(*it, "/summary");
+  parse_tensors(p, j, t);
+  if (auto it = j.find("attrs"); it != j.end()) t.attrs = p.attrs_at(*it, "/attrs");
+  parse_sources(p, j, t);
+  parse_cases(p, j, t);
+  check_dtype_baseline(p, t);
   if (auto it = j.find("library"); it != j.end()) t.library = p.library_at(*it, "/library", t.library_why);
   for (std::size_t i = 0; i < t.cases.size(); ++i) {  // every shape must resolve now, not mid-run
     try {
