@@ -135,11 +135,12 @@ std::string render(const std::string& tmpl, const std::vector<std::pair<std::str
   return out;
 }
 
-Prompt assemble(const AssembleInput& in, int64_t window, int64_t generation, const AssembleOptions& opt,
-                const Estimator& est) {
-  Prompt p;
-  p.system = in.system;
-  Budget& b = p.budget;
+namespace {
+
+// The budget: B_k = max(0, W - S - G - R) and the quotas.
+Budget make_budget(const AssembleInput& in, int64_t window, int64_t generation, const AssembleOptions& opt,
+                   const Estimator& est) {
+  Budget b;
   b.window = window;
   b.system = est(in.system);
   b.generation = generation;
@@ -148,8 +149,12 @@ Prompt assemble(const AssembleInput& in, int64_t window, int64_t generation, con
   b.quota_warm = opt.quota_warm;
   b.quota_cold = opt.quota_cold;
   b.quota_docs = opt.quota_docs;
+  return b;
+}
 
-  // Hot: the template's own words and every hot section.
+// Hot: the template's own words and every hot section, all of which must fit the budget.
+void add_hot(Prompt& p, const AssembleInput& in, const Estimator& est) {
+  Budget& b = p.budget;
   std::vector<std::pair<std::string, std::string>> empty;
   for (const auto& s : in.hot) empty.push_back({s.name, ""});
   empty.push_back({"experience", ""});
@@ -168,18 +173,22 @@ Prompt assemble(const AssembleInput& in, int64_t window, int64_t generation, con
     std::string parts;
     for (const auto& s : p.sections) parts += (parts.empty() ? "" : ", ") + s.name + " " + std::to_string(s.tokens);
     throw Error("context infeasible: the hot payload needs " + std::to_string(b.hot) + " tokens (" + parts +
-                ") but the budget is B_k = max(0, W - S - G - R) = max(0, " + std::to_string(window) + " - " +
-                std::to_string(b.system) + " - " + std::to_string(generation) + " - " + std::to_string(b.reserve) +
+                ") but the budget is B_k = max(0, W - S - G - R) = max(0, " + std::to_string(b.window) + " - " +
+                std::to_string(b.system) + " - " + std::to_string(b.generation) + " - " + std::to_string(b.reserve) +
                 ") = " + std::to_string(b.budget) +
                 " tokens; use a model with a larger context_window or lower max_output_tokens");
   }
+}
 
-  // Experience and documents. An item ranked below 0 is not relevant here: listed, never admitted. Off:
-  // documents only. Dump: everything that fits, in insertion order, no quotas. Active: warm by rank up to Q_w,
-  // then cold experience by rank up to Q_c, then documents by rank up to Q_d.
-  int64_t left = b.budget - b.hot;
+// Experience and documents admitted into what is left of the budget; the others go to the prompt's left_out.
+struct Admission {
+  Prompt& p;
+  const Estimator& est;
+  int64_t left;
   std::vector<Section> warm, cold;
-  auto admit = [&](const ContextItem& c, Tier tier, int quota, int& taken, std::vector<Section>& into) {
+
+  // An item ranked below 0 is not relevant here: listed, never admitted; a quota below 0 is no quota.
+  void admit(const ContextItem& c, Tier tier, int quota, int& taken, std::vector<Section>& into) {
     Section s{c.source_kind == "doc" ? "doc" : "experience", tier, c.source_kind, c.source_id, c.label, c.text, 0, c.rank};
     s.tokens = est(c.text + "\n");
     const char* why = c.rank < 0                    ? "left out: not relevant"
@@ -195,31 +204,49 @@ Prompt assemble(const AssembleInput& in, int64_t window, int64_t generation, con
     ++taken;
     left -= s.tokens;
     into.push_back(std::move(s));
-  };
+  }
+};
+
+// Off: documents only. Dump: everything that fits, in insertion order, no quotas. Active: warm by rank up to
+// Q_w, then cold experience by rank up to Q_c, then documents by rank up to Q_d.
+void admit_items(Admission& a, const AssembleInput& in, const AssembleOptions& opt) {
   if (opt.arm == MemoryArm::Dump) {
     int none = 0;
-    for (const auto& c : in.items) admit(c, c.tier, -1, none, c.tier == Tier::Cold ? cold : warm);
-  } else {
-    std::vector<const ContextItem*> w, c, d;
-    for (const auto& it : in.items) {
-      if (it.source_kind == "doc") d.push_back(&it);
-      else if (opt.arm != MemoryArm::Off) (it.tier == Tier::Warm ? w : c).push_back(&it);
-    }
-    auto by_rank = [](const ContextItem* a, const ContextItem* b) { return a->rank > b->rank; };
-    std::stable_sort(w.begin(), w.end(), by_rank);
-    std::stable_sort(c.begin(), c.end(), by_rank);
-    std::stable_sort(d.begin(), d.end(), by_rank);
-    int nw = 0, nc = 0, nd = 0;
-    for (const auto* it : w) admit(*it, Tier::Warm, opt.quota_warm, nw, warm);
-    for (const auto* it : c) admit(*it, Tier::Cold, opt.quota_cold, nc, cold);
-    for (const auto* it : d) admit(*it, Tier::Cold, opt.quota_docs, nd, cold);
+    for (const auto& c : in.items) a.admit(c, c.tier, -1, none, c.tier == Tier::Cold ? a.cold : a.warm);
+    return;
   }
+  std::vector<const ContextItem*> w, c, d;
+  for (const auto& it : in.items) {
+    if (it.source_kind == "doc") d.push_back(&it);
+    else if (opt.arm != MemoryArm::Off) (it.tier == Tier::Warm ? w : c).push_back(&it);
+  }
+  auto by_rank = [](const ContextItem* x, const ContextItem* y) { return x->rank > y->rank; };
+  std::stable_sort(w.begin(), w.end(), by_rank);
+  std::stable_sort(c.begin(), c.end(), by_rank);
+  std::stable_sort(d.begin(), d.end(), by_rank);
+  int nw = 0, nc = 0, nd = 0;
+  for (const auto* it : w) a.admit(*it, Tier::Warm, opt.quota_warm, nw, a.warm);
+  for (const auto* it : c) a.admit(*it, Tier::Cold, opt.quota_cold, nc, a.cold);
+  for (const auto* it : d) a.admit(*it, Tier::Cold, opt.quota_docs, nd, a.cold);
+}
+
+}  // namespace
+
+Prompt assemble(const AssembleInput& in, int64_t window, int64_t generation, const AssembleOptions& opt,
+                const Estimator& est) {
+  Prompt p;
+  p.system = in.system;
+  p.budget = make_budget(in, window, generation, opt, est);
+  Budget& b = p.budget;
+  add_hot(p, in, est);
+  Admission a{p, est, b.budget - b.hot, {}, {}};
+  admit_items(a, in, opt);
   std::string experience, background;
-  for (const auto& s : warm) {
+  for (const auto& s : a.warm) {
     experience += s.text + "\n";
     b.warm += s.tokens;
   }
-  for (const auto& s : cold) {
+  for (const auto& s : a.cold) {
     background += s.text + "\n";
     b.cold += s.tokens;
   }
@@ -228,8 +255,8 @@ Prompt assemble(const AssembleInput& in, int64_t window, int64_t generation, con
   values.push_back({"experience", experience.empty() ? "(none)\n" : experience});
   values.push_back({"background", background.empty() ? "(none)\n" : background});
   p.user = render(in.user_template, values);
-  for (auto& s : warm) p.sections.push_back(std::move(s));
-  for (auto& s : cold) p.sections.push_back(std::move(s));
+  for (auto& s : a.warm) p.sections.push_back(std::move(s));
+  for (auto& s : a.cold) p.sections.push_back(std::move(s));
   p.raw_estimate = est.raw(p.system) + est.raw(p.user);
   return p;
 }

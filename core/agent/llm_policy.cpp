@@ -115,6 +115,64 @@ std::string with_hints_slot(std::string tmpl, bool has_hints) {
   return tmpl;
 }
 
+// Retrieve: the prompt's pieces for this state (the hot context, the memory's items, the device's documents).
+AssembleInput retrieve_input(const PolicyState& state, const PromptTemplates& templates, ExperienceSource* source,
+                             const AssembleOptions& context) {
+  AssembleInput in;
+  in.system = render(templates.system, {{"device", templates.device}});
+  in.user_template = with_hints_slot(templates.user, !state.hints.empty());
+  in.hot = hot_sections(state, templates, 1.02);
+  if (!source && context.arm != MemoryArm::Off) {
+    in.items = context_items(state.experience, state.task->name);  // the loop's Retrieve(s, M)
+  } else if (source && context.arm != MemoryArm::Off) {
+    ExperienceQuery q;
+    q.task = state.task;
+    q.device = state.device;
+    q.ranked = context.arm == MemoryArm::Active;
+    q.incumbent_speedup = state.incumbent_speedup;
+    q.incumbent_source = state.incumbent_source;
+    q.latest_feedback = state.latest_feedback;
+    in.items = source->retrieve(q);
+  }
+  // The device's documents, ranked by this state: the task, and what the last attempt's feedback and the
+  // engineer's hints talk about.
+  DocState ds;
+  ds.task = state.task->name + "\n" + state.task->summary;
+  ds.feedback = state.latest_feedback;
+  for (const std::string& h : state.hints) ds.feedback += "\n" + h;
+  for (ContextItem& d : rank_docs(templates.device, templates.docs, ds)) in.items.push_back(std::move(d));
+  return in;
+}
+
+// What the store keeps about an attempt before its exchange.
+AttemptHeader attempt_header(const PolicyState& state, const llm::Profile& prof, int iteration, MemoryArm arm) {
+  AttemptHeader h;
+  h.run_id = state.run_id;
+  h.task = state.task->name;
+  h.device = state.device;
+  h.iteration = iteration;
+  h.profile = prof.name;
+  h.provider = std::string(llm::provider_name(prof.provider));
+  h.model = prof.model;
+  h.arm = std::string(arm_name(arm));
+  h.profile_json = llm::to_json(prof);
+  return h;
+}
+
+// The reply's side of an exchange record.
+void record_reply(ExchangeRecord& x, const llm::ChatReply& reply) {
+  x.answer = reply.answer;
+  x.reasoning = reply.reasoning;
+  x.finish_reason = reply.finish_reason;
+  x.prompt_tokens = reply.usage.prompt_tokens;
+  x.completion_tokens = reply.usage.completion_tokens;
+  x.usage_from_server = reply.usage.from_server;
+  x.latency_s = reply.latency_s;
+  x.retries = reply.retries;
+  x.retry_log = reply.retry_log;
+  x.cost = reply.cost;
+}
+
 }  // namespace
 
 LlmPolicy::LlmPolicy(llm::Client client, PromptTemplates templates, AgentStore& store, ExperienceSource* source,
@@ -135,46 +193,14 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
   ++iteration_;
   const llm::Profile& prof = client_.profile();
 
-  // Retrieve
-  AssembleInput in;
-  in.system = render(templates_.system, {{"device", templates_.device}});
-  in.user_template = with_hints_slot(templates_.user, !state.hints.empty());
-  in.hot = hot_sections(state, templates_, 1.02);
-  if (!source_ && options_.context.arm != MemoryArm::Off) {
-    in.items = context_items(state.experience, state.task->name);  // the loop's Retrieve(s, M)
-  } else if (source_ && options_.context.arm != MemoryArm::Off) {
-    ExperienceQuery q;
-    q.task = state.task;
-    q.device = state.device;
-    q.ranked = options_.context.arm == MemoryArm::Active;
-    q.incumbent_speedup = state.incumbent_speedup;
-    q.incumbent_source = state.incumbent_source;
-    q.latest_feedback = state.latest_feedback;
-    in.items = source_->retrieve(q);
-  }
-  // The device's documents, ranked by this state: the task, and what the last attempt's feedback and the
-  // engineer's hints talk about.
-  DocState ds;
-  ds.task = state.task->name + "\n" + state.task->summary;
-  ds.feedback = state.latest_feedback;
-  for (const std::string& h : state.hints) ds.feedback += "\n" + h;
-  for (ContextItem& d : rank_docs(templates_.device, templates_.docs, ds)) in.items.push_back(std::move(d));
+  AssembleInput in = retrieve_input(state, templates_, source_, options_.context);
   // Assemble
   Estimator est{prof.provider, store_.calibration(calibration_key())};
   Prompt prompt = assemble(in, prof.context_window, prof.max_output_tokens, options_.context, est);
   last_prompt_ = prompt;
 
-  AttemptHeader h;
-  h.run_id = state.run_id;
-  h.task = state.task->name;
-  h.device = state.device;
-  h.iteration = iteration_;
-  h.profile = prof.name;
-  h.provider = std::string(llm::provider_name(prof.provider));
-  h.model = prof.model;
-  h.arm = std::string(arm_name(options_.context.arm));
-  h.profile_json = llm::to_json(prof);
-  const int64_t attempt = store_.begin_attempt(h, prompt);
+  const int64_t attempt =
+      store_.begin_attempt(attempt_header(state, prof, iteration_, options_.context.arm), prompt);
 
   Proposal out;
   out.name = "llm:" + prof.model + ":" + state.task->name + "#" + std::to_string(iteration_);
@@ -199,16 +225,7 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
     store_.set_status(attempt, "error", e.what());
     throw;
   }
-  x.answer = reply.answer;
-  x.reasoning = reply.reasoning;
-  x.finish_reason = reply.finish_reason;
-  x.prompt_tokens = reply.usage.prompt_tokens;
-  x.completion_tokens = reply.usage.completion_tokens;
-  x.usage_from_server = reply.usage.from_server;
-  x.latency_s = reply.latency_s;
-  x.retries = reply.retries;
-  x.retry_log = reply.retry_log;
-  x.cost = reply.cost;
+  record_reply(x, reply);
   store_.record_exchange(attempt, x);
   if (reply.usage.from_server) store_.add_calibration_sample(calibration_key(), prompt.raw_estimate, reply.usage.prompt_tokens);
   out.tokens = reply.usage.prompt_tokens + reply.usage.completion_tokens;

@@ -11,14 +11,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One case on a device other than the local CPU: the case's seeded inputs (the bytes the fp64 golden saw) go to
-// the device, its outputs come back and are checked here against the golden, its times are the device's.
-CaseResult measure_on_device(device::Device& dev, const device::Capabilities& caps, const ConcreteCase& c,
-                             const std::vector<std::vector<double>>& golden, bool time_it, const fs::path& cand,
-                             const fs::path& base, const fs::path& scratch, const EvalOptions& o) {
-  CaseResult r;
-  r.name = c.name;
-  r.network_failure = "not reported by the " + dev.name() + " device";
+// What the device is asked to run: the case's seeded inputs (the bytes the fp64 golden saw), the candidate, and
+// the baseline with warm-up and repetitions only when the case is timed.
+device::MeasureRequest measure_request(const ConcreteCase& c, bool time_it, const fs::path& cand,
+                                       const fs::path& base, const fs::path& scratch, const EvalOptions& o) {
   device::MeasureRequest q;
   q.kcase = c;
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
@@ -36,15 +32,17 @@ CaseResult measure_on_device(device::Device& dev, const device::Capabilities& ca
   q.timeout_seconds = o.case_timeout_seconds;
   q.host_memory_bytes = o.memory_bytes;
   q.sanitize = o.sanitize;
-  device::MeasureResult m = dev.measure(q);
-  r.log = m.log;
-  for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
-  r.failed_call = m.failed_call;
+  return q;
+}
+
+// Records a run that did not end well in `r` (status and message) and returns false; true when it ran. A tool
+// error is not the kernel's fault: the evaluation cannot say anything about it, so it throws.
+bool record_outcome(CaseResult& r, const device::MeasureResult& m, const device::Device& dev, const ConcreteCase& c) {
   using device::Outcome;
   const std::string what = std::string(device::outcome_name(m.outcome));
   switch (m.outcome) {
     case Outcome::Ok: break;
-    case Outcome::ToolError:  // not the kernel's fault: the evaluation cannot say anything about it
+    case Outcome::ToolError:
       throw EnvError("device " + dev.name() + ": case " + c.name + ": " + m.message);
     case Outcome::KernelError:
     case Outcome::LaunchError:
@@ -56,44 +54,60 @@ CaseResult measure_on_device(device::Device& dev, const device::Capabilities& ca
     case Outcome::InputsModified: r.status = CaseStatus::InputsModified; break;
     case Outcome::BackgroundWork: r.status = CaseStatus::Background; break;
   }
-  if (m.outcome != Outcome::Ok) {
-    r.message = what + ": " + m.message;
-    if (!m.findings.empty()) r.message += " (memory checker: " + m.findings.front() + ")";
-    return r;
-  }
-  auto sized = [&](const std::vector<std::string>& outs) {
-    if (outs.size() != c.outputs.size()) return false;
-    for (std::size_t i = 0; i < outs.size(); ++i)
-      if (outs[i].size() != static_cast<std::size_t>(c.outputs[i].numel) * dtype_size(c.outputs[i].dtype)) return false;
-    return true;
-  };
-  if (!sized(m.first_outputs))
+  if (m.outcome == Outcome::Ok) return true;
+  r.message = what + ": " + m.message;
+  if (!m.findings.empty()) r.message += " (memory checker: " + m.findings.front() + ")";
+  return false;
+}
+
+// Each of `outs` checked against the golden; a worker that returns outputs of the wrong size is broken.
+std::vector<OutputCheck> check_outputs(const std::vector<std::string>& outs, const ConcreteCase& c,
+                                       const std::vector<std::vector<double>>& golden, const device::Device& dev) {
+  bool sized = outs.size() == c.outputs.size();
+  for (std::size_t i = 0; sized && i < outs.size(); ++i)
+    sized = outs[i].size() == static_cast<std::size_t>(c.outputs[i].numel) * dtype_size(c.outputs[i].dtype);
+  if (!sized)
     throw EnvError("device " + dev.name() + ": case " + c.name + ": the worker returned outputs of the wrong size");
+  std::vector<OutputCheck> checks;
   for (std::size_t i = 0; i < c.outputs.size(); ++i)
-    r.outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, m.first_outputs[i].data(), golden[i].data(),
-                                     static_cast<std::size_t>(c.outputs[i].numel), c.outputs[i].threshold));
-  for (const auto& chk : r.outputs)
+    checks.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, outs[i].data(), golden[i].data(),
+                                  static_cast<std::size_t>(c.outputs[i].numel), c.outputs[i].threshold));
+  return checks;
+}
+
+// Marks `r` wrong at `call` when one of `checks` failed (its message prefixed by `prefix`); false then.
+bool all_correct(CaseResult& r, const std::vector<OutputCheck>& checks, const char* call, const std::string& prefix) {
+  for (const auto& chk : checks)
     if (!chk.ok) {
       r.status = CaseStatus::Wrong;
-      r.failed_call = "correctness run";
-      r.message = describe_check(chk);
-      return r;
+      r.failed_call = call;
+      r.message = prefix + describe_check(chk);
+      return false;
     }
+  return true;
+}
+
+// One case on a device other than the local CPU: the case's seeded inputs go to the device, its outputs come back
+// and are checked here against the golden, its times are the device's.
+CaseResult measure_on_device(device::Device& dev, const device::Capabilities& caps, const ConcreteCase& c,
+                             const std::vector<std::vector<double>>& golden, bool time_it, const fs::path& cand,
+                             const fs::path& base, const fs::path& scratch, const EvalOptions& o) {
+  CaseResult r;
+  r.name = c.name;
+  r.network_failure = "not reported by the " + dev.name() + " device";
+  device::MeasureResult m = dev.measure(measure_request(c, time_it, cand, base, scratch, o));
+  r.log = m.log;
+  for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
+  r.failed_call = m.failed_call;
+  if (!record_outcome(r, m, dev, c)) return r;
+  r.outputs = check_outputs(m.first_outputs, c, golden, dev);
+  if (!all_correct(r, r.outputs, "correctness run", "")) return r;
   // The timed calls ran on the same inputs: the last one's outputs answer to the same golden.
   if (!m.last_outputs.empty()) {
-    if (!sized(m.last_outputs))
-      throw EnvError("device " + dev.name() + ": case " + c.name + ": the worker returned outputs of the wrong size");
-    for (std::size_t i = 0; i < c.outputs.size(); ++i)
-      r.last_outputs.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, m.last_outputs[i].data(),
-                                            golden[i].data(), static_cast<std::size_t>(c.outputs[i].numel),
-                                            c.outputs[i].threshold));
-    for (const auto& chk : r.last_outputs)
-      if (!chk.ok) {
-        r.status = CaseStatus::Wrong;
-        r.failed_call = "the last timed run";
-        r.message = "correct on the correctness run but wrong on the last timed run: " + describe_check(chk);
-        return r;
-      }
+    r.last_outputs = check_outputs(m.last_outputs, c, golden, dev);
+    if (!all_correct(r, r.last_outputs, "the last timed run",
+                     "correct on the correctness run but wrong on the last timed run: "))
+      return r;
   }
   if (time_it && caps.can_time && !m.candidate_ns.empty() && !m.baseline_ns.empty()) {
     r.kernel_ns = m.candidate_ns;

@@ -137,130 +137,178 @@ void add_case_warnings(EvalReport& rep, const CaseResult& r) {
                            "skipped work?)");
 }
 
-}  // namespace
+// One evaluation in progress: its report, its clock, and the hooks it reports through.
+struct EvalRun {
+  EvalRun(const Task& task, const std::string& source, const std::string& kernel_name, const EvalOptions& o)
+      : options(o), cancel(o.cancel.get()) {
+    rep.task = task.name;
+    rep.task_digest = task.digest;
+    rep.kernel_name = kernel_name;
+    rep.kernel_sha256 = sha256_hex(source);
+    rep.options = o;
+    started = last = std::chrono::steady_clock::now();
+    trace = std::getenv("KOPE_TRACE_EVAL") != nullptr;
+  }
 
-EvalReport Evaluator::evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
-                               const EvalOptions& options) {
-  EvalReport rep;
-  rep.task = task.name;
-  rep.task_digest = task.digest;
-  rep.kernel_name = kernel_name;
-  rep.kernel_sha256 = sha256_hex(source);
-  rep.options = options;
-  const auto started = std::chrono::steady_clock::now();
-  const bool trace = std::getenv("KOPE_TRACE_EVAL") != nullptr;
-  auto lap = [&, last = started](const std::string& what) mutable {
+  // With KOPE_TRACE_EVAL set, the time since the last lap on stderr.
+  void lap(const std::string& what) {
     if (!trace) return;
     const auto now = std::chrono::steady_clock::now();
     std::fprintf(stderr, "kope: %-28s %8.1f ms\n", what.c_str(), std::chrono::duration<double, std::milli>(now - last).count());
     last = now;
-  };
+  }
 
-  const std::vector<ConcreteCase> cases = selected_cases(task, options);
-
-  DeviceEntry& d = device_for(options.device);
-  if (!d.availability.available)
-    throw EnvError("device " + d.dev->name() + " is not available: " + d.availability.reason);
-  rep.device = d.dev->name();
-  rep.device_fingerprint = d.fingerprint;
-  const int n = static_cast<int>(cases.size());  // progress hooks (interim, for the window's live phases)
-  auto progress = [&](EvalProgress::Phase ph, int k, const CaseResult* r) {
+  // The progress hooks (interim, for the window's live phases).
+  void progress(EvalProgress::Phase ph, int k, const CaseResult* r) const {
+    const int n = static_cast<int>(cases.size());
     if (options.progress) options.progress({ph, k, n, k < n ? cases[k].name : std::string(), r});
-  };
-  const CancelToken* cancel = options.cancel.get();
+  }
+
+  bool stopped() const { return cancel && cancel->cancelled(); }
+
+  void stamp_wall() {
+    rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  }
+
   // Stopped (before or during the compile, a golden run or a case): the cases that finished are kept, the
   // report says cancelled, and nothing about the kernel follows from it.
-  auto end_cancelled = [&] {
+  EvalReport end_cancelled() {
     rep.cancelled = true;
     rep.errors.push_back("cancelled");
-    rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stamp_wall();
     return rep;
-  };
-  if (cancel && cancel->cancelled()) return end_cancelled();
-  progress(EvalProgress::Phase::Compiling, 0, nullptr);
+  }
 
-  // The trusted side: the baseline, the goldens (kept in kope's memory for the evaluation; their cache in the
-  // workspace is out of every worker's view) and the library baseline. On the local CPU it is prepared on a
-  // second thread while the candidate compiles (nothing is timed yet; the first evaluation of a task builds the
-  // reference and the baseline and runs the golden reference, the others find them cached).
-  struct Prepared {
-    TrustedBuilds builds;
-    std::vector<std::shared_ptr<const Golden>> goldens;
-  };
-  auto prepare = [&]() -> Prepared {
-    Prepared p;
-    p.builds = d.runner->trusted(side_, task, cases, options);
-    throw_if_cancelled(cancel);
-    p.goldens = side_.goldens(task, cases, options);
-    return p;
-  };
-  std::future<Prepared> preparing;
-  if (d.runner->prepares_beside_compile()) preparing = std::async(std::launch::async, prepare);  // joined below
+  const EvalOptions& options;
+  const CancelToken* cancel;
+  std::vector<ConcreteCase> cases;
+  EvalReport rep;
+  std::chrono::steady_clock::time_point started, last;
+  bool trace = false;
+};
 
+// The candidate built on the device; a build that cannot start for a reason of the source is a failed compile.
+BuildResult compile_candidate(device::Device& dev, double timeout_seconds, const fs::path& build_dir,
+                                const std::string& source, const std::string& kernel_name, const EvalRun& run) {
   device::BuildOptions bo;
-  bo.build_dir = paths_.build;
+  bo.build_dir = build_dir;
   bo.display_name = kernel_name;
-  bo.flags = options.cxxflags;
-  bo.cancel = cancel;
-  bo.timeout_seconds = d.runner->build_timeout_seconds();
+  bo.flags = run.options.cxxflags;
+  bo.cancel = run.cancel;
+  bo.timeout_seconds = timeout_seconds;
   try {
-    rep.compile = d.dev->build(source, bo);
+    return dev.build(source, bo);
   } catch (const EnvError&) { throw; } catch (const Error& e) {
-    rep.compile.error = e.what();
+    BuildResult c;
+    c.error = e.what();
+    return c;
   }
-  if (rep.compile.cancelled || (cancel && cancel->cancelled())) return end_cancelled();
-  rep.compiled = rep.compile.ok;
-  progress(EvalProgress::Phase::Compiled, 0, nullptr);
-  lap("compile");
-  if (!rep.compiled) {
-    // The trusted side's own failure, if any, is the next evaluation's to report: this one is about the source.
-    if (preparing.valid()) try {
-        preparing.get();
-      } catch (const std::exception&) {
-      }
-    rep.errors.push_back(rep.compile.error);
-    for (const auto& d : rep.compile.diagnostics)
-      if (d.severity == "error" || d.severity == "fatal error")
-        rep.errors.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
-    rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return rep;
-  }
-  Prepared prepared;
-  try {
-    prepared = preparing.valid() ? preparing.get() : prepare();
-  } catch (const EvalCancelled&) {
-    return end_cancelled();
-  }
-  lap("baseline and goldens");
-  const std::unique_ptr<CaseSession> session =
-      d.runner->open(rep.compile.artifact, prepared.builds, cases, options, rep.warnings);
-  lap("workers set-up");
+}
+
+// The report's errors for a candidate that did not compile: the build's error, then each error diagnostic.
+void add_compile_errors(EvalReport& rep) {
+  rep.errors.push_back(rep.compile.error);
+  for (const auto& d : rep.compile.diagnostics)
+    if (d.severity == "error" || d.severity == "fatal error")
+      rep.errors.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
+}
+
+// The cases in order against their goldens: only until the first failure are correct cases timed.
+EvalReport run_cases(EvalRun& run, CaseSession& session, const std::vector<std::shared_ptr<const Golden>>& goldens,
+                     device::Device& dev) {
+  EvalReport& rep = run.rep;
   std::string first_failure;
-  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
-    const ConcreteCase& c = cases[ci];
-    if (cancel && cancel->cancelled()) return end_cancelled();
-    progress(EvalProgress::Phase::Testing, static_cast<int>(ci), nullptr);
-    CaseResult r = session->run(ci, *prepared.goldens[ci], first_failure.empty(),
-                                [&] { progress(EvalProgress::Phase::Timing, static_cast<int>(ci), nullptr); });
-    lap("case " + c.name);
-    if (r.status == CaseStatus::Cancelled) return end_cancelled();
+  for (std::size_t ci = 0; ci < run.cases.size(); ++ci) {
+    const ConcreteCase& c = run.cases[ci];
+    if (run.stopped()) return run.end_cancelled();
+    run.progress(EvalProgress::Phase::Testing, static_cast<int>(ci), nullptr);
+    CaseResult r = session.run(ci, *goldens[ci], first_failure.empty(),
+                               [&] { run.progress(EvalProgress::Phase::Timing, static_cast<int>(ci), nullptr); });
+    run.lap("case " + c.name);
+    if (r.status == CaseStatus::Cancelled) return run.end_cancelled();
     if (!r.correct()) {
       rep.errors.push_back("case " + r.name + ": " + std::string(case_status_name(r.status)) + ": " + r.message);
       if (first_failure.empty()) first_failure = r.name;
     } else if (!r.timed && !first_failure.empty()) {
       r.message = "correct; not timed, since case " + first_failure + " already failed";
     }
-    add_figures(r, *d.dev, c);
+    add_figures(r, dev, c);
     add_case_warnings(rep, r);
     rep.cases.push_back(std::move(r));
-    progress(EvalProgress::Phase::CaseDone, static_cast<int>(rep.cases.size()) - 1, &rep.cases.back());
+    run.progress(EvalProgress::Phase::CaseDone, static_cast<int>(rep.cases.size()) - 1, &rep.cases.back());
   }
-  session->finish(rep);
-  rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (trace)
+  session.finish(rep);
+  run.stamp_wall();
+  if (run.trace)
     std::fprintf(stderr, "kope: evaluation %.1f ms, %.1f ms of it in timed calls\n", rep.wall_seconds * 1e3,
                  rep.timed_call_seconds * 1e3);
-  return rep;
+  return std::move(rep);
+}
+
+// What the trusted side prepares for an evaluation.
+struct Prepared {
+  TrustedBuilds builds;
+  std::vector<std::shared_ptr<const Golden>> goldens;
+};
+
+}  // namespace
+
+EvalReport Evaluator::evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
+                               const EvalOptions& options) {
+  EvalRun run(task, source, kernel_name, options);
+  EvalReport& rep = run.rep;
+  run.cases = selected_cases(task, options);
+  const std::vector<ConcreteCase>& cases = run.cases;
+
+  DeviceEntry& d = device_for(options.device);
+  if (!d.availability.available)
+    throw EnvError("device " + d.dev->name() + " is not available: " + d.availability.reason);
+  rep.device = d.dev->name();
+  rep.device_fingerprint = d.fingerprint;
+  if (run.stopped()) return run.end_cancelled();
+  run.progress(EvalProgress::Phase::Compiling, 0, nullptr);
+
+  // The trusted side: the baseline, the goldens (kept in kope's memory for the evaluation; their cache in the
+  // workspace is out of every worker's view) and the library baseline. On the local CPU it is prepared on a
+  // second thread while the candidate compiles (nothing is timed yet; the first evaluation of a task builds the
+  // reference and the baseline and runs the golden reference, the others find them cached).
+  auto prepare = [&]() -> Prepared {
+    Prepared p;
+    p.builds = d.runner->trusted(side_, task, cases, options);
+    throw_if_cancelled(run.cancel);
+    p.goldens = side_.goldens(task, cases, options);
+    return p;
+  };
+  std::future<Prepared> preparing;
+  if (d.runner->prepares_beside_compile()) preparing = std::async(std::launch::async, prepare);  // joined below
+
+  rep.compile =
+      compile_candidate(*d.dev, d.runner->build_timeout_seconds(), paths_.build, source, kernel_name, run);
+  if (rep.compile.cancelled || run.stopped()) return run.end_cancelled();
+  rep.compiled = rep.compile.ok;
+  run.progress(EvalProgress::Phase::Compiled, 0, nullptr);
+  run.lap("compile");
+  if (!rep.compiled) {
+    // The trusted side's own failure, if any, is the next evaluation's to report: this one is about the source.
+    if (preparing.valid()) try {
+        preparing.get();
+      } catch (const std::exception&) {
+      }
+    add_compile_errors(rep);
+    run.stamp_wall();
+    return rep;
+  }
+  Prepared prepared;
+  try {
+    prepared = preparing.valid() ? preparing.get() : prepare();
+  } catch (const EvalCancelled&) {
+    return run.end_cancelled();
+  }
+  run.lap("baseline and goldens");
+  const std::unique_ptr<CaseSession> session =
+      d.runner->open(rep.compile.artifact, prepared.builds, cases, options, rep.warnings);
+  run.lap("workers set-up");
+  return run_cases(run, *session, prepared.goldens, *d.dev);
 }
 
 }  // namespace kope::eval

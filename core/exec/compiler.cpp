@@ -249,59 +249,44 @@ struct CompileJob {
   }
 };
 
-}  // namespace
+// The compiler to run: options.cxx, else $CXX, else c++.
+std::string chosen_compiler(const CompileOptions& options) {
+  if (!options.cxx.empty()) return options.cxx;
+  const char* env = std::getenv("CXX");
+  return env && *env ? env : "c++";
+}
 
-BuildResult compile_kernel(const std::string& source, const std::string& display_name, const fs::path& build_dir,
-                             const fs::path& include_dir, const CompileOptions& options) {
-  BuildResult res;
-  std::vector<std::string> own_flags = flag_directives(source, display_name);
-  std::string cxx = options.cxx;
-  if (cxx.empty()) {
-    const char* env = std::getenv("CXX");
-    cxx = env && *env ? env : "c++";
-  }
+// The flags of a kernel build: kope's own, the caller's, the source's // kope:cxxflags, defines and includes.
+std::vector<std::string> build_flags(const std::vector<std::string>& own_flags, const CompileOptions& options) {
   std::vector<std::string> flags = {"-std=c++20", "-fPIC", "-shared", "-Wl,--no-undefined", "-pthread"};
   flags.insert(flags.end(), options.flags.begin(), options.flags.end());
   flags.insert(flags.end(), own_flags.begin(), own_flags.end());
   for (const auto& d : options.defines) flags.push_back("-D" + d);
   for (const auto& d : options.include_dirs) flags.push_back("-I" + d);
+  return flags;
+}
 
+// The cache key of a build: everything that can change the shared object it makes.
+std::string build_key(const std::string& source, const std::string& cxx, const fs::path& include_dir,
+                      const std::vector<std::string>& flags, const CompileOptions& options) {
   std::string header_text = read_file_or_empty(include_dir / "kope_kernel.h");
   std::string key_material = source + '\0' + cxx + '\0' + compiler_identity(cxx) + '\0' + header_text;
   for (const auto& f : flags) key_material += '\0' + f;
   for (const auto& l : options.link) key_material += std::string("\0-l", 3) + l;
-  const std::string key = sha256_hex(key_material);
-  fs::create_directories(build_dir);
-  res.artifact = build_dir / (key + ".so");
-  std::error_code ec;
-  if (fs::exists(res.artifact, ec)) {
-    res.ok = res.cached = true;
-    res.command = {cxx};
-    res.command.insert(res.command.end(), flags.begin(), flags.end());
-    return res;
-  }
+  return sha256_hex(key_material);
+}
 
-  // The compiler sees the system folders, kope's include folder, the source (read-only) and an output folder,
-  // all in a job folder of its own: not the build folder's other kernels, not the workspace, not $HOME.
-  const std::string cxx_path = absolute_compiler(cxx);
-  if (cxx_path.empty()) {
-    res.error = "the compiler could not be started: '" + cxx + "' is not in $PATH (set CXX or install g++)";
-    return res;
-  }
-  CompileJob job(build_dir, key);
-  const fs::path src = job.src_dir / "kernel.cpp", out = job.out_dir / "kernel.so";
-  // The #line directive makes diagnostics name the user's file and lines.
-  std::string display = display_name;
-  for (auto& ch : display) if (ch == '"' || ch == '\\' || ch == '\n') ch = '_';
-  write_file_atomic(src, "#line 1 \"" + display + "\"\n" + source);
-
+// The sandboxed compiler: it sees the system folders, kope's include folder, the source (read-only) and an output
+// folder, all in a job folder of its own: not the build folder's other kernels, not the workspace, not $HOME.
+SandboxSpec compile_spec(const std::string& cxx_path, const std::vector<std::string>& flags,
+                         const fs::path& include_dir, const CompileJob& job, const fs::path& src, const fs::path& out,
+                         const CompileOptions& options) {
   SandboxSpec spec;
   spec.argv = {cxx_path};
   spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());
   spec.argv.insert(spec.argv.end(), {"-I" + include_dir.string(), "-o", out.string(), src.string()});
   for (const auto& l : options.link) spec.argv.push_back("-l" + l);  // after the source: a library baseline's
   spec.argv.push_back("-lm");
-  res.command = spec.argv;
   spec.ro_paths = {job.src_dir, include_dir};
   // A compiler installed outside /usr brings its own prefix (bin/ and lib/ beside it).
   std::error_code cec;
@@ -316,46 +301,93 @@ BuildResult compile_kernel(const std::string& source, const std::string& display
   spec.max_processes = options.max_processes;
   spec.cpu_seconds = options.timeout_seconds;
   spec.max_file_bytes = 1ull << 30;
+  return spec;
+}
+
+// Why a compiler run failed, in res.error (or res.cancelled); a compiler that could not start is the
+// environment's fault and throws.
+void record_failure(BuildResult& res, const SandboxRun& pr, const CompileOptions& options) {
+  if (!pr.started)
+    throw EnvError("the compiler could not be started: " + pr.error +
+                   (pr.error.rfind("sandbox: cannot start", 0) == 0 ? " (set CXX or install g++)" : ""));
+  else if (pr.cancelled) {
+    res.cancelled = true;
+    res.error = "cancelled while compiling";
+  } else if (pr.limit_hit == "memory")
+    res.error = "the compiler ran out of memory: its processes together reached the limit of " +
+                std::to_string(options.memory_bytes >> 20) + " MiB (" + pr.describe() + ")";
+  else if (!pr.limit_hit.empty()) res.error = "the compiler reached its " + pr.limit_hit + " limit (" + pr.describe() + ")";
+  else if (pr.timed_out) res.error = "the compiler " + pr.describe();
+  else {
+    res.error = "compilation failed (" + pr.describe() + ")";
+    for (const auto& d : res.diagnostics)
+      if (d.severity == "error" || d.severity == "fatal error") {
+        res.error += ": " + d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message;
+        break;
+      }
+    if (res.diagnostics.empty() && res.log.find("undefined reference") != std::string::npos)
+      res.error += ": undefined reference at link time (see log)";
+  }
+}
+
+// Moves the built file into the cache; it becomes kope's own first, so no sandboxed process can rewrite it later.
+void place_built(BuildResult& res, const fs::path& out) {
+  if (lchown(out.c_str(), getuid(), getgid()) != 0 || chmod(out.c_str(), 0755) != 0) {
+    res.error = "cannot take ownership of the built kernel " + out.string() + ": " + std::strerror(errno);
+    return;
+  }
+  std::error_code ec;
+  fs::rename(out, res.artifact, ec);
+  if (ec) {
+    res.error = "cannot place the built kernel at " + res.artifact.string() + ": " + ec.message();
+    return;
+  }
+  res.ok = true;
+}
+
+}  // namespace
+
+BuildResult compile_kernel(const std::string& source, const std::string& display_name, const fs::path& build_dir,
+                             const fs::path& include_dir, const CompileOptions& options) {
+  BuildResult res;
+  std::vector<std::string> own_flags = flag_directives(source, display_name);
+  const std::string cxx = chosen_compiler(options);
+  const std::vector<std::string> flags = build_flags(own_flags, options);
+  const std::string key = build_key(source, cxx, include_dir, flags, options);
+  fs::create_directories(build_dir);
+  res.artifact = build_dir / (key + ".so");
+  std::error_code ec;
+  if (fs::exists(res.artifact, ec)) {
+    res.ok = res.cached = true;
+    res.command = {cxx};
+    res.command.insert(res.command.end(), flags.begin(), flags.end());
+    return res;
+  }
+
+  const std::string cxx_path = absolute_compiler(cxx);
+  if (cxx_path.empty()) {
+    res.error = "the compiler could not be started: '" + cxx + "' is not in $PATH (set CXX or install g++)";
+    return res;
+  }
+  CompileJob job(build_dir, key);
+  const fs::path src = job.src_dir / "kernel.cpp", out = job.out_dir / "kernel.so";
+  // The #line directive makes diagnostics name the user's file and lines.
+  std::string display = display_name;
+  for (auto& ch : display) if (ch == '"' || ch == '\\' || ch == '\n') ch = '_';
+  write_file_atomic(src, "#line 1 \"" + display + "\"\n" + source);
+
+  const SandboxSpec spec = compile_spec(cxx_path, flags, include_dir, job, src, out, options);
+  res.command = spec.argv;
   SandboxRun pr = sandbox_run(spec, options.timeout_seconds, 256 << 10, options.cancel);
   res.seconds = pr.wall_seconds;
   res.log = pr.err + pr.out;
   res.isolation = pr.isolation.summary();
   res.diagnostics = parse_diagnostics(res.log);
   if (!pr.ok()) {
-    if (!pr.started)
-      throw EnvError("the compiler could not be started: " + pr.error +
-                     (pr.error.rfind("sandbox: cannot start", 0) == 0 ? " (set CXX or install g++)" : ""));
-    else if (pr.cancelled) {
-      res.cancelled = true;
-      res.error = "cancelled while compiling";
-    } else if (pr.limit_hit == "memory")
-      res.error = "the compiler ran out of memory: its processes together reached the limit of " +
-                  std::to_string(options.memory_bytes >> 20) + " MiB (" + pr.describe() + ")";
-    else if (!pr.limit_hit.empty()) res.error = "the compiler reached its " + pr.limit_hit + " limit (" + pr.describe() + ")";
-    else if (pr.timed_out) res.error = "the compiler " + pr.describe();
-    else {
-      res.error = "compilation failed (" + pr.describe() + ")";
-      for (const auto& d : res.diagnostics)
-        if (d.severity == "error" || d.severity == "fatal error") {
-          res.error += ": " + d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message;
-          break;
-        }
-      if (res.diagnostics.empty() && res.log.find("undefined reference") != std::string::npos)
-        res.error += ": undefined reference at link time (see log)";
-    }
+    record_failure(res, pr, options);
     return res;
   }
-  // The built file becomes kope's own before it joins the cache, so no sandboxed process can rewrite it later.
-  if (lchown(out.c_str(), getuid(), getgid()) != 0 || chmod(out.c_str(), 0755) != 0) {
-    res.error = "cannot take ownership of the built kernel " + out.string() + ": " + std::strerror(errno);
-    return res;
-  }
-  fs::rename(out, res.artifact, ec);
-  if (ec) {
-    res.error = "cannot place the built kernel at " + res.artifact.string() + ": " + ec.message();
-    return res;
-  }
-  res.ok = true;
+  place_built(res, out);
   return res;
 }
 

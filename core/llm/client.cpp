@@ -179,6 +179,83 @@ struct Verdict {
   std::string why;
 };
 
+// The headers of every request: streaming JSON, and the key the way the provider takes it.
+std::vector<std::string> request_headers(const Profile& p, const std::string& key) {
+  std::vector<std::string> headers = {"Content-Type: application/json", "Accept: text/event-stream", "Expect:"};
+  if (p.provider == Provider::Anthropic) {
+    if (!key.empty()) headers.push_back("x-api-key: " + key);
+    headers.push_back("anthropic-version: 2023-06-01");
+  } else if (!key.empty()) {
+    headers.push_back("Authorization: Bearer " + key);
+  }
+  return headers;
+}
+
+// An error event inside a 200 stream: retried when the server says it is its own passing trouble.
+Verdict stream_error_verdict(const ApiError& e) {
+  const bool transient = e.type == "overloaded_error" || e.type == "api_error" || e.type == "rate_limit_error" ||
+                         e.type == "server_error" || e.code == "server_error";
+  return {transient, transient ? ErrorKind::Overloaded : ErrorKind::BadRequest,
+          "error event in the stream: " + describe(e)};
+}
+
+// A status other than 200: which ones are worth another try, and what to tell a person about the others.
+Verdict http_error_verdict(long s, const std::string& error_body, const Profile& p) {
+  const ApiError e = parse_api_error(error_body);
+  const std::string said = "HTTP " + std::to_string(s) + " " + describe(e);
+  if (s == 401 || s == 403) return {false, ErrorKind::Auth, said + " (check the key in $" + p.api_key_env + ")"};
+  if (s == 429 && (e.code == "insufficient_quota" || e.type == "insufficient_quota"))
+    return {false, ErrorKind::Quota, said + " (the account's quota is spent; retrying will not help)"};
+  if (s == 429) return {true, ErrorKind::RateLimit, said};
+  if (s == 404) return {false, ErrorKind::NotFound, said + " (check base_url and model)"};
+  if (s == 408 || s == 409 || s >= 500) return {true, s == 529 || s == 503 ? ErrorKind::Overloaded : ErrorKind::Server, said};
+  return {false, ErrorKind::BadRequest, said};
+}
+
+// The reply from a complete stream: its text, the usage (estimated when the server sent none), time and cost.
+void fill_reply(ChatReply& reply, StreamDecoder& dec, const ChatRequest& req, const Profile& p,
+                Clock::time_point start) {
+  reply.answer = std::move(dec.answer);
+  reply.reasoning = std::move(dec.reasoning);
+  reply.finish_reason = dec.finish_reason;
+  reply.usage = dec.usage;
+  if (!reply.usage.from_server) {
+    reply.usage.prompt_tokens = estimate_tokens(p.provider, req.system);
+    for (const auto& m : req.messages) reply.usage.prompt_tokens += estimate_tokens(p.provider, m.content);
+    reply.usage.completion_tokens = estimate_tokens(p.provider, reply.answer) + estimate_tokens(p.provider, reply.reasoning);
+  }
+  reply.latency_s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (p.price_in_per_mtok && p.price_out_per_mtok)
+    reply.cost = (reply.usage.prompt_tokens * *p.price_in_per_mtok +
+                  reply.usage.completion_tokens * *p.price_out_per_mtok) / 1e6;
+}
+
+// How long to wait before try `attempt + 1`: what the server asked (refused past the cap), else a jittered
+// exponential backoff.
+double retry_delay(const Verdict& v, std::optional<double> wait, int attempt, long status, const Profile& p,
+                   const std::string& where, const std::string& key) {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  if (wait) {
+    if (*wait > p.retry_after_cap_s)
+      throw LlmError(v.kind, status,
+                     redact(where + " failed: " + v.why + "; the server asks to wait " +
+                                std::to_string(static_cast<long>(*wait)) + " s, longer than the limit of " +
+                                std::to_string(static_cast<long>(p.retry_after_cap_s)) + " s", key));
+    return *wait;
+  }
+  const double cap = std::min(p.backoff_cap_s, p.backoff_base_s * std::pow(2.0, attempt));
+  return std::uniform_real_distribution<double>(0.0, cap)(rng);
+}
+
+// Sleeps `delay` seconds in short steps, so a cancel is seen within 50 ms.
+void wait_to_retry(double delay, const std::atomic<bool>* cancel, const std::string& where) {
+  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(delay));
+  while (Clock::now() < until) {
+    if (cancelled(cancel)) throw LlmError(ErrorKind::Cancelled, 0, where + ": cancelled while waiting to retry");
+    std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(50), until - Clock::now()));
+  }
+}
+
 }  // namespace
 
 void global_init() {
@@ -204,15 +281,7 @@ std::string Client::endpoint() const {
 ChatReply Client::chat(const ChatRequest& req, const std::atomic<bool>* cancel, const DeltaFn& on_delta) {
   const std::string url = endpoint();
   const std::string where = "LLM request to " + url + " (model " + profile_.model + ")";
-  std::vector<std::string> headers = {"Content-Type: application/json", "Accept: text/event-stream", "Expect:"};
-  if (profile_.provider == Provider::Anthropic) {
-    if (!key_.empty()) headers.push_back("x-api-key: " + key_);
-    headers.push_back("anthropic-version: 2023-06-01");
-  } else if (!key_.empty()) {
-    headers.push_back("Authorization: Bearer " + key_);
-  }
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-
+  const std::vector<std::string> headers = request_headers(profile_, key_);
   ChatReply reply;
   const auto start = Clock::now();
   bool dropped_usage_once = false;
@@ -233,26 +302,9 @@ ChatReply Client::chat(const ChatRequest& req, const std::atomic<bool>* cancel, 
     }
     const bool complete = dec->done || (!dec->finish_reason.empty() && dec->any_content);
     if (t.status == 200 && dec->error) {
-      const ApiError& e = *dec->error;
-      const bool transient = e.type == "overloaded_error" || e.type == "api_error" || e.type == "rate_limit_error" ||
-                             e.type == "server_error" || e.code == "server_error";
-      v = {transient, transient ? ErrorKind::Overloaded : ErrorKind::BadRequest,
-           "error event in the stream: " + describe(e)};
+      v = stream_error_verdict(*dec->error);
     } else if (t.status == 200 && o.code == CURLE_OK && complete) {
-      reply.answer = std::move(dec->answer);
-      reply.reasoning = std::move(dec->reasoning);
-      reply.finish_reason = dec->finish_reason;
-      reply.usage = dec->usage;
-      if (!reply.usage.from_server) {
-        reply.usage.prompt_tokens = estimate_tokens(profile_.provider, req.system);
-        for (const auto& m : req.messages) reply.usage.prompt_tokens += estimate_tokens(profile_.provider, m.content);
-        reply.usage.completion_tokens =
-            estimate_tokens(profile_.provider, reply.answer) + estimate_tokens(profile_.provider, reply.reasoning);
-      }
-      reply.latency_s = std::chrono::duration<double>(Clock::now() - start).count();
-      if (profile_.price_in_per_mtok && profile_.price_out_per_mtok)
-        reply.cost = (reply.usage.prompt_tokens * *profile_.price_in_per_mtok +
-                      reply.usage.completion_tokens * *profile_.price_out_per_mtok) / 1e6;
+      fill_reply(reply, *dec, req, profile_, start);
       return reply;
     } else if (o.code != CURLE_OK) {
       const bool after_content = dec->any_content;
@@ -260,60 +312,30 @@ ChatReply Client::chat(const ChatRequest& req, const std::atomic<bool>* cancel, 
            std::string(after_content ? "connection dropped mid-stream: " : "connection failed: ") + o.curl_error};
     } else if (t.status == 200) {
       v = {true, ErrorKind::Incomplete, "the stream ended before its end marker ([DONE] or message_stop)"};
+    } else if (t.status == 400 && with_usage && !dropped_usage_once) {
+      // Some OpenAI-compatible servers (GLM) refuse stream_options: ask once more without it and count
+      // the tokens ourselves.
+      include_usage_ = false;
+      dropped_usage_once = true;
+      reply.usage_option_dropped = true;
+      reply.retry_log.push_back("HTTP 400 with stream_options; resent without it");
+      ++reply.retries;
+      continue;
     } else {
-      const ApiError e = parse_api_error(t.error_body);
-      const std::string said = "HTTP " + std::to_string(t.status) + " " + describe(e);
       wait = t.retry_after;
-      const long s = t.status;
-      if (s == 401 || s == 403) {
-        v = {false, ErrorKind::Auth, said + " (check the key in $" + profile_.api_key_env + ")"};
-      } else if (s == 429 && (e.code == "insufficient_quota" || e.type == "insufficient_quota")) {
-        v = {false, ErrorKind::Quota, said + " (the account's quota is spent; retrying will not help)"};
-      } else if (s == 429) {
-        v = {true, ErrorKind::RateLimit, said};
-      } else if (s == 400 && with_usage && !dropped_usage_once) {
-        // Some OpenAI-compatible servers (GLM) refuse stream_options: ask once more without it and count
-        // the tokens ourselves.
-        include_usage_ = false;
-        dropped_usage_once = true;
-        reply.usage_option_dropped = true;
-        reply.retry_log.push_back("HTTP 400 with stream_options; resent without it");
-        ++reply.retries;
-        continue;
-      } else if (s == 404) {
-        v = {false, ErrorKind::NotFound, said + " (check base_url and model)"};
-      } else if (s == 408 || s == 409 || s >= 500) {
-        v = {true, s == 529 || s == 503 ? ErrorKind::Overloaded : ErrorKind::Server, said};
-      } else {
-        v = {false, ErrorKind::BadRequest, said};
-      }
+      v = http_error_verdict(t.status, t.error_body, profile_);
     }
     if (!v.retry || attempt >= profile_.max_retries) {
       std::string msg = where + " failed: " + v.why;
       if (v.retry) msg += " (gave up after " + std::to_string(attempt + 1) + " tries)";
       throw LlmError(v.kind, t.status, redact(msg, key_));
     }
-    double delay;
-    if (wait) {
-      if (*wait > profile_.retry_after_cap_s)
-        throw LlmError(v.kind, t.status,
-                       redact(where + " failed: " + v.why + "; the server asks to wait " +
-                                  std::to_string(static_cast<long>(*wait)) + " s, longer than the limit of " +
-                                  std::to_string(static_cast<long>(profile_.retry_after_cap_s)) + " s", key_));
-      delay = *wait;
-    } else {
-      const double cap = std::min(profile_.backoff_cap_s, profile_.backoff_base_s * std::pow(2.0, attempt));
-      delay = std::uniform_real_distribution<double>(0.0, cap)(rng);
-    }
+    const double delay = retry_delay(v, wait, attempt, t.status, profile_, where, key_);
     ++reply.retries;
     char buf[64];
     std::snprintf(buf, sizeof buf, "; waited %.2f s%s", delay, wait ? " (Retry-After)" : "");
     reply.retry_log.push_back(redact(v.why, key_) + buf);
-    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(delay));
-    while (Clock::now() < until) {
-      if (cancelled(cancel)) throw LlmError(ErrorKind::Cancelled, 0, where + ": cancelled while waiting to retry");
-      std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(50), until - Clock::now()));
-    }
+    wait_to_retry(delay, cancel, where);
   }
 }
 

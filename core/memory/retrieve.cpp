@@ -97,40 +97,54 @@ RetrievedItem load_item(Stmt& s, int64_t id, const std::string& provenance) {
   return it;
 }
 
-}  // namespace
-
-std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveState& state, const RetrieveOptions& o) {
-  store::ReadTxn snapshot(store.db());
-  std::vector<RetrievedItem> out;
+// One retrieval in progress: what is already taken (never offered twice) and what has been offered, in order.
+struct Picker {
+  const MemoryStore& store;
+  const RetrieveState& state;
+  const RetrieveOptions& o;
+  Stmt& item;
+  std::string foreign;  // the filter that leaves out imported Cases unless they are asked for
   std::set<int64_t> taken;
-  if (state.incumbent_case) taken.insert(*state.incumbent_case);  // already in the hot context
-  auto item_c = store.stmt(kItemColumns);
-  Stmt& item = *item_c;
-  const std::string foreign = o.include_foreign ? "" : "AND c.origin_id IS NULL ";
+  std::vector<RetrievedItem> out;
 
-  // Pinned: always offered (same operator first).
-  {
-    auto s = store.stmt("SELECT c.id FROM memory_cases c WHERE c.pinned=1 AND c.pruned=0 AND c.flag IS NULL " +
-                        foreign + "ORDER BY c.task = ? DESC, c.score DESC, c.id DESC LIMIT ?");
-    s->bind(1, state.task).bind(2, static_cast<int64_t>(o.max_pinned));
-    std::vector<int64_t> ids;
-    while (s->step()) ids.push_back(s->i64(0));
-    for (int64_t id : ids)
-      if (taken.insert(id).second) out.push_back(load_item(item, id, "pinned"));
+  // Takes `id` under `provenance` unless it was taken before; true when it was new.
+  bool offer(int64_t id, const std::string& provenance) {
+    if (!taken.insert(id).second) return false;
+    out.push_back(load_item(item, id, provenance));
+    return true;
   }
+};
 
-  // Exact pool: same operator and device; per outcome bucket by d*c; narrowed to shared idea tags when the state
-  // has tags, widened to all tags when that leaves a bucket short.
-  std::string tag_list;
-  for (std::size_t i = 0; i < state.tags.size(); ++i) tag_list += (i ? ",?" : "?");
+// "?,?,?" for each of the state's tags (empty without tags).
+std::string tag_placeholders(const RetrieveState& state) {
+  std::string list;
+  for (std::size_t i = 0; i < state.tags.size(); ++i) list += (i ? ",?" : "?");
+  return list;
+}
+
+// Pinned: always offered (same operator first).
+void add_pinned(Picker& p) {
+  auto s = p.store.stmt("SELECT c.id FROM memory_cases c WHERE c.pinned=1 AND c.pruned=0 AND c.flag IS NULL " +
+                        p.foreign + "ORDER BY c.task = ? DESC, c.score DESC, c.id DESC LIMIT ?");
+  s->bind(1, p.state.task).bind(2, static_cast<int64_t>(p.o.max_pinned));
+  std::vector<int64_t> ids;
+  while (s->step()) ids.push_back(s->i64(0));
+  for (int64_t id : ids) p.offer(id, "pinned");
+}
+
+// Exact pool: same operator and device; per outcome bucket by d*c; narrowed to shared idea tags when the state
+// has tags, widened to all tags when that leaves a bucket short.
+void add_exact(Picker& p, const std::string& tag_list) {
+  const RetrieveState& state = p.state;
+  const int per_bucket = p.o.per_bucket;
   const std::string base = "SELECT c.id FROM memory_cases c WHERE c.task=? AND c.bucket=? AND c.pruned=0 AND "
-                           "c.flag IS NULL AND c.device=? " + foreign;
+                           "c.flag IS NULL AND c.device=? " + p.foreign;
   // EXISTS, not IN: the rank index is walked in score order and stops at LIMIT, instead of materialising every
   // Case that carries a tag.
-  auto with_tags_c = store.stmt(base + (tag_list.empty() ? "" : "AND EXISTS (SELECT 1 FROM memory_case_tags t WHERE "
-                                                                "t.case_id = c.id AND t.tag IN (" + tag_list + ")) ") +
-                                "ORDER BY c.score DESC, c.id DESC LIMIT ?");
-  auto any_c = store.stmt(base + "ORDER BY c.score DESC, c.id DESC LIMIT ?");
+  auto with_tags_c = p.store.stmt(base + (tag_list.empty() ? "" : "AND EXISTS (SELECT 1 FROM memory_case_tags t WHERE "
+                                                                  "t.case_id = c.id AND t.tag IN (" + tag_list + ")) ") +
+                                  "ORDER BY c.score DESC, c.id DESC LIMIT ?");
+  auto any_c = p.store.stmt(base + "ORDER BY c.score DESC, c.id DESC LIMIT ?");
   Stmt &with_tags = *with_tags_c, &any = *any_c;
   for (int bucket = 0; bucket <= kIncorrectBucket; ++bucket) {
     int got = 0;
@@ -140,97 +154,129 @@ std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveStat
       s.bind(1, state.task).bind(2, bucket).bind(3, state.device);
       if (tagged)
         for (const auto& t : state.tags) s.bind(i++, t);
-      s.bind(i, static_cast<int64_t>(o.per_bucket + static_cast<int>(taken.size())));
+      s.bind(i, static_cast<int64_t>(per_bucket + static_cast<int>(p.taken.size())));
       std::vector<int64_t> ids;
       while (s.step()) ids.push_back(s.i64(0));
       for (int64_t id : ids) {
-        if (got >= o.per_bucket) break;
-        if (taken.insert(id).second) {
-          out.push_back(load_item(item, id, "exact"));
-          ++got;
-        }
+        if (got >= per_bucket) break;
+        if (p.offer(id, "exact")) ++got;
       }
     };
     if (!state.tags.empty()) take(with_tags, true);
-    if (got < o.per_bucket) take(any, false);
+    if (got < per_bucket) take(any, false);
   }
+}
 
-  // Text pool: other operators (and devices) whose Journal or digest matches the state's words.
-  if (o.max_text > 0) {
-    std::vector<int64_t> pool;
-    std::string provenance = "text";
-    if (o.use_fts && store.fts_enabled()) {
-      std::string text = state.feedback + " " + state.target;
-      for (const auto& t : state.tags) text += " " + t;
-      // Words that say something, rarest first, while the documents they match stay within a budget: bm25 is
-      // computed for every matching document, so this bounds the work whatever the size of the memory. A word's
-      // document count is probed with LIMIT budget+1 (fts5vocab would walk its whole posting list).
-      std::vector<std::pair<int64_t, std::string>> by_df;
-      for (const auto& term : query_terms(text, 8)) {
-        auto v = store.stmt("SELECT COUNT(*) FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)");
-        v->bind(1, term).bind(2, static_cast<int64_t>(o.fts_budget) + 1);
-        if (v->step() && v->i64(0) > 0 && v->i64(0) <= o.fts_budget) by_df.push_back({v->i64(0), term});
-      }
-      std::sort(by_df.begin(), by_df.end());
-      std::string q;
-      int64_t matched = 0;
-      for (const auto& [df, term] : by_df) {
-        if (matched + df > o.fts_budget) break;
-        q += (q.empty() ? "" : " OR ") + term;
-        matched += df;
-      }
-      if (!q.empty()) {
-        // Other operators only: the task column holds each Case's operator.
-        std::string task = state.task;
-        for (char& ch : task)
-          if (ch == '"') ch = ' ';
-        q = "(" + q + ") NOT task : \"" + task + "\"";
-        auto s = store.stmt("SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts, 0.0, 2.0, "
-                            "1.0) LIMIT ?");
-        s->bind(1, q).bind(2, static_cast<int64_t>(o.fts_pool));
-        while (s->step()) pool.push_back(s->i64(0));
-      }
-    } else if (!state.tags.empty()) {
-      // Without FTS5: Cases of other operators that share an idea tag.
-      provenance = "tags";
-      auto s = store.stmt("SELECT DISTINCT case_id FROM memory_case_tags WHERE tag IN (" + tag_list +
-                          ") ORDER BY case_id DESC LIMIT ?");
-      int i = 1;
-      for (const auto& t : state.tags) s->bind(i++, t);
-      s->bind(i, static_cast<int64_t>(o.fts_pool * 4));
-      while (s->step()) pool.push_back(s->i64(0));
-    }
-    // Keep eligible ones, then order by bucket and d*c like the exact pool.
-    struct Cand {
-      int64_t id;
-      int bucket;
-      double score;
-    };
-    std::vector<Cand> cands;
-    auto e_c = store.stmt("SELECT c.bucket, c.score FROM memory_cases c WHERE c.id=? AND c.task<>? AND c.pruned=0 AND "
-                          "c.flag IS NULL " + foreign);
-    Stmt& e = *e_c;
-    for (int64_t id : pool) {
-      if (taken.count(id)) continue;
-      e.reset();
-      e.bind(1, id).bind(2, state.task);
-      if (e.step()) cands.push_back({id, static_cast<int>(e.i64(0)), e.f64(1)});
-      if (cands.size() >= static_cast<std::size_t>(o.fts_pool)) break;
-    }
-    std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
-      if (a.bucket != b.bucket) return a.bucket < b.bucket;
-      return a.score > b.score;
-    });
-    int got = 0;
-    for (const auto& cnd : cands) {
-      if (got >= o.max_text) break;
-      if (taken.insert(cnd.id).second) {
-        out.push_back(load_item(item, cnd.id, provenance));
-        ++got;
-      }
-    }
+// The full-text query for the state's words: words that say something, rarest first, while the documents they
+// match stay within a budget (empty when no word qualifies). bm25 is computed for every matching document, so this
+// bounds the work whatever the size of the memory. A word's document count is probed with LIMIT budget+1
+// (fts5vocab would walk its whole posting list).
+std::string fts_query(const Picker& p) {
+  std::string text = p.state.feedback + " " + p.state.target;
+  for (const auto& t : p.state.tags) text += " " + t;
+  std::vector<std::pair<int64_t, std::string>> by_df;
+  for (const auto& term : query_terms(text, 8)) {
+    auto v = p.store.stmt("SELECT COUNT(*) FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)");
+    v->bind(1, term).bind(2, static_cast<int64_t>(p.o.fts_budget) + 1);
+    if (v->step() && v->i64(0) > 0 && v->i64(0) <= p.o.fts_budget) by_df.push_back({v->i64(0), term});
   }
-  return out;
+  std::sort(by_df.begin(), by_df.end());
+  std::string q;
+  int64_t matched = 0;
+  for (const auto& [df, term] : by_df) {
+    if (matched + df > p.o.fts_budget) break;
+    q += (q.empty() ? "" : " OR ") + term;
+    matched += df;
+  }
+  return q;
+}
+
+// Cases whose Journal or digest matches the state's words, best bm25 first; other operators only.
+std::vector<int64_t> fts_pool(const Picker& p) {
+  std::vector<int64_t> pool;
+  std::string q = fts_query(p);
+  if (q.empty()) return pool;
+  // Other operators only: the task column holds each Case's operator.
+  std::string task = p.state.task;
+  for (char& ch : task)
+    if (ch == '"') ch = ' ';
+  q = "(" + q + ") NOT task : \"" + task + "\"";
+  auto s = p.store.stmt("SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts, 0.0, 2.0, "
+                        "1.0) LIMIT ?");
+  s->bind(1, q).bind(2, static_cast<int64_t>(p.o.fts_pool));
+  while (s->step()) pool.push_back(s->i64(0));
+  return pool;
+}
+
+// Without FTS5: Cases that share an idea tag, newest first.
+std::vector<int64_t> tag_pool(const Picker& p, const std::string& tag_list) {
+  std::vector<int64_t> pool;
+  auto s = p.store.stmt("SELECT DISTINCT case_id FROM memory_case_tags WHERE tag IN (" + tag_list +
+                        ") ORDER BY case_id DESC LIMIT ?");
+  int i = 1;
+  for (const auto& t : p.state.tags) s->bind(i++, t);
+  s->bind(i, static_cast<int64_t>(p.o.fts_pool * 4));
+  while (s->step()) pool.push_back(s->i64(0));
+  return pool;
+}
+
+// Offers the eligible Cases of `pool` (other operators, not pruned or flagged) in bucket and d*c order, like the
+// exact pool, up to max_text of them.
+void add_from_pool(Picker& p, const std::vector<int64_t>& pool, const std::string& provenance) {
+  struct Cand {
+    int64_t id;
+    int bucket;
+    double score;
+  };
+  std::vector<Cand> cands;
+  auto e_c = p.store.stmt("SELECT c.bucket, c.score FROM memory_cases c WHERE c.id=? AND c.task<>? AND c.pruned=0 AND "
+                          "c.flag IS NULL " + p.foreign);
+  Stmt& e = *e_c;
+  for (int64_t id : pool) {
+    if (p.taken.count(id)) continue;
+    e.reset();
+    e.bind(1, id).bind(2, p.state.task);
+    if (e.step()) cands.push_back({id, static_cast<int>(e.i64(0)), e.f64(1)});
+    if (cands.size() >= static_cast<std::size_t>(p.o.fts_pool)) break;
+  }
+  std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
+    if (a.bucket != b.bucket) return a.bucket < b.bucket;
+    return a.score > b.score;
+  });
+  int got = 0;
+  for (const auto& cnd : cands) {
+    if (got >= p.o.max_text) break;
+    if (p.offer(cnd.id, provenance)) ++got;
+  }
+}
+
+// Text pool: other operators (and devices) whose Journal or digest matches the state's words, or, without FTS5,
+// that share an idea tag.
+void add_text(Picker& p, const std::string& tag_list) {
+  if (p.o.max_text <= 0) return;
+  std::vector<int64_t> pool;
+  std::string provenance = "text";
+  if (p.o.use_fts && p.store.fts_enabled()) {
+    pool = fts_pool(p);
+  } else if (!p.state.tags.empty()) {
+    provenance = "tags";
+    pool = tag_pool(p, tag_list);
+  }
+  add_from_pool(p, pool, provenance);
+}
+
+}  // namespace
+
+std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveState& state, const RetrieveOptions& o) {
+  store::ReadTxn snapshot(store.db());
+  auto item_c = store.stmt(kItemColumns);
+  Picker p{store, state, o, *item_c, o.include_foreign ? "" : "AND c.origin_id IS NULL ", {}, {}};
+  if (state.incumbent_case) p.taken.insert(*state.incumbent_case);  // already in the hot context
+  add_pinned(p);
+  const std::string tag_list = tag_placeholders(state);
+  add_exact(p, tag_list);
+  add_text(p, tag_list);
+  return std::move(p.out);
 }
 
 }  // namespace kope::memory

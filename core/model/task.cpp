@@ -1,5 +1,7 @@
 #include "kope/model/task.h"
 
+#include "task_internal.h"
+
 #include "kope/model/inputs.h"
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 namespace kope {
 
 using nlohmann::json;
+using task_internal::parse_count;
 
 namespace {
 
@@ -55,14 +58,6 @@ bool deeper_than(const json& v, int limit) {
   if (limit == 0) return true;
   for (const auto& e : v) if (deeper_than(e, limit - 1)) return true;
   return false;
-}
-
-// A non-negative decimal literal that fits in int64, or nullopt.
-std::optional<int64_t> parse_count(const std::string& term) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(term.data(), term.data() + term.size(), v);
-  if (ec != std::errc() || end != term.data() + term.size() || v < 0) return std::nullopt;
-  return v;
 }
 
 class Parser {
@@ -322,33 +317,122 @@ class Parser {
   std::string origin_;
 };
 
-int64_t eval_dim(const std::string& expr, const std::map<std::string, int64_t>& dims, const Case& c,
-                 const std::string& origin, const std::string& where) {
-  int64_t value = 1;
-  std::stringstream ss(expr);
-  std::string term;
-  while (std::getline(ss, term, '*')) {
-    term.erase(0, term.find_first_not_of(' '));
-    term.erase(term.find_last_not_of(' ') + 1);
-    int64_t v = 0;
-    if (std::isdigit(static_cast<unsigned char>(term[0]))) {
-      auto n = parse_count(term);
-      if (!n)
-        throw Error("task '" + origin + "': case '" + c.name + "': " + where + " = \"" + expr + "\": \"" + term +
-                    "\" is not a whole number that fits in 64 bits");
-      v = *n;
-    } else {
-      auto it = dims.find(term);
-      if (it == dims.end())
-        throw Error("task '" + origin + "': case '" + c.name + "': dimension \"" + term + "\" used at " + where +
-                    " has no value in the case's \"dims\"");
-      v = it->second;
+// "inputs" then "outputs": non-empty arrays of tensors whose names are unique across both.
+void parse_tensors(const Parser& p, const json& j, Task& t) {
+  std::set<std::string> names;
+  for (const char* key : {"inputs", "outputs"}) {
+    const json& arr = p.member(j, "", key);
+    std::string where = std::string("/") + key;
+    if (!arr.is_array() || arr.empty()) p.fail(where, "expected a non-empty array of tensors");
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      std::string w = where + "/" + std::to_string(i);
+      TensorSpec s = p.tensor_at(arr[i], w, key[0] == 'i');
+      if (!names.insert(s.name).second) p.fail(w + "/name", "tensor name \"" + s.name + "\" is used twice");
+      (key[0] == 'i' ? t.inputs : t.outputs).push_back(std::move(s));
     }
-    if (v != 0 && value > kMaxTensorElements / v)
-      throw Error("task '" + origin + "': case '" + c.name + "': " + where + " = \"" + expr + "\" is too large");
-    value *= v;
   }
-  return value;
+}
+
+// "reference", "baseline" and the per-device "baselines"; a task without an explicit baseline must be one whose
+// reference can double as it.
+void parse_sources(const Parser& p, const json& j, Task& t) {
+  t.reference = p.source_at(p.member(j, "", "reference"), "/reference");
+  if (t.reference.find("kope_kernel") == std::string::npos)
+    p.fail("/reference", "the reference must define int kope_kernel(const kope_args*)");
+  if (auto it = j.find("baseline"); it != j.end()) t.baseline = p.source_at(*it, "/baseline");
+  if (auto it = j.find("baselines"); it != j.end()) {  // per device: {"cuda": [source lines], "ascend": ...}
+    if (!it->is_object()) p.fail("/baselines", "expected an object of device name -> source lines");
+    for (const auto& [dev, src] : it->items()) {
+      p.check_identifier(dev, "/baselines/" + dev);
+      t.baselines[dev] = p.source_at(src, "/baselines/" + dev);
+    }
+  }
+  if (t.baseline.empty() && !reference_is_fp32_baseline(t))
+    p.fail("/baseline", "tensors other than fp32 need an explicit \"baseline\" source (the reference only "
+                        "doubles as the baseline when every floating tensor is fp32)");
+}
+
+// A case's "dims", "attrs" (declared by the task) and "init" (of the task's inputs).
+void parse_case_values(const Parser& p, const json& cj, const std::string& w, const Task& t, Case& c) {
+  if (auto it = cj.find("dims"); it != cj.end()) {
+    if (!it->is_object()) p.fail(w + "/dims", "expected an object of dimension symbols to sizes");
+    for (auto d = it->begin(); d != it->end(); ++d) {
+      p.check_identifier(d.key(), w + "/dims/" + d.key());
+      c.dims[d.key()] = p.integer_at(*d, w + "/dims/" + d.key(), 1, kMaxTensorElements, "a positive integer");
+    }
+  }
+  if (auto it = cj.find("attrs"); it != cj.end()) {
+    c.attrs = p.attrs_at(*it, w + "/attrs");
+    for (const auto& [k, v] : c.attrs)
+      if (!t.attrs.count(k)) p.fail(w + "/attrs/" + k, "attribute \"" + k + "\" is not declared in the task's \"attrs\"");
+  }
+  if (auto it = cj.find("init"); it != cj.end()) {
+    if (!it->is_object()) p.fail(w + "/init", "expected an object of input names to distributions");
+    for (auto d = it->begin(); d != it->end(); ++d) {
+      bool known = false;
+      for (const auto& in : t.inputs) known = known || in.name == d.key();
+      if (!known) p.fail(w + "/init/" + d.key(), "no input is named \"" + d.key() + "\"");
+      c.init[d.key()] = p.init_at(*d, w + "/init/" + d.key());
+    }
+  }
+}
+
+// A case's "dtypes" (of the task's tensors), "memory_bound" and "seed" (case i defaults to seed i+1).
+void parse_case_run(const Parser& p, const json& cj, const std::string& w, std::size_t i, const Task& t, Case& c) {
+  if (auto it = cj.find("dtypes"); it != cj.end()) {
+    if (!it->is_object()) p.fail(w + "/dtypes", "expected an object of tensor names to dtypes");
+    for (auto d = it->begin(); d != it->end(); ++d) {
+      bool known = false;
+      for (const auto* list : {&t.inputs, &t.outputs})
+        for (const auto& ts : *list) known = known || ts.name == d.key();
+      if (!known) p.fail(w + "/dtypes/" + d.key(), "no tensor is named \"" + d.key() + "\"");
+      auto dt = parse_dtype(p.string_at(*d, w + "/dtypes/" + d.key()));
+      if (!dt) p.fail(w + "/dtypes/" + d.key(), "unknown dtype " + d->dump());
+      c.dtypes[d.key()] = *dt;
+    }
+  }
+  if (auto it = cj.find("memory_bound"); it != cj.end()) {
+    if (!it->is_boolean()) p.fail(w + "/memory_bound", "expected true or false");
+    c.memory_bound = it->get<bool>();
+  }
+  if (auto it = cj.find("seed"); it != cj.end()) {
+    if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<int64_t>() < 0))
+      p.fail(w + "/seed", "expected a non-negative integer below 2^64, got " + it->dump());
+    c.seed = it->get<uint64_t>();
+  } else {
+    c.seed = i + 1;
+  }
+}
+
+// "cases": a non-empty array of uniquely named cases.
+void parse_cases(const Parser& p, const json& j, Task& t) {
+  const json& cases = p.member(j, "", "cases");
+  if (!cases.is_array() || cases.empty()) p.fail("/cases", "expected a non-empty array of cases");
+  std::set<std::string> case_names;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::string w = "/cases/" + std::to_string(i);
+    const json& cj = cases[i];
+    if (!cj.is_object()) p.fail(w, "expected a case object with \"name\" and \"dims\"");
+    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "dtypes", "memory_bound", "seed", "doc"});
+    Case c;
+    c.name = p.string_at(p.member(cj, w, "name"), w + "/name");
+    p.check_name(c.name, w + "/name");
+    if (!case_names.insert(c.name).second) p.fail(w + "/name", "case name \"" + c.name + "\" is used twice");
+    parse_case_values(p, cj, w, t, c);
+    parse_case_run(p, cj, w, i, t, c);
+    t.cases.push_back(std::move(c));
+  }
+}
+
+// A case that changes a tensor's dtype needs a baseline that reads any storage: an explicit one, or a reference
+// that goes through kope_load/kope_store/kope_load_int (the fp32 build of it is then the baseline).
+void check_dtype_baseline(const Parser& p, const Task& t) {
+  for (std::size_t i = 0; i < t.cases.size() && t.baseline.empty(); ++i)
+    for (const auto& [name, dt] : t.cases[i].dtypes)
+      if (t.reference.find("kope_load") == std::string::npos)
+        p.fail("/cases/" + std::to_string(i) + "/dtypes/" + name,
+               "a case that changes a dtype needs an explicit \"baseline\", or a reference that reads and writes "
+               "through kope_load/kope_store/kope_load_int");
 }
 
 }  // namespace
@@ -365,101 +449,11 @@ Task parse_task(const json& j, const std::string& origin) {
   p.check_name(t.name, "/name");
   if (auto it = j.find("level"); it != j.end()) t.level = static_cast<int>(p.integer_at(*it, "/level", 0, 100, "a level"));
   if (auto it = j.find("summary"); it != j.end()) t.summary = p.string_at(*it, "/summary");
-
-  std::set<std::string> names;
-  for (const char* key : {"inputs", "outputs"}) {
-    const json& arr = p.member(j, "", key);
-    std::string where = std::string("/") + key;
-    if (!arr.is_array() || arr.empty()) p.fail(where, "expected a non-empty array of tensors");
-    for (std::size_t i = 0; i < arr.size(); ++i) {
-      std::string w = where + "/" + std::to_string(i);
-      TensorSpec s = p.tensor_at(arr[i], w, key[0] == 'i');
-      if (!names.insert(s.name).second) p.fail(w + "/name", "tensor name \"" + s.name + "\" is used twice");
-      (key[0] == 'i' ? t.inputs : t.outputs).push_back(std::move(s));
-    }
-  }
+  parse_tensors(p, j, t);
   if (auto it = j.find("attrs"); it != j.end()) t.attrs = p.attrs_at(*it, "/attrs");
-  t.reference = p.source_at(p.member(j, "", "reference"), "/reference");
-  if (t.reference.find("kope_kernel") == std::string::npos)
-    p.fail("/reference", "the reference must define int kope_kernel(const kope_args*)");
-  if (auto it = j.find("baseline"); it != j.end()) t.baseline = p.source_at(*it, "/baseline");
-  if (auto it = j.find("baselines"); it != j.end()) {  // per device: {"cuda": [source lines], "ascend": ...}
-    if (!it->is_object()) p.fail("/baselines", "expected an object of device name -> source lines");
-    for (const auto& [dev, src] : it->items()) {
-      p.check_identifier(dev, "/baselines/" + dev);
-      t.baselines[dev] = p.source_at(src, "/baselines/" + dev);
-    }
-  }
-  if (t.baseline.empty() && !reference_is_fp32_baseline(t))
-    p.fail("/baseline", "tensors other than fp32 need an explicit \"baseline\" source (the reference only "
-                        "doubles as the baseline when every floating tensor is fp32)");
-
-  const json& cases = p.member(j, "", "cases");
-  if (!cases.is_array() || cases.empty()) p.fail("/cases", "expected a non-empty array of cases");
-  std::set<std::string> case_names;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    std::string w = "/cases/" + std::to_string(i);
-    const json& cj = cases[i];
-    if (!cj.is_object()) p.fail(w, "expected a case object with \"name\" and \"dims\"");
-    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "dtypes", "memory_bound", "seed", "doc"});
-    Case c;
-    c.name = p.string_at(p.member(cj, w, "name"), w + "/name");
-    p.check_name(c.name, w + "/name");
-    if (!case_names.insert(c.name).second) p.fail(w + "/name", "case name \"" + c.name + "\" is used twice");
-    if (auto it = cj.find("dims"); it != cj.end()) {
-      if (!it->is_object()) p.fail(w + "/dims", "expected an object of dimension symbols to sizes");
-      for (auto d = it->begin(); d != it->end(); ++d) {
-        p.check_identifier(d.key(), w + "/dims/" + d.key());
-        c.dims[d.key()] = p.integer_at(*d, w + "/dims/" + d.key(), 1, kMaxTensorElements, "a positive integer");
-      }
-    }
-    if (auto it = cj.find("attrs"); it != cj.end()) {
-      c.attrs = p.attrs_at(*it, w + "/attrs");
-      for (const auto& [k, v] : c.attrs)
-        if (!t.attrs.count(k)) p.fail(w + "/attrs/" + k, "attribute \"" + k + "\" is not declared in the task's \"attrs\"");
-    }
-    if (auto it = cj.find("init"); it != cj.end()) {
-      if (!it->is_object()) p.fail(w + "/init", "expected an object of input names to distributions");
-      for (auto d = it->begin(); d != it->end(); ++d) {
-        bool known = false;
-        for (const auto& in : t.inputs) known = known || in.name == d.key();
-        if (!known) p.fail(w + "/init/" + d.key(), "no input is named \"" + d.key() + "\"");
-        c.init[d.key()] = p.init_at(*d, w + "/init/" + d.key());
-      }
-    }
-    if (auto it = cj.find("dtypes"); it != cj.end()) {
-      if (!it->is_object()) p.fail(w + "/dtypes", "expected an object of tensor names to dtypes");
-      for (auto d = it->begin(); d != it->end(); ++d) {
-        bool known = false;
-        for (const auto* list : {&t.inputs, &t.outputs})
-          for (const auto& ts : *list) known = known || ts.name == d.key();
-        if (!known) p.fail(w + "/dtypes/" + d.key(), "no tensor is named \"" + d.key() + "\"");
-        auto dt = parse_dtype(p.string_at(*d, w + "/dtypes/" + d.key()));
-        if (!dt) p.fail(w + "/dtypes/" + d.key(), "unknown dtype " + d->dump());
-        c.dtypes[d.key()] = *dt;
-      }
-    }
-    if (auto it = cj.find("memory_bound"); it != cj.end()) {
-      if (!it->is_boolean()) p.fail(w + "/memory_bound", "expected true or false");
-      c.memory_bound = it->get<bool>();
-    }
-    if (auto it = cj.find("seed"); it != cj.end()) {
-      if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<int64_t>() < 0))
-        p.fail(w + "/seed", "expected a non-negative integer below 2^64, got " + it->dump());
-      c.seed = it->get<uint64_t>();
-    } else {
-      c.seed = i + 1;
-    }
-    t.cases.push_back(std::move(c));
-  }
-  // A case that changes a tensor's dtype needs a baseline that reads any storage: an explicit one, or a reference
-  // that goes through kope_load/kope_store/kope_load_int (the fp32 build of it is then the baseline).
-  for (std::size_t i = 0; i < t.cases.size() && t.baseline.empty(); ++i)
-    for (const auto& [name, dt] : t.cases[i].dtypes)
-      if (t.reference.find("kope_load") == std::string::npos)
-        p.fail("/cases/" + std::to_string(i) + "/dtypes/" + name,
-               "a case that changes a dtype needs an explicit \"baseline\", or a reference that reads and writes "
-               "through kope_load/kope_store/kope_load_int");
+  parse_sources(p, j, t);
+  parse_cases(p, j, t);
+  check_dtype_baseline(p, t);
   if (auto it = j.find("library"); it != j.end()) t.library = p.library_at(*it, "/library", t.library_why);
   for (std::size_t i = 0; i < t.cases.size(); ++i) {  // every shape must resolve now, not mid-run
     try {
@@ -531,63 +525,6 @@ const Case* find_case(const Task& task, const std::string& name) {
   for (const Case& c : task.cases)
     if (c.name == name) return &c;
   return nullptr;
-}
-
-ConcreteCase resolve_case(const Task& task, const Case& c) {
-  ConcreteCase out;
-  out.name = c.name;
-  out.seed = c.seed;
-  out.memory_bound = c.memory_bound;
-  auto expand = [&](const std::vector<TensorSpec>& specs, std::vector<ConcreteTensor>& into, const char* kind) {
-    for (std::size_t si = 0; si < specs.size(); ++si) {
-      const TensorSpec& s = specs[si];
-      std::string where = std::string("/") + kind + "/" + std::to_string(si);
-      int64_t count = s.count.empty() ? 1 : eval_dim(s.count, c.dims, c, task.origin, where + "/count");
-      if (count < 1 || count > 1024)
-        throw Error("task '" + task.origin + "': case '" + c.name + "': " + where + "/count must be 1..1024");
-      ConcreteTensor ct;
-      ct.dtype = s.dtype;
-      for (std::size_t d = 0; d < s.shape.size(); ++d)
-        ct.shape.push_back(eval_dim(s.shape[d], c.dims, c, task.origin, where + "/shape/" + std::to_string(d)));
-      ct.numel = 1;
-      for (int64_t d : ct.shape) {
-        if (d != 0 && ct.numel > kMaxTensorElements / d)
-          throw Error("task '" + task.origin + "': case '" + c.name + "': tensor \"" + s.name +
-                      "\" has more than " + std::to_string(kMaxTensorElements) + " elements");
-        ct.numel *= d;
-      }
-      if (auto di = c.dtypes.find(s.name); di != c.dtypes.end()) ct.dtype = di->second;
-      auto ci = c.init.find(s.name);
-      ct.init = ci != c.init.end() ? ci->second : s.init.value_or(InitSpec{});
-      if (!ct.init.below.empty()) {
-        ct.init.b = static_cast<double>(eval_dim(ct.init.below, c.dims, c, task.origin, where + "/init/below")) - 1.0;
-        ct.init.below.clear();
-        if (ct.init.b < ct.init.a)
-          throw Error("task '" + task.origin + "': case '" + c.name + "': tensor \"" + s.name +
-                      "\": randint \"below\" leaves an empty range");
-      }
-      for (const std::string& tok : ct.init.special) {  // every token must fit the tensor's dtype now
-        try {
-          special_value(ct.dtype, ct.init, tok);
-        } catch (const Error& e) {
-          throw Error("task '" + task.origin + "': case " + c.name + ": input \"" + s.name + "\": " + e.what());
-        }
-      }
-      ct.threshold = s.threshold.value_or(default_threshold(ct.dtype));
-      for (int64_t k = 0; k < count; ++k) {
-        ConcreteTensor e = ct;
-        e.name = s.count.empty() ? s.name : s.name + "." + std::to_string(k);
-        into.push_back(std::move(e));
-      }
-    }
-  };
-  expand(task.inputs, out.inputs, "inputs");
-  expand(task.outputs, out.outputs, "outputs");
-  for (const auto& [k, v] : task.attrs) {
-    auto it = c.attrs.find(k);
-    out.attrs.emplace_back(k, it != c.attrs.end() ? it->second : v);
-  }
-  return out;
 }
 
 bool reference_is_fp32_baseline(const Task& task) {

@@ -51,6 +51,78 @@ Tree tree_of(const LayoutInput& in) {
   return t;
 }
 
+// A node's children (indices, id order), or none.
+const std::vector<std::size_t>& kids_of(const Tree& t, const LayoutInput& in, std::size_t i) {
+  static const std::vector<std::size_t> none;
+  auto it = t.children.find(in.nodes[i].id);
+  return it == t.children.end() ? none : it->second;
+}
+
+// The boxes of the forest layout, per node.
+struct Boxes {
+  explicit Boxes(std::size_t n) : bw(n, 0), bh(n, 0), offx(n, 0), offy(n, 0), blockw(n, 0) {}
+  std::vector<double> bw, bh;      // subtree box
+  std::vector<double> offx, offy;  // a child's box in its parent's children block
+  std::vector<double> blockw;
+};
+
+// Packs the boxes of `k` on shelves; fills offx/offy (each row centred in the block); returns the block's size.
+std::pair<double, double> pack(Boxes& b, const std::vector<std::size_t>& k, double gap, double rowgap) {
+  if (k.empty()) return {0, 0};
+  double total = 0, area = 0, widest = 0;
+  for (std::size_t c : k) {
+    total += b.bw[c] + gap;
+    area += (b.bw[c] + gap) * (b.bh[c] + rowgap);
+    widest = std::max(widest, b.bw[c]);
+  }
+  total -= gap;
+  const double row_limit = k.size() <= 6 ? total : std::max(widest, std::sqrt(area) * 1.6);
+  double x = 0, y = 0, shelf = 0, block_w = 0;
+  std::size_t row_start = 0;
+  auto close_row = [&](std::size_t end_idx, double row_w) {
+    block_w = std::max(block_w, row_w);
+    for (std::size_t j = row_start; j < end_idx; ++j) b.offy[k[j]] = y;
+    row_start = end_idx;
+  };
+  std::vector<double> row_widths;
+  std::vector<std::size_t> row_of(k.size());
+  for (std::size_t j = 0; j < k.size(); ++j) {
+    const std::size_t c = k[j];
+    if (x > 0 && x + b.bw[c] > row_limit + 1e-6) {
+      row_widths.push_back(x - gap);
+      close_row(j, x - gap);
+      y += shelf + rowgap;
+      x = 0;
+      shelf = 0;
+    }
+    b.offx[c] = x;
+    row_of[j] = row_widths.size();
+    x += b.bw[c] + gap;
+    shelf = std::max(shelf, b.bh[c]);
+  }
+  row_widths.push_back(x - gap);
+  close_row(k.size(), x - gap);
+  for (std::size_t j = 0; j < k.size(); ++j) b.offx[k[j]] += (block_w - row_widths[row_of[j]]) / 2;
+  return {block_w, y + shelf};
+}
+
+// Post-order over all trees, iterative.
+std::vector<std::size_t> post_order(const Tree& t, const LayoutInput& in) {
+  std::vector<std::size_t> order;
+  order.reserve(in.nodes.size());
+  std::vector<std::pair<std::size_t, bool>> st;
+  for (auto r = t.roots.rbegin(); r != t.roots.rend(); ++r) st.push_back({*r, false});
+  while (!st.empty()) {
+    auto [i, done] = st.back();
+    st.pop_back();
+    if (done) { order.push_back(i); continue; }
+    st.push_back({i, true});
+    const auto& k = kids_of(t, in, i);
+    for (auto c = k.rbegin(); c != k.rend(); ++c) st.push_back({*c, false});
+  }
+  return order;
+}
+
 }  // namespace
 
 // Each subtree occupies a box (width, height) with its root at the top centre and its children's boxes packed
@@ -62,88 +134,27 @@ Positions ForestLayout::layout(const LayoutInput& in) {
   Positions out;
   if (n == 0) return out;
   Tree t = tree_of(in);
-  std::vector<double> bw(n, 0), bh(n, 0);   // subtree box
-  std::vector<double> offx(n, 0), offy(n, 0);  // a child's box in its parent's children block
-  std::vector<double> blockw(n, 0);
-  const std::vector<std::size_t> none;
-  auto kids = [&](std::size_t i) -> const std::vector<std::size_t>& {
-    auto it = t.children.find(in.nodes[i].id);
-    return it == t.children.end() ? none : it->second;
-  };
+  Boxes b(n);
   const double rowgap = vgap * 0.5;
-  // Packs boxes on shelves; fills offx/offy (each row centred in the block); returns the block's size.
-  auto pack = [&](const std::vector<std::size_t>& k, double gap) -> std::pair<double, double> {
-    if (k.empty()) return {0, 0};
-    double total = 0, area = 0, widest = 0;
-    for (std::size_t c : k) {
-      total += bw[c] + gap;
-      area += (bw[c] + gap) * (bh[c] + rowgap);
-      widest = std::max(widest, bw[c]);
-    }
-    total -= gap;
-    const double row_limit = k.size() <= 6 ? total : std::max(widest, std::sqrt(area) * 1.6);
-    double x = 0, y = 0, shelf = 0, block_w = 0;
-    std::size_t row_start = 0;
-    auto close_row = [&](std::size_t end_idx, double row_w) {
-      block_w = std::max(block_w, row_w);
-      for (std::size_t j = row_start; j < end_idx; ++j) offy[k[j]] = y;
-      row_start = end_idx;
-    };
-    std::vector<double> row_widths;
-    std::vector<std::size_t> row_of(k.size());
-    for (std::size_t j = 0; j < k.size(); ++j) {
-      const std::size_t c = k[j];
-      if (x > 0 && x + bw[c] > row_limit + 1e-6) {
-        row_widths.push_back(x - gap);
-        close_row(j, x - gap);
-        y += shelf + rowgap;
-        x = 0;
-        shelf = 0;
-      }
-      offx[c] = x;
-      row_of[j] = row_widths.size();
-      x += bw[c] + gap;
-      shelf = std::max(shelf, bh[c]);
-    }
-    row_widths.push_back(x - gap);
-    close_row(k.size(), x - gap);
-    for (std::size_t j = 0; j < k.size(); ++j) offx[k[j]] += (block_w - row_widths[row_of[j]]) / 2;
-    return {block_w, y + shelf};
-  };
-  // Post-order over all trees.
-  std::vector<std::size_t> order;
-  order.reserve(n);
-  {
-    std::vector<std::pair<std::size_t, bool>> st;
-    for (auto r = t.roots.rbegin(); r != t.roots.rend(); ++r) st.push_back({*r, false});
-    while (!st.empty()) {
-      auto [i, done] = st.back();
-      st.pop_back();
-      if (done) { order.push_back(i); continue; }
-      st.push_back({i, true});
-      const auto& k = kids(i);
-      for (auto c = k.rbegin(); c != k.rend(); ++c) st.push_back({*c, false});
-    }
-  }
-  for (std::size_t i : order) {
-    const auto [w, h] = pack(kids(i), hgap);
-    blockw[i] = w;
-    bw[i] = std::max(in.nodes[i].w, w);
-    bh[i] = in.nodes[i].h + (h > 0 ? vgap + h : 0);
+  for (std::size_t i : post_order(t, in)) {
+    const auto [w, h] = pack(b, kids_of(t, in, i), hgap, rowgap);
+    b.blockw[i] = w;
+    b.bw[i] = std::max(in.nodes[i].w, w);
+    b.bh[i] = in.nodes[i].h + (h > 0 ? vgap + h : 0);
   }
   // The trees, packed like children of a virtual root.
-  pack(t.roots, hgap * 3);
+  pack(b, t.roots, hgap * 3, rowgap);
   out.reserve(n);
   std::vector<std::pair<std::size_t, Point>> st;  // node, top-left of its box
-  for (std::size_t r : t.roots) st.push_back({r, {offx[r], offy[r]}});
+  for (std::size_t r : t.roots) st.push_back({r, {b.offx[r], b.offy[r]}});
   while (!st.empty()) {
     auto [i, tl] = st.back();
     st.pop_back();
     const auto& node = in.nodes[i];
-    const double cx = tl.x + bw[i] / 2;
+    const double cx = tl.x + b.bw[i] / 2;
     out[node.id] = {cx, tl.y + node.h / 2};
-    const double left = cx - blockw[i] / 2, top = tl.y + node.h + vgap;
-    for (std::size_t c : kids(i)) st.push_back({c, {left + offx[c], top + offy[c]}});
+    const double left = cx - b.blockw[i] / 2, top = tl.y + node.h + vgap;
+    for (std::size_t c : kids_of(t, in, i)) st.push_back({c, {left + b.offx[c], top + b.offy[c]}});
   }
   return out;
 }

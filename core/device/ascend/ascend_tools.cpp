@@ -1,4 +1,6 @@
 // Parsers and command lines of the CANN tools, each to a documented format (shared/docs/ASCEND_TOOLS.md).
+// Over 600 lines on purpose: one section per tool (toolkit, npu-smi, aclError, msprof op, builds), all on the
+// same few text helpers, each section read against its own part of that document.
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -169,11 +171,85 @@ Toolkit find_toolkit(const std::vector<std::string>& env) {
 
 // ---- npu-smi --------------------------------------------------------------------------------------------------
 
+namespace {
+
+// "used / total" pairs, as npu-smi prints memory and hugepages.
+const std::regex& used_total_re() {
+  static const std::regex re(R"((\d+)\s*/\s*(\d+))");
+  return re;
+}
+
+// The trimmed cells of a table row "| a | b | c |".
+std::vector<std::string> table_cells(const std::string& t) {
+  std::vector<std::string> cells;
+  std::string inner = t.substr(1, t.size() > 1 && t.back() == '|' ? t.size() - 2 : std::string::npos);
+  std::stringstream ss(inner);
+  std::string c;
+  while (std::getline(ss, c, '|')) cells.push_back(trim(c));
+  return cells;
+}
+
+// | 0       0                 | 632268        | python3.1          | 197                   | NA |
+// Fills `p`; returns what is wrong with the row, empty when nothing is.
+std::string parse_process_row(const std::vector<std::string>& cells, NpuProcess& p) {
+  if (cells.size() < 4) return "a process row needs NPU/Chip, process id, name and memory";
+  auto w = words(cells[0]);
+  if (w.size() < 1 || !is_int(w[0]) || !is_int(cells[1])) return "a process row without numbers";
+  p.npu = std::stoi(w[0]);
+  p.chip = w.size() > 1 && is_int(w[1]) ? std::stoi(w[1]) : 0;
+  p.pid = std::stol(cells[1]);
+  p.name = cells[2];
+  p.memory_mb = static_cast<uint64_t>(number(words(cells[3]).empty() ? "" : words(cells[3])[0]).value_or(0));
+  return "";
+}
+
+// | 0     910B3               | OK            | 97.5        41                0    / 0             |
+// The first row of a chip (w0: the words of its first cell); returns what is wrong with it, empty when nothing is.
+std::string parse_device_row(const std::vector<std::string>& cells, const std::vector<std::string>& w0, NpuChip& c) {
+  if (w0.size() != 2 || !is_int(w0[0])) return "expected \"NPU Name\" in the first column";
+  c.npu = std::stoi(w0[0]);
+  c.name = w0[1];
+  c.health = cells[1];
+  if (c.health.empty()) return "no health in the second column";
+  auto w2 = words(cells[2]);
+  if (w2.size() >= 1) c.power_w = number(w2[0]);
+  if (w2.size() >= 2 && number(w2[1])) c.temp_c = static_cast<int>(*number(w2[1]));
+  std::smatch m;
+  if (std::regex_search(cells[2], m, used_total_re())) {
+    c.hugepages_used = std::stoull(m[1]);
+    c.hugepages_total = std::stoull(m[2]);
+  }
+  return "";
+}
+
+// | 0                         | 0000:C1:00.0  | 0           0    / 0          3379 / 65536         |   (A2)
+// | 1     1                   | 0000:9F:00.0  | 0           0    / 0          3195 / 65536         |   (A3)
+// The second row of a chip, completing `c`; returns what is wrong with it, empty when nothing is.
+std::string parse_chip_row(const std::vector<std::string>& cells, const std::vector<std::string>& w0, NpuChip& c) {
+  if (w0.empty() || w0.size() > 2 || !is_int(w0[0]) || (w0.size() == 2 && !is_int(w0[1])))
+    return "expected \"Chip [Phy-ID]\" in the first column";
+  c.chip = std::stoi(w0[0]);
+  if (w0.size() == 2) c.phy_id = std::stoi(w0[1]);
+  c.bus_id = cells[1];
+  auto w2 = words(cells[2]);
+  if (!w2.empty() && number(w2[0])) c.aicore_pct = static_cast<int>(*number(w2[0]));
+  std::vector<std::pair<uint64_t, uint64_t>> pairs;
+  for (std::sregex_iterator it(cells[2].begin(), cells[2].end(), used_total_re()), end; it != end; ++it)
+    pairs.emplace_back(std::stoull((*it)[1]), std::stoull((*it)[2]));
+  if (pairs.size() != 2) return "expected Memory-Usage and HBM-Usage as used / total";
+  c.memory_used_mb = pairs[0].first;
+  c.memory_total_mb = pairs[0].second;
+  c.hbm_used_mb = pairs[1].first;
+  c.hbm_total_mb = pairs[1].second;
+  return "";
+}
+
+}  // namespace
+
 NpuSmiInfo parse_npu_smi_info(const std::string& text) {
   NpuSmiInfo info;
   static const std::regex version_re(R"(npu-smi\s+(\S+))");
   static const std::regex bus_re(R"(^[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]$)");
-  static const std::regex pair_re(R"((\d+)\s*/\s*(\d+))");
   static const std::regex idle_re(R"(No running processes found in NPU\s+(\d+))");
   auto fail = [&](std::size_t n, const std::string& line, const std::string& why) {
     info.ok = false;
@@ -197,13 +273,7 @@ NpuSmiInfo parse_npu_smi_info(const std::string& text) {
       if (!saw_header) continue;  // a banner or warning before the table
       return fail(n, line, "expected a table row starting with '|'");
     }
-    std::vector<std::string> cells;
-    {
-      std::string inner = t.substr(1, t.size() > 1 && t.back() == '|' ? t.size() - 2 : std::string::npos);
-      std::stringstream ss(inner);
-      std::string c;
-      while (std::getline(ss, c, '|')) cells.push_back(trim(c));
-    }
+    const std::vector<std::string> cells = table_cells(t);
     if (std::regex_search(t, m, idle_re)) {
       info.idle_npus.push_back(std::stoi(m[1]));
       in_processes = true;
@@ -217,62 +287,26 @@ NpuSmiInfo parse_npu_smi_info(const std::string& text) {
       saw_header = true;
       continue;
     }
+    std::string why;
     if (in_processes) {
-      // | 0       0                 | 632268        | python3.1          | 197                   | NA |
-      if (cells.size() < 4) return fail(n, line, "a process row needs NPU/Chip, process id, name and memory");
-      auto w = words(cells[0]);
       NpuProcess p;
-      if (w.size() < 1 || !is_int(w[0]) || !is_int(cells[1])) return fail(n, line, "a process row without numbers");
-      p.npu = std::stoi(w[0]);
-      p.chip = w.size() > 1 && is_int(w[1]) ? std::stoi(w[1]) : 0;
-      p.pid = std::stol(cells[1]);
-      p.name = cells[2];
-      p.memory_mb = static_cast<uint64_t>(number(words(cells[3]).empty() ? "" : words(cells[3])[0]).value_or(0));
+      if (!(why = parse_process_row(cells, p)).empty()) return fail(n, line, why);
       info.processes.push_back(p);
       continue;
     }
     if (cells.size() < 3) return fail(n, line, "a device row needs three columns");
-    auto w0 = words(cells[0]);
-    const bool chip_row = std::regex_match(cells[1], bus_re);
-    if (!chip_row) {
-      // | 0     910B3               | OK            | 97.5        41                0    / 0             |
+    const auto w0 = words(cells[0]);
+    if (!std::regex_match(cells[1], bus_re)) {
       if (pending) return fail(n - 1, lines[n - 1], "a device row without its chip row");
-      if (w0.size() != 2 || !is_int(w0[0])) return fail(n, line, "expected \"NPU Name\" in the first column");
       NpuChip c;
-      c.npu = std::stoi(w0[0]);
-      c.name = w0[1];
-      c.health = cells[1];
-      if (c.health.empty()) return fail(n, line, "no health in the second column");
-      auto w2 = words(cells[2]);
-      if (w2.size() >= 1) c.power_w = number(w2[0]);
-      if (w2.size() >= 2 && number(w2[1])) c.temp_c = static_cast<int>(*number(w2[1]));
-      if (std::regex_search(cells[2], m, pair_re)) {
-        c.hugepages_used = std::stoull(m[1]);
-        c.hugepages_total = std::stoull(m[2]);
-      }
+      if (!(why = parse_device_row(cells, w0, c)).empty()) return fail(n, line, why);
       pending = c;
       continue;
     }
-    // | 0                         | 0000:C1:00.0  | 0           0    / 0          3379 / 65536         |   (A2)
-    // | 1     1                   | 0000:9F:00.0  | 0           0    / 0          3195 / 65536         |   (A3)
     if (!pending) return fail(n, line, "a chip row without its device row");
-    if (w0.empty() || w0.size() > 2 || !is_int(w0[0]) || (w0.size() == 2 && !is_int(w0[1])))
-      return fail(n, line, "expected \"Chip [Phy-ID]\" in the first column");
     NpuChip c = *pending;
     pending.reset();
-    c.chip = std::stoi(w0[0]);
-    if (w0.size() == 2) c.phy_id = std::stoi(w0[1]);
-    c.bus_id = cells[1];
-    auto w2 = words(cells[2]);
-    if (!w2.empty() && number(w2[0])) c.aicore_pct = static_cast<int>(*number(w2[0]));
-    std::vector<std::pair<uint64_t, uint64_t>> pairs;
-    for (std::sregex_iterator it(cells[2].begin(), cells[2].end(), pair_re), end; it != end; ++it)
-      pairs.emplace_back(std::stoull((*it)[1]), std::stoull((*it)[2]));
-    if (pairs.size() != 2) return fail(n, line, "expected Memory-Usage and HBM-Usage as used / total");
-    c.memory_used_mb = pairs[0].first;
-    c.memory_total_mb = pairs[0].second;
-    c.hbm_used_mb = pairs[1].first;
-    c.hbm_total_mb = pairs[1].second;
+    if (!(why = parse_chip_row(cells, w0, c)).empty()) return fail(n, line, why);
     info.chips.push_back(c);
   }
   if (pending) return fail(lines.size() - 1, lines.empty() ? "" : lines.back(), "the last device row has no chip row");

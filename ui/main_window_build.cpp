@@ -1,0 +1,334 @@
+// MainWindow's widgets, docks, actions, menus and bars, built once by the constructor, and their texts, set
+// again by retranslate() when the language changes. Apart from main_window.cpp (what the window does), which
+// stays under the size the house style asks of a file.
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "charts/speedup_chart.h"
+#include "doctor/doctor_dialog.h"
+#include "editor/kernel_editor.h"
+#include "engine.h"
+#include "graph/graph_widget.h"
+#include "models/models.h"
+#include "models/status.h"
+#include "settings.h"
+#include "views/cases_pane.h"
+#include "views/compare_pane.h"
+#include "views/compile_pane.h"
+#include "views/history_pane.h"
+#include "views/profile_pane.h"
+#include "views/results_header.h"
+#include "views/run_controller.h"
+
+using namespace kope::workspace;
+using namespace kope::eval;
+using namespace kope::loop;
+
+namespace kope::ui {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+void MainWindow::buildUi() {
+  resize(1440, 900);
+  setObjectName("kope-workbench");
+
+  buildTaskDock();
+  buildCentre();
+  buildRunDocks();
+  buildActions();
+  buildBars();
+}
+
+// The task list, docked on the left; switching tasks asks about unsaved edits first.
+void MainWindow::buildTaskDock() {
+  task_model_ = new TaskModel(this);
+  task_model_->setCheckable(false);
+  std::vector<TaskRow> rows;
+  for (const Task& t : suite_.tasks()) rows.push_back({t.name, t.level, t.summary, false});
+  task_model_->setRows(rows);
+  task_view_ = new QListView;
+  task_view_->setObjectName("tasks");
+  task_view_->setModel(task_model_);
+  task_dock_ = new QDockWidget(this);
+  task_dock_->setObjectName("task-dock");
+  task_dock_->setWidget(task_view_);
+  task_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::LeftDockWidgetArea, task_dock_);
+  connect(task_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          [this](const QModelIndex& cur, const QModelIndex& prev) {
+            if (switching_ || !cur.isValid()) return;
+            const std::string name = task_model_->at(cur.row()).name;
+            if (name == current_task_) return;
+            if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before switching to task %1?").arg(q(name)))) {
+              switching_ = true;
+              task_view_->setCurrentIndex(prev);
+              switching_ = false;
+              return;
+            }
+            if (const Task* t = suite_.find(name)) showTask(*t);
+          });
+}
+
+// The editor above the results: the header and the tabs of cases, compile, profile, chart, history, comparison.
+void MainWindow::buildCentre() {
+  editor_ = new KernelEditor;
+  editor_->setObjectName("editor");
+  connect(editor_, &QsciScintilla::modificationChanged, this, [this](bool) { updateTitle(); });
+  connect(editor_, &QsciScintilla::textChanged, this, &MainWindow::editorChanged);
+
+  header_ = new ResultsHeader;
+  cases_ = new CasesPane;
+  compile_ = new CompilePane;
+  connect(compile_, &CompilePane::diagnosticActivated, this,
+          [this](int line, int col) { editor_->goToDiagnostic(line, col); });
+  profile_ = new ProfilePane(cases_->model());
+  chart_ = new SpeedupChart;
+  history_ = new HistoryPane;
+  connect(history_, &HistoryPane::restoreRequested, this, &MainWindow::restoreEvaluation);
+  connect(history_, &HistoryPane::compareRequested, engine_, &Engine::compare);
+  connect(history_, &HistoryPane::compareWithIncumbentRequested, this,
+          [this](qint64 id) { engine_->compareWithIncumbent(current_task_, id); });
+  connect(history_, &HistoryPane::forkRequested, this, [this](qint64 id) {
+    run_->checkTask(current_task_);
+    run_->forkFrom(id);
+    run_dock_->show();
+    run_dock_->raise();
+  });
+  compare_ = new ComparePane;
+  task_info_ = new QTextBrowser;
+
+  tabs_ = new QTabWidget;
+  tabs_->addTab(cases_, QString());
+  tabs_->addTab(compile_, QString());
+  tabs_->addTab(profile_, QString());
+  tabs_->addTab(chart_, QString());
+  tabs_->addTab(history_, QString());
+  tabs_->addTab(compare_, QString());
+  tabs_->addTab(task_info_, QString());
+
+  auto* results = new QWidget;
+  auto* rl = new QVBoxLayout(results);
+  rl->setContentsMargins(0, 0, 0, 0);
+  rl->setSpacing(2);
+  rl->addWidget(header_);
+  rl->addWidget(tabs_, 1);
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(editor_);
+  split->addWidget(results);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
+  setCentralWidget(split);
+}
+
+// The run controller and the Experience Graph Memory, tabbed on the right; their acts reach the editor.
+void MainWindow::buildRunDocks() {
+  run_ = new RunController(engine_, &suite_);
+  run_->evalOptions = [this] { return evalOptions(); };
+  run_->editedSource = [this] { return editor_->text(); };
+  connect(run_, &RunController::candidateHeld, this, [this](const QString& task, const Proposal& p) {
+    if (q(current_task_) != task && !selectTask(task)) return;
+    if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before the held candidate replaces them?"))) return;
+    setEditorText(q(p.source), QString());
+    candidate_name_ = q(p.name);
+    candidate_source_ = q(p.source);
+    clearResults(tr("Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.")
+                     .arg(q(p.name)));
+    updateTitle();
+  });
+  connect(run_, &RunController::candidateDecided, this, [this] {
+    cases_->setSummary(tr("The candidate went on to the loop as it stands in the editor (or was rejected); its "
+                          "attempt appears in the run controller."));
+  });
+  connect(run_, &RunController::attemptFinished, this, [this](const QString& task, const Attempt&) {
+    if (task.toStdString() == current_task_) refreshHistory();
+  });
+  connect(run_, &RunController::runFinished, this, [this](qint64) {
+    refreshHistory();
+    engine_->refreshRuns();
+  });
+  run_dock_ = new QDockWidget(this);
+  run_dock_->setObjectName("run-dock");
+  run_dock_->setWidget(run_);
+  run_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                         QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::RightDockWidgetArea, run_dock_);
+
+  // The Experience Graph Memory, browsed and pruned beside the run; its acts reach the editor, the comparison
+  // and the run controller.
+  auto* graph = new kope::graph::GraphWidget(this);
+  graph->openWorkspace(engine_->workspace());
+  graph_dock_ = new QDockWidget(this);
+  graph_dock_->setObjectName("graph-dock");
+  graph_dock_->setWidget(graph);
+  graph_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                           QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::RightDockWidgetArea, graph_dock_);
+  tabifyDockWidget(run_dock_, graph_dock_);
+  run_dock_->raise();
+  connect(graph, &kope::graph::GraphWidget::compare, engine_, &Engine::compare);
+  connect(graph, &kope::graph::GraphWidget::forkFrom, this, [this](qint64 id) {
+    run_->checkTask(current_task_);
+    run_->forkFrom(id);
+    run_dock_->show();
+    run_dock_->raise();
+  });
+  connect(graph, &kope::graph::GraphWidget::openInEditor, this, [this](qint64, const QString& source) {
+    if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before opening this Case's kernel?"))) return;
+    setEditorText(source, QString());
+    clearResults(tr("A kernel from the experience graph: evaluate it to see its results here."));
+    updateTitle();
+  });
+}
+
+// The actions and the evaluation options.
+void MainWindow::buildActions() {
+  open_ = new QAction(this);
+  open_->setShortcut(QKeySequence::Open);
+  connect(open_, &QAction::triggered, this, &MainWindow::openKernel);
+  save_ = new QAction(this);
+  save_->setShortcut(QKeySequence::Save);
+  connect(save_, &QAction::triggered, this, &MainWindow::saveKernel);
+  evaluate_ = new QAction(this);
+  evaluate_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+  connect(evaluate_, &QAction::triggered, this, &MainWindow::evaluate);
+  cancel_ = new QAction(this);
+  cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
+  cancel_->setEnabled(false);
+  connect(cancel_, &QAction::triggered, this, &MainWindow::cancelEvaluation);
+  load_candidate_ = new QAction(this);
+  connect(load_candidate_, &QAction::triggered, this, [this] { loadCandidate(candidates_->currentText()); });
+  quit_ = new QAction(this);
+  quit_->setShortcut(QKeySequence::Quit);
+  connect(quit_, &QAction::triggered, this, &QWidget::close);
+  addAction(quit_);
+  machine_check_ = new QAction(this);
+  connect(machine_check_, &QAction::triggered, this, &MainWindow::showMachineCheck);
+
+  candidates_ = new QComboBox;
+  candidates_->setMinimumContentsLength(26);
+  warmup_ = new QSpinBox;
+  warmup_->setRange(0, 1000);
+  warmup_->setValue(base_options_.warmup);
+  reps_ = new QSpinBox;
+  reps_->setRange(1, 10000);
+  reps_->setValue(base_options_.reps);
+  timeout_ = new QSpinBox;
+  timeout_->setRange(1, 86400);
+  timeout_->setValue(static_cast<int>(base_options_.case_timeout_seconds));
+  warmup_label_ = new QLabel;
+  reps_label_ = new QLabel;
+  timeout_label_ = new QLabel;
+  candidates_label_ = new QLabel;
+}
+
+// Toolbars, menus and the status bar over the actions.
+void MainWindow::buildBars() {
+  auto* bar = addToolBar(QString());
+  bar->setObjectName("main-toolbar");
+  bar->addAction(open_);
+  bar->addAction(save_);
+  bar->addSeparator();
+  bar->addAction(evaluate_);
+  bar->addAction(cancel_);
+  bar->addSeparator();
+  bar->addWidget(candidates_label_);
+  bar->addWidget(candidates_);
+  bar->addAction(load_candidate_);
+  auto* opts = addToolBar(QString());
+  opts->setObjectName("options-toolbar");
+  opts->addWidget(warmup_label_);
+  opts->addWidget(warmup_);
+  opts->addWidget(reps_label_);
+  opts->addWidget(reps_);
+  opts->addWidget(timeout_label_);
+  opts->addWidget(timeout_);
+
+  auto* file_menu = menuBar()->addMenu(QString());
+  file_menu->setObjectName("file-menu");
+  file_menu->addAction(open_);
+  file_menu->addAction(save_);
+  file_menu->addSeparator();
+  file_menu->addAction(quit_);
+  auto* kernel_menu = menuBar()->addMenu(QString());
+  kernel_menu->setObjectName("kernel-menu");
+  kernel_menu->addAction(evaluate_);
+  kernel_menu->addAction(cancel_);
+  kernel_menu->addAction(load_candidate_);
+  auto* view_menu = menuBar()->addMenu(QString());
+  view_menu->setObjectName("view-menu");
+  view_menu->addAction(task_dock_->toggleViewAction());
+  view_menu->addAction(run_dock_->toggleViewAction());
+  auto* help_menu = menuBar()->addMenu(QString());
+  help_menu->setObjectName("help-menu");
+  help_menu->addAction(machine_check_);
+
+  busy_label_ = new QLabel;
+  workspace_label_ = new QLabel(q(engine_->workspace().string()));
+  workspace_label_->setObjectName("workspace-label");
+  workspace_label_->setTextFormat(Qt::PlainText);  // a configured path: never markup
+  busy_label_->setTextFormat(Qt::PlainText);
+  statusBar()->addWidget(busy_label_);
+  statusBar()->addPermanentWidget(workspace_label_);
+}
+
+void MainWindow::retranslate() {
+  task_dock_->setWindowTitle(tr("Tasks"));
+  run_dock_->setWindowTitle(tr("Run controller"));
+  graph_dock_->setWindowTitle(tr("Experience graph"));
+  tabs_->setTabText(tabs_->indexOf(cases_), tr("Cases"));
+  tabs_->setTabText(tabs_->indexOf(compile_), tr("Compile"));
+  tabs_->setTabText(tabs_->indexOf(profile_), tr("Profile"));
+  tabs_->setTabText(tabs_->indexOf(chart_), tr("Chart"));
+  tabs_->setTabText(tabs_->indexOf(history_), tr("History"));
+  tabs_->setTabText(tabs_->indexOf(compare_), tr("Compare"));
+  tabs_->setTabText(tabs_->indexOf(task_info_), tr("Task"));
+  open_->setText(tr("&Open kernel..."));
+  save_->setText(tr("&Save kernel"));
+  evaluate_->setText(tr("&Evaluate"));
+  evaluate_->setToolTip(tr("Compile, check against the fp64 golden and time against the baseline (Ctrl+R)"));
+  cancel_->setText(tr("&Cancel evaluation"));
+  cancel_->setToolTip(tr("Stop the running evaluation (Esc)"));
+  load_candidate_->setText(tr("Load"));
+  quit_->setText(tr("&Quit"));
+  machine_check_->setText(tr("&Machine check..."));
+  machine_check_->setToolTip(tr("What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)"));
+  candidates_label_->setText(tr(" Shipped kernels: "));
+  warmup_label_->setText(tr(" Warm-ups: "));
+  reps_label_->setText(tr(" Timed runs: "));
+  timeout_label_->setText(tr(" Timeout (s): "));
+  if (auto* m = menuBar()->findChild<QMenu*>("file-menu")) m->setTitle(tr("&File"));
+  if (auto* m = menuBar()->findChild<QMenu*>("kernel-menu")) m->setTitle(tr("&Kernel"));
+  if (auto* m = menuBar()->findChild<QMenu*>("view-menu")) m->setTitle(tr("&View"));
+  if (auto* m = menuBar()->findChild<QMenu*>("help-menu")) m->setTitle(tr("&Help"));
+  task_model_->retranslate();
+  header_->retranslate();
+  cases_->retranslate();
+  compile_->retranslate();
+  profile_->retranslate();
+  history_->retranslate();
+  compare_->retranslate();
+  run_->retranslate();
+  setBusy(engine_->busy());
+  if (cases_->summary()->text().isEmpty()) cases_->setSummary(tr("No evaluation yet. Write or load a kernel and press Evaluate."));
+  updateTitle();
+}
+
+}  // namespace kope::ui
