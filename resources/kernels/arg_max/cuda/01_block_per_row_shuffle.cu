@@ -1,4 +1,4 @@
-// thought: last-dim rows: a block per row, each thread keeps its first strict maximum over a strided slice (NaN beats everything, the first NaN wins), then warp shuffles and shared memory merge (value, index) pairs by the same rule with the smaller index on ties, so the first occurrence wins as in torch.argmax; middle-dim: one thread per (a, b) column scanning r, consecutive threads on consecutive b (coalesced)
+// thought: last-dim rows: a block per row (and, for few long rows, many blocks per row whose partial winners a second kernel merges), each thread keeps its first strict maximum over a strided slice (NaN beats everything, the first NaN wins), then warp shuffles and shared memory merge (value, index) pairs by the same rule with the smaller index on ties, so the first occurrence wins as in torch.argmax whatever the merge order; middle-dim: one thread per (a, b) column scanning r, consecutive threads on consecutive b (coalesced)
 #include "kope_cuda.h"
 
 #include <cuda_bf16.h>
@@ -33,13 +33,21 @@ __device__ __forceinline__ bool better(float v, int64_t i, float w, int64_t j) {
   return v > w || (v == w && i < j);
 }
 
-template <int DT> __global__ void argmax_rows(const void* __restrict__ x, int64_t* __restrict__ out, int64_t A, int64_t R) {
+#define MAX_PARTIALS (1 << 16)
+__device__ float g_part_v[MAX_PARTIALS];
+__device__ int64_t g_part_i[MAX_PARTIALS];
+
+// Rows in x, slices of `slice` elements of a row in y. With one slice per row the winner goes to out, else to the
+// partials that argmax_merge reduces.
+template <int DT>
+__global__ void argmax_rows(const void* __restrict__ x, int64_t* __restrict__ out, int64_t A, int64_t R, int64_t slice) {
   __shared__ float sv[32];
   __shared__ int64_t si[32];
+  const int64_t r0 = blockIdx.y * slice, r1 = r0 + slice < R ? r0 + slice : R;
   for (int64_t row = blockIdx.x; row < A; row += gridDim.x) {
     float best = 0.0f;
     int64_t at = -1;
-    for (int64_t r = threadIdx.x; r < R; r += blockDim.x) {  // increasing r: a strict compare keeps the first
+    for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x) {  // increasing r: a strict compare keeps the first
       const float v = ld<DT>(x, row * R + r);
       if (better(v, r, best, at)) {
         best = v;
@@ -65,10 +73,29 @@ template <int DT> __global__ void argmax_rows(const void* __restrict__ x, int64_
           best = sv[w];
           at = si[w];
         }
-      out[row] = at < 0 ? 0 : at;
+      if (gridDim.y == 1) {
+        out[row] = at < 0 ? 0 : at;
+      } else {
+        g_part_v[row * gridDim.y + blockIdx.y] = best;
+        g_part_i[row * gridDim.y + blockIdx.y] = at;
+      }
     }
     __syncthreads();  // sv and si are reused by the next row
   }
+}
+
+// One thread per row: the best of its slices' winners (the rule is order-free: ties go to the smaller index).
+__global__ void argmax_merge(int64_t* __restrict__ out, int64_t A, int64_t parts) {
+  const int64_t row = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (row >= A) return;
+  float best = 0.0f;
+  int64_t at = -1;
+  for (int64_t p = 0; p < parts; ++p)
+    if (better(g_part_v[row * parts + p], g_part_i[row * parts + p], best, at)) {
+      best = g_part_v[row * parts + p];
+      at = g_part_i[row * parts + p];
+    }
+  out[row] = at < 0 ? 0 : at;
 }
 
 template <int DT>
@@ -97,7 +124,14 @@ template <int DT> static int run(const kope_args* a, cudaStream_t s) {
   if (R == 0) return (int)cudaMemsetAsync(out, 0, (size_t)(A * B) * sizeof(int64_t), s);
   if (B == 1) {
     const int threads = R >= 4096 ? 1024 : R >= 512 ? 256 : 128;
-    argmax_rows<DT><<<(unsigned)(A < 65535 ? A : 65535), threads, 0, s>>>(x.data, out, A, R);
+    // Fewer rows than the GPU has SMs: cut each row into slices of 32k elements so every SM works.
+    int64_t parts = A < 128 ? (R + 32767) / 32768 : 1;
+    parts = parts > 1024 ? 1024 : parts;
+    if (parts > 1 && A * parts > MAX_PARTIALS) parts = MAX_PARTIALS / A;
+    if (parts < 1) parts = 1;
+    const int64_t slice = (R + parts - 1) / parts;
+    argmax_rows<DT><<<dim3((unsigned)(A < 65535 ? A : 65535), (unsigned)parts), threads, 0, s>>>(x.data, out, A, R, slice);
+    if (parts > 1) argmax_merge<<<(unsigned)((A + 127) / 128), 128, 0, s>>>(out, A, parts);
   } else {
     const int64_t want = (A * B + 127) / 128;
     argmax_mid<DT><<<(int)(want < 65535 ? want : 65535), 128, 0, s>>>(x.data, out, A, R, B);
