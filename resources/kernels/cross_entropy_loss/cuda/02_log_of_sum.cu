@@ -1,5 +1,5 @@
-// thought: a block per row: a max pass, then one pass summing exp(x - max) over the row (fp32 per thread, double across the block); log_prob = (x - max) - log(sum), the textbook stable log-softmax; each row adds its nll into a double accumulator with an atomic, a one-thread kernel divides by the count
-// flaw: log(sum) rounds the top class's log-probability away when it leads by 7..16 (sum = 1 + 1e-5 in fp32 loses most of the 1e-5): log_prob of the top class is 0 or off by percents instead of about -1e-5 (the large-logit cases); log1p of the others' sum keeps it
+// thought: a block per row: a max pass, then one pass summing exp(x - max) (fp32 per thread, double across the block); the textbook stable form lse = max + log(sum) once per row, then log_prob = x - lse in one pass and the loss from the target's entry; rows add their nll into a double accumulator with an atomic, a one-thread kernel divides by the count
+// flaw: lse = max + log(sum) in fp32 carries max's magnitude: with logits near 1000 its ulp is 6e-5, so the top class's log-probability, about -1e-5 when it leads by 7..16, rounds to 0 (the large-logit cases); (x - max) - log1p(others) keeps it
 #include "kope_cuda.h"
 
 #include <cuda_bf16.h>
@@ -77,14 +77,14 @@ __global__ void ce_rows(const void* __restrict__ x, const int64_t* __restrict__ 
       shifted += d;
     }
     const double o = block_sum((double)sum), z = block_sum((double)shifted);
-    const float lse = z != z ? __int_as_float(0x7fc00000) : logf((float)o);
-    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) st<DT>(log_prob, base + c, (ld<DT>(x, base + c) - mx) - lse);
+    const float lse = z != z ? __int_as_float(0x7fc00000) : mx + logf((float)o);
+    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) st<DT>(log_prob, base + c, ld<DT>(x, base + c) - lse);
     if (threadIdx.x == 0) {
       const int64_t tg = target[n];
       if (tg != ignore) {
-        const double xt = tg >= 0 && tg < C ? (double)(ld<DT>(x, base + tg) - mx) : __longlong_as_double(0x7ff8000000000000ll);
+        const double xt = tg >= 0 && tg < C ? (double)ld<DT>(x, base + tg) : __longlong_as_double(0x7ff8000000000000ll);
         const double nll = -(xt - (double)lse);
-        const double smooth = (double)lse - z / (double)C;
+        const double smooth = (double)lse - (z / (double)C + (double)mx);
         atomicAdd(&g_total, ls == 0 ? nll : (1 - ls) * nll + ls * smooth);  // without smoothing only the target is read
         atomicAdd(&g_count, 1ull);
       }
