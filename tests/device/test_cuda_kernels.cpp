@@ -52,8 +52,9 @@ std::vector<Source> sources(const char* prefix) {
 }
 
 std::string nvcc_skip_reason() {
-  return cuda::find_nvcc().empty() ? "nvcc not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): CUDA build tests skipped"
-                                   : "";
+  return cuda::find_nvcc().empty()
+             ? "nvcc not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): CUDA build tests skipped"
+             : "";
 }
 
 // Builds every source through Device::build, a few at a time (each nvcc takes seconds), one device per worker
@@ -127,7 +128,8 @@ TEST(CudaKernels, EveryTaskShipsACorrectAndAWrongKernelAndABaseline) {
     EXPECT_EQ(good->source.find("// flaw:"), std::string::npos) << good->name;
     EXPECT_FALSE(baseline_source(t, "cuda").empty()) << "no resources/baselines/cuda/" << t.name << ".cu";
     // The CPU's candidates are not offered for CUDA, nor CUDA's for the CPU.
-    for (const auto& c : embedded_candidates(t.name, "cpu")) EXPECT_NE(c.name.substr(c.name.size() - 3), ".cu") << c.name;
+    for (const auto& c : embedded_candidates(t.name, "cpu"))
+      EXPECT_NE(c.name.substr(c.name.size() - 3), ".cu") << c.name;
   }
 }
 

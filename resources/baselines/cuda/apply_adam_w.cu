@@ -32,8 +32,9 @@ static inline int grid_for(int64_t n) {
   return (int)(b < 1 ? 1 : b > 65535 ? 65535 : b);
 }
 
-__global__ void adam_w_kernel(kope_tensor p, kope_tensor m, kope_tensor v, kope_tensor g, kope_tensor po, kope_tensor mo,
-                              kope_tensor vo, double lr, double b1, double b2, double eps, double wd, double step) {
+__global__ void adam_w_kernel(kope_tensor p, kope_tensor m, kope_tensor v, kope_tensor g, kope_tensor po,
+                              kope_tensor mo, kope_tensor vo, double lr, double b1, double b2, double eps, double wd,
+                              double step) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < p.numel; i += (int64_t)gridDim.x * blockDim.x) {
     const double gi = ldx(g.data, g.dtype, i);
     const double mi = b1 * ldx(m.data, m.dtype, i) + (1 - b1) * gi;

@@ -71,9 +71,9 @@ __global__ void ce_mean(float* loss) { loss[0] = g_count ? (float)(g_total / (do
 extern "C" int kope_cuda_kernel(const kope_args* a, cudaStream_t s) {
   ce_reset<<<1, 1, 0, s>>>();
   if (a->inputs[0].shape[0] > 0)
-    ce_rows<<<grid_for(a->inputs[0].shape[0]), 256, 0, s>>>(a->inputs[0], (const int64_t*)a->inputs[1].data, a->outputs[1],
-                                                            (int64_t)kope_attr_or(a, "ignore_index", -100),
-                                                            kope_attr_or(a, "label_smoothing", 0.0));
+    ce_rows<<<grid_for(a->inputs[0].shape[0]), 256, 0, s>>>(
+        a->inputs[0], (const int64_t*)a->inputs[1].data, a->outputs[1], (int64_t)kope_attr_or(a, "ignore_index", -100),
+        kope_attr_or(a, "label_smoothing", 0.0));
   ce_mean<<<1, 1, 0, s>>>((float*)a->outputs[0].data);
   return (int)cudaGetLastError();
 }

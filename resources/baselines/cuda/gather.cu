@@ -33,7 +33,8 @@ static inline int grid_for(int64_t n) {
 
 __global__ void gather_kernel(kope_tensor x, kope_tensor index, kope_tensor out) {
   const int64_t R = x.shape[1], B = x.shape[2], J = index.shape[1];
-  for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < out.numel; o += (int64_t)gridDim.x * blockDim.x) {
+  for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < out.numel;
+       o += (int64_t)gridDim.x * blockDim.x) {
     const int64_t a = o / (J * B), b = o % B;
     stx(out.data, out.dtype, o, ldx(x.data, x.dtype, (a * R + ldi(index.data, index.dtype, o)) * B + b));
   }

@@ -20,7 +20,7 @@ extern "C" int kope_cuda_kernel(const kope_args* a, cudaStream_t s) {
   const int64_t n = a->outputs[0].numel;
   if (n == 0) return 0;
   const int64_t want = (n + 255) / 256;
-  gcd_kernel<<<(int)(want < 65535 ? want : 65535), 256, 0, s>>>(a->inputs[0].data, a->inputs[1].data, a->outputs[0].data,
-                                                                 n, a->outputs[0].dtype == KOPE_I64);
+  gcd_kernel<<<(int)(want < 65535 ? want : 65535), 256, 0, s>>>(a->inputs[0].data, a->inputs[1].data,
+                                                                a->outputs[0].data, n, a->outputs[0].dtype == KOPE_I64);
   return (int)cudaGetLastError();
 }

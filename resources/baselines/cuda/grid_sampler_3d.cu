@@ -10,7 +10,8 @@ __device__ double unnormalize(double g, int64_t size, bool align, bool border) {
 
 __global__ void grid_sample_kernel(const float* in, const float* grid, float* out, int64_t N, int64_t C, int64_t D,
                                    int64_t H, int64_t W, int64_t P, bool align, bool border) {
-  for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < N * C * P; o += (int64_t)gridDim.x * blockDim.x) {
+  for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < N * C * P;
+       o += (int64_t)gridDim.x * blockDim.x) {
     const int64_t p = o % P, c = (o / P) % C, n = o / (P * C);
     const float* g = grid + (n * P + p) * 3;
     const double ix = unnormalize(g[0], W, align, border), iy = unnormalize(g[1], H, align, border);

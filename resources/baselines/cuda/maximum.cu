@@ -33,7 +33,8 @@ static inline int grid_for(int64_t n) {
 
 __global__ void maximum_kernel(kope_tensor x, kope_tensor y, kope_tensor out) {
   const int64_t N = out.shape[1];
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < out.numel; i += (int64_t)gridDim.x * blockDim.x) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < out.numel;
+       i += (int64_t)gridDim.x * blockDim.x) {
     const int64_t m = i / N, n = i % N;
     const int64_t xi = (x.shape[0] == 1 ? 0 : m) * x.shape[1] + (x.shape[1] == 1 ? 0 : n);
     const int64_t yi = (y.shape[0] == 1 ? 0 : m) * y.shape[1] + (y.shape[1] == 1 ? 0 : n);

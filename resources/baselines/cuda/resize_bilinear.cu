@@ -47,8 +47,10 @@ __global__ void resize_kernel(kope_tensor x, kope_tensor y, bool align) {
     const int64_t r1 = r0 + 1 < H ? r0 + 1 : H - 1, c1 = c0 + 1 < W ? c0 + 1 : W - 1;
     const double lh = sh - r0, lw = sw - c0;
     const int64_t base = p * H * W;
-    const double t = ldx(x.data, x.dtype, base + r0 * W + c0) * (1 - lw) + ldx(x.data, x.dtype, base + r0 * W + c1) * lw;
-    const double b = ldx(x.data, x.dtype, base + r1 * W + c0) * (1 - lw) + ldx(x.data, x.dtype, base + r1 * W + c1) * lw;
+    const double t =
+        ldx(x.data, x.dtype, base + r0 * W + c0) * (1 - lw) + ldx(x.data, x.dtype, base + r0 * W + c1) * lw;
+    const double b =
+        ldx(x.data, x.dtype, base + r1 * W + c0) * (1 - lw) + ldx(x.data, x.dtype, base + r1 * W + c1) * lw;
     stx(y.data, y.dtype, o, t * (1 - lh) + b * lh);
   }
 }

@@ -49,7 +49,7 @@ __global__ void rms_norm_kernel(kope_tensor x, kope_tensor gamma, kope_tensor y,
 
 extern "C" int kope_cuda_kernel(const kope_args* a, cudaStream_t s) {
   if (a->inputs[0].shape[0] == 0) return 0;
-  rms_norm_kernel<<<grid_for(a->inputs[0].shape[0]), 256, 0, s>>>(a->inputs[0], a->inputs[1], a->outputs[0],
-                                                                  (float*)a->outputs[1].data, kope_attr_or(a, "eps", 1e-6));
+  rms_norm_kernel<<<grid_for(a->inputs[0].shape[0]), 256, 0, s>>>(
+      a->inputs[0], a->inputs[1], a->outputs[0], (float*)a->outputs[1].data, kope_attr_or(a, "eps", 1e-6));
   return (int)cudaGetLastError();
 }

@@ -38,7 +38,8 @@ __global__ void copy_kernel(const float* self, float* out, int64_t n) {
 
 __global__ void add_kernel(kope_tensor self, kope_tensor index, const float* src, float* out) {
   const int64_t R = self.shape[1], B = self.shape[2], J = index.shape[1];
-  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < index.numel; e += (int64_t)gridDim.x * blockDim.x) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < index.numel;
+       e += (int64_t)gridDim.x * blockDim.x) {
     const int64_t a = e / (J * B), b = e % B;
     atomicAdd(out + (a * R + ldi(index.data, index.dtype, e)) * B + b, src[e]);
   }

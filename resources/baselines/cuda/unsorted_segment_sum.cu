@@ -32,12 +32,14 @@ static inline int grid_for(int64_t n) {
 }
 
 __global__ void zero_kernel(float* out, int64_t n) {
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) out[i] = 0;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    out[i] = 0;
 }
 
 __global__ void add_kernel(kope_tensor data, kope_tensor ids, float* out) {
   const int64_t D = data.shape[1];
-  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < data.numel; e += (int64_t)gridDim.x * blockDim.x) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < data.numel;
+       e += (int64_t)gridDim.x * blockDim.x) {
     const int64_t s = ldi(ids.data, ids.dtype, e / D);
     if (s >= 0) atomicAdd(out + s * D + e % D, ((const float*)data.data)[e]);
   }

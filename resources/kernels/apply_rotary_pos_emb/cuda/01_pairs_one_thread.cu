@@ -62,7 +62,8 @@ template <int DT> static int run(const kope_args* a, cudaStream_t s) {
   const int64_t most = (r.rows[0] > r.rows[1] ? r.rows[0] : r.rows[1]) * H;
   if (most == 0) return 0;
   const int64_t want = (most + 255) / 256;
-  rope<DT><<<dim3((unsigned)(want < 4096 ? want : 4096), 2), 256, 0, s>>>(r, a->inputs[2].data, a->inputs[3].data, S, H);
+  rope<DT>
+      <<<dim3((unsigned)(want < 4096 ? want : 4096), 2), 256, 0, s>>>(r, a->inputs[2].data, a->inputs[3].data, S, H);
   return (int)cudaGetLastError();
 }
 

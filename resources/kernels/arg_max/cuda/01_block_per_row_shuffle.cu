@@ -40,7 +40,8 @@ __device__ int64_t g_part_i[MAX_PARTIALS];
 // Rows in x, slices of `slice` elements of a row in y. With one slice per row the winner goes to out, else to the
 // partials that argmax_merge reduces.
 template <int DT>
-__global__ void argmax_rows(const void* __restrict__ x, int64_t* __restrict__ out, int64_t A, int64_t R, int64_t slice) {
+__global__ void __launch_bounds__(1024)
+    argmax_rows(const void* __restrict__ x, int64_t* __restrict__ out, int64_t A, int64_t R, int64_t slice) {
   __shared__ float sv[32];
   __shared__ int64_t si[32];
   const int64_t r0 = blockIdx.y * slice, r1 = r0 + slice < R ? r0 + slice : R;
@@ -130,7 +131,8 @@ template <int DT> static int run(const kope_args* a, cudaStream_t s) {
     if (parts > 1 && A * parts > MAX_PARTIALS) parts = MAX_PARTIALS / A;
     if (parts < 1) parts = 1;
     const int64_t slice = (R + parts - 1) / parts;
-    argmax_rows<DT><<<dim3((unsigned)(A < 65535 ? A : 65535), (unsigned)parts), threads, 0, s>>>(x.data, out, A, R, slice);
+    argmax_rows<DT>
+        <<<dim3((unsigned)(A < 65535 ? A : 65535), (unsigned)parts), threads, 0, s>>>(x.data, out, A, R, slice);
     if (parts > 1) argmax_merge<<<(unsigned)((A + 127) / 128), 128, 0, s>>>(out, A, parts);
   } else {
     const int64_t want = (A * B + 127) / 128;

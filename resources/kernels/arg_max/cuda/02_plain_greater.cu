@@ -30,7 +30,8 @@ __device__ __forceinline__ bool better(float v, int64_t i, float w, int64_t j) {
   return v > w || (v == w && i < j);
 }
 
-template <int DT> __global__ void argmax_rows(const void* __restrict__ x, int64_t* __restrict__ out, int64_t A, int64_t R) {
+template <int DT>
+__global__ void argmax_rows(const void* __restrict__ x, int64_t* __restrict__ out, int64_t A, int64_t R) {
   __shared__ float sv[32];
   __shared__ int64_t si[32];
   for (int64_t row = blockIdx.x; row < A; row += gridDim.x) {

@@ -63,8 +63,9 @@ __device__ float block_max(float v) {
 }
 
 template <int DT>
-__global__ void ce_rows(const void* __restrict__ x, const int64_t* __restrict__ target, void* __restrict__ log_prob,
-                        int64_t N, int64_t C, int64_t ignore, double ls) {
+__global__ void __launch_bounds__(1024)
+    ce_rows(const void* __restrict__ x, const int64_t* __restrict__ target, void* __restrict__ log_prob, int64_t N,
+            int64_t C, int64_t ignore, double ls) {
   for (int64_t n = blockIdx.x; n < N; n += gridDim.x) {
     const int64_t base = n * C;
     float mx = -INFINITY;
@@ -97,7 +98,9 @@ __global__ void ce_reset() {
   g_count = 0;
 }
 
-__global__ void ce_mean(float* loss) { loss[0] = g_count ? (float)(g_total / (double)g_count) : __int_as_float(0x7fc00000); }
+__global__ void ce_mean(float* loss) {
+  loss[0] = g_count ? (float)(g_total / (double)g_count) : __int_as_float(0x7fc00000);
+}
 
 template <int DT> static int run(const kope_args* a, cudaStream_t s) {
   const int64_t N = a->inputs[0].shape[0], C = a->inputs[0].shape[1];
@@ -106,8 +109,8 @@ template <int DT> static int run(const kope_args* a, cudaStream_t s) {
   ce_reset<<<1, 1, 0, s>>>();
   if (N > 0 && C > 0) {
     const int threads = C >= 4096 ? 1024 : C >= 512 ? 256 : 128;
-    ce_rows<DT><<<(unsigned)(N < 65535 ? N : 65535), threads, 0, s>>>(a->inputs[0].data, (const int64_t*)a->inputs[1].data,
-                                                                   a->outputs[1].data, N, C, ignore, ls);
+    ce_rows<DT><<<(unsigned)(N < 65535 ? N : 65535), threads, 0, s>>>(
+        a->inputs[0].data, (const int64_t*)a->inputs[1].data, a->outputs[1].data, N, C, ignore, ls);
   }
   ce_mean<<<1, 1, 0, s>>>((float*)a->outputs[0].data);
   return (int)cudaGetLastError();

@@ -29,7 +29,8 @@ template <int DT> __device__ __forceinline__ void st(void* p, int64_t i, float v
 #define MAX_TILES (1 << 18)
 
 // Running-minimum state (value, index); index -1 is "nothing yet". l = combine(l, r): the state after scanning the
-// elements of r behind those of l. A NaN is taken and kept; otherwise x <= min takes the later index (ties go to the latest).
+// elements of r behind those of l. A NaN is taken and kept; otherwise x <= min takes the later index (the latest tie
+// wins).
 __device__ __forceinline__ void comb(float& lv, int64_t& li, float rv, int64_t ri) {
   if (ri < 0) return;
   if (li < 0 || rv != rv || (lv == lv && rv <= lv)) {
@@ -82,7 +83,8 @@ template <int DT> __device__ void tile_aggregate(const void* x, int64_t R, int64
 // Scans tile [t0, t0 + TILE) of a row behind the state (cv, ci) held by thread 0, writes values and indices, and
 // leaves thread 0 holding the state after the tile.
 template <int DT>
-__device__ void scan_tile(const void* x, void* values, int64_t* indices, int64_t R, int64_t t0, float& cv, int64_t& ci) {
+__device__ void scan_tile(const void* x, void* values, int64_t* indices, int64_t R, int64_t t0, float& cv,
+                          int64_t& ci) {
   __shared__ float sv[TILE];
   __shared__ int64_t si[TILE];
   __shared__ float wv[T / 32];
@@ -181,8 +183,8 @@ __global__ void tile_prefixes(int64_t A, int64_t tiles) {
 
 // Phase 3: every tile rescanned behind its prefix.
 template <int DT>
-__global__ void tile_scans(const void* __restrict__ x, void* __restrict__ values, int64_t* __restrict__ indices, int64_t R,
-                           int64_t tiles) {
+__global__ void tile_scans(const void* __restrict__ x, void* __restrict__ values, int64_t* __restrict__ indices,
+                           int64_t R, int64_t tiles) {
   const int64_t row = blockIdx.y, off = row * R;
   float cv = g_tile_v[row * tiles + blockIdx.x];
   int64_t ci = g_tile_i[row * tiles + blockIdx.x];
@@ -192,8 +194,8 @@ __global__ void tile_scans(const void* __restrict__ x, void* __restrict__ values
 
 // Too many tiles for the buffer: a block per row walks its tiles in order.
 template <int DT>
-__global__ void row_scans(const void* __restrict__ x, void* __restrict__ values, int64_t* __restrict__ indices, int64_t A,
-                          int64_t R) {
+__global__ void row_scans(const void* __restrict__ x, void* __restrict__ values, int64_t* __restrict__ indices,
+                          int64_t A, int64_t R) {
   for (int64_t row = blockIdx.x; row < A; row += gridDim.x) {
     float cv = 0.0f;
     int64_t ci = -1;

@@ -2,8 +2,8 @@
 #include "kope_cuda.h"
 
 template <class T, class I>
-__global__ void gather_bits(const T* __restrict__ x, const I* __restrict__ index, T* __restrict__ out, int64_t R, int64_t J,
-                            int64_t B, int64_t n) {
+__global__ void gather_bits(const T* __restrict__ x, const I* __restrict__ index, T* __restrict__ out, int64_t R,
+                            int64_t J, int64_t B, int64_t n) {
   for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < n; o += (int64_t)gridDim.x * blockDim.x) {
     const int64_t b = o % B, a = o / (J * B);
     out[o] = x[(a * R + (int64_t)index[o]) * B + b];

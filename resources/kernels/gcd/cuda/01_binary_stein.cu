@@ -34,8 +34,8 @@ template <class S, class U> static int run(const kope_args* a, cudaStream_t s) {
   const int64_t n = a->outputs[0].numel;
   if (n == 0) return 0;
   const int64_t want = (n + 255) / 256;
-  gcd_kernel<S, U><<<(int)(want < 8192 ? want : 8192), 256, 0, s>>>((const S*)a->inputs[0].data,
-                                                                    (const S*)a->inputs[1].data, (S*)a->outputs[0].data, n);
+  gcd_kernel<S, U><<<(int)(want < 8192 ? want : 8192), 256, 0, s>>>(
+      (const S*)a->inputs[0].data, (const S*)a->inputs[1].data, (S*)a->outputs[0].data, n);
   return (int)cudaGetLastError();
 }
 

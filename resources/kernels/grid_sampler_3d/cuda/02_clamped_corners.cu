@@ -43,8 +43,8 @@ extern "C" int kope_cuda_kernel(const kope_args* a, cudaStream_t s) {
   const int64_t N = in.shape[0], P = grid.shape[1] * grid.shape[2] * grid.shape[3];
   if (N * P == 0) return 0;
   const int64_t want = (N * P + 127) / 128;
-  grid_sample<<<(int)(want < 65535 ? want : 65535), 128, 0, s>>>((const float*)in.data, (const float*)grid.data,
-                                                                 (float*)a->outputs[0].data, N, in.shape[1], in.shape[2],
-                                                                 in.shape[3], in.shape[4], P, align, border);
+  grid_sample<<<(int)(want < 65535 ? want : 65535), 128, 0, s>>>(
+      (const float*)in.data, (const float*)grid.data, (float*)a->outputs[0].data, N, in.shape[1], in.shape[2],
+      in.shape[3], in.shape[4], P, align, border);
   return (int)cudaGetLastError();
 }

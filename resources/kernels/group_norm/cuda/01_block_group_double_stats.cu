@@ -43,9 +43,10 @@ __device__ double block_sum(double v) {
 }
 
 template <int DT>
-__global__ void group_norm(const void* __restrict__ x, const void* __restrict__ gamma, const void* __restrict__ beta,
-                           void* __restrict__ y, float* __restrict__ mean_out, float* __restrict__ rstd_out, int64_t N,
-                           int64_t C, int64_t HW, int64_t G, double eps) {
+__global__ void __launch_bounds__(1024)
+    group_norm(const void* __restrict__ x, const void* __restrict__ gamma, const void* __restrict__ beta,
+               void* __restrict__ y, float* __restrict__ mean_out, float* __restrict__ rstd_out, int64_t N, int64_t C,
+               int64_t HW, int64_t G, double eps) {
   const int64_t CG = C / G, count = CG * HW;
   for (int64_t ng = blockIdx.x; ng < N * G; ng += gridDim.x) {
     const int64_t n = ng / G, g = ng - n * G;

@@ -2,8 +2,8 @@
 // flaw: a select is not x * 0: a dropped inf or NaN must give NaN (inf * 0) as ATen's product does, and the select gives 0 (special case)
 #include "kope_cuda.h"
 
-__global__ void masked_scale_select(const float* __restrict__ x, const uint8_t* __restrict__ mask, float* __restrict__ y,
-                                    float scale, int64_t n) {
+__global__ void masked_scale_select(const float* __restrict__ x, const uint8_t* __restrict__ mask,
+                                    float* __restrict__ y, float scale, int64_t n) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
     y[i] = mask[i] ? x[i] * scale : 0.0f;
 }

@@ -37,8 +37,8 @@ template <class T, int DT> static int run(const kope_args* a, cudaStream_t s) {
   const int threads = N >= 256 ? 256 : (int)((N + 31) / 32 * 32);
   const int64_t bx = (N + threads - 1) / threads;
   const dim3 grid((unsigned)(bx < 1024 ? bx : 1024), (unsigned)(M < 65535 ? M : 65535));
-  maximum_2d<T, DT><<<grid, threads, 0, s>>>((const T*)x.data, (const T*)y.data, (T*)o.data, M, N, x.shape[0], x.shape[1],
-                                            y.shape[0], y.shape[1]);
+  maximum_2d<T, DT><<<grid, threads, 0, s>>>((const T*)x.data, (const T*)y.data, (T*)o.data, M, N, x.shape[0],
+                                             x.shape[1], y.shape[0], y.shape[1]);
   return (int)cudaGetLastError();
 }
 

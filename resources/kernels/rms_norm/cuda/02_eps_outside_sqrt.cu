@@ -44,8 +44,9 @@ __device__ double block_sum(double v) {
 }
 
 template <int DT>
-__global__ void rms_norm(const void* __restrict__ x, const void* __restrict__ gamma, void* __restrict__ y,
-                         float* __restrict__ rstd_out, int64_t M, int64_t D, double eps) {
+__global__ void __launch_bounds__(1024)
+    rms_norm(const void* __restrict__ x, const void* __restrict__ gamma, void* __restrict__ y,
+             float* __restrict__ rstd_out, int64_t M, int64_t D, double eps) {
   for (int64_t m = blockIdx.x; m < M; m += gridDim.x) {
     double acc = 0.0;
     for (int64_t d = threadIdx.x; d < D; d += blockDim.x) {
@@ -55,7 +56,8 @@ __global__ void rms_norm(const void* __restrict__ x, const void* __restrict__ ga
     acc = block_sum(acc);
     const float rstd = (float)(1.0 / (sqrt(acc / (double)D) + eps));
     if (threadIdx.x == 0) rstd_out[m] = rstd;
-    for (int64_t d = threadIdx.x; d < D; d += blockDim.x) st<DT>(y, m * D + d, ld<DT>(x, m * D + d) * rstd * ld<DT>(gamma, d));
+    for (int64_t d = threadIdx.x; d < D; d += blockDim.x)
+      st<DT>(y, m * D + d, ld<DT>(x, m * D + d) * rstd * ld<DT>(gamma, d));
   }
 }
 
@@ -64,8 +66,8 @@ template <int DT> static int run(const kope_args* a, cudaStream_t s) {
   if (M == 0) return 0;
   const int threads = D >= 16384 ? 1024 : D >= 1024 ? 256 : 128;
   rms_norm<DT><<<(unsigned)(M < 65535 ? M : 65535), threads, 0, s>>>(a->inputs[0].data, a->inputs[1].data,
-                                                                     a->outputs[0].data, (float*)a->outputs[1].data, M, D,
-                                                                     kope_attr_or(a, "eps", 1e-6));
+                                                                     a->outputs[0].data, (float*)a->outputs[1].data, M,
+                                                                     D, kope_attr_or(a, "eps", 1e-6));
   return (int)cudaGetLastError();
 }
 

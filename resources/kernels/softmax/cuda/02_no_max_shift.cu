@@ -59,7 +59,9 @@ __device__ float block_max(float v) {
   return t;
 }
 
-template <int DT> __global__ void softmax_rows(const void* __restrict__ x, void* __restrict__ y, int64_t M, int64_t N) {
+template <int DT>
+__global__ void __launch_bounds__(1024)
+    softmax_rows(const void* __restrict__ x, void* __restrict__ y, int64_t M, int64_t N) {
   for (int64_t m = blockIdx.x; m < M; m += gridDim.x) {
     const int64_t base = m * N;
     const float mx = 0.0f;

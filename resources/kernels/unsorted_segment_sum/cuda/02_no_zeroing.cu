@@ -3,8 +3,8 @@
 #include "kope_cuda.h"
 
 template <class I>
-__global__ void segment_add(const float* __restrict__ data, const I* __restrict__ ids, float* __restrict__ out, int64_t D,
-                            int64_t n) {
+__global__ void segment_add(const float* __restrict__ data, const I* __restrict__ ids, float* __restrict__ out,
+                            int64_t D, int64_t n) {
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n; e += (int64_t)gridDim.x * blockDim.x) {
     const int64_t row = e / D, s = (int64_t)ids[row];
     if (s >= 0) atomicAdd(out + s * D + (e - row * D), data[e]);
