@@ -1,4 +1,4 @@
-// thought: scan in parallel instead of one thread per row: the (value, index) running minimum is an associative combine (a NaN is taken and kept, a strictly smaller value replaces the minimum), so each row is cut into 2048-element tiles, reduced per tile, the tile aggregates turned into prefixes and every tile rescanned behind its prefix; a middle dimension gets one thread per column
+// thought: scan in parallel instead of one thread per row: the (value, index) running minimum is an associative combine (a NaN is taken and kept, a strictly smaller value replaces the minimum), so each row is cut into 2048-element tiles; many rows get a block each that walks its tiles, few long rows are reduced per tile, the tile aggregates turned into prefixes and every tile rescanned behind its prefix; a middle dimension gets one thread per column
 // flaw: strict < keeps the FIRST of equal minima; torch.cummin's CPU rule (x <= running min) gives the LATEST, so every tie case (randint inputs, -0 against 0) returns older indices
 #include "kope_cuda.h"
 
@@ -192,7 +192,7 @@ __global__ void tile_scans(const void* __restrict__ x, void* __restrict__ values
                 blockIdx.x * (int64_t)TILE, cv, ci);
 }
 
-// Too many tiles for the buffer: a block per row walks its tiles in order.
+// A block per row walks its tiles in order, carrying the state from one to the next.
 template <int DT>
 __global__ void row_scans(const void* __restrict__ x, void* __restrict__ values, int64_t* __restrict__ indices,
                           int64_t A, int64_t R) {
@@ -234,7 +234,9 @@ template <int DT> static int run(const kope_args* a, cudaStream_t s) {
     column_scans<DT><<<(int)(want < 65535 ? want : 65535), 128, 0, s>>>(x.data, values, indices, A, R, B);
   } else {
     const int64_t tiles = (R + TILE - 1) / TILE;
-    if (A <= 65535 && tiles <= 65535 && A * tiles <= MAX_TILES) {
+    // Enough rows to fill the GPU, or one tile per row: a block per row walks its tiles (one read of x). Few long
+    // rows: the three phases, which read x twice but spread every row over many blocks.
+    if (A < 256 && tiles > 1 && tiles <= 65535 && A * tiles <= MAX_TILES) {
       tile_summaries<DT><<<dim3((unsigned)tiles, (unsigned)A), T, 0, s>>>(x.data, R, tiles);
       tile_prefixes<<<(int)((A + 127) / 128), 128, 0, s>>>(A, tiles);
       tile_scans<DT><<<dim3((unsigned)tiles, (unsigned)A), T, 0, s>>>(x.data, values, indices, R, tiles);
