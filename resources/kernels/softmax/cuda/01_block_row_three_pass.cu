@@ -1,4 +1,4 @@
-// thought: a block per row (1024 threads for long rows): the max by warp shuffles and shared memory, then sum exp(x - max) (short fp32 sums per thread, double across the block: rows reach 1M), then y = exp(x - max) * (1 / sum) recomputing the exponentials instead of storing them; every row is re-read from L2, typed fp16/bf16 loads and stores
+// thought: a block per row (1024 threads for long rows): the max by warp shuffles and shared memory, then sum exp(x - max) (short fp32 sums per thread, double across the block), then y = exp(x - max) * (1 / sum) recomputing the exponentials instead of storing them; every row is re-read from L2, typed fp16/bf16 loads and stores; fewer rows than SMs (a 1M-element row) go in 16k slices over many blocks, merged as online softmax does (sum_i s_i * exp(m_i - M))
 #include "kope_cuda.h"
 
 #include <cuda_bf16.h>
@@ -73,9 +73,59 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
+#define MAX_PARTS (1 << 16)
+__device__ float g_slice_max[MAX_PARTS];
+__device__ double g_slice_sum[MAX_PARTS];
+
+// Few long rows: each row in slices on many blocks (x: slice, y: row). Phase one: a slice's max and its sum of
+// exp(x - that max).
+template <int DT>
+__global__ void __launch_bounds__(1024) slice_stats(const void* __restrict__ x, int64_t N, int64_t slice) {
+  const int64_t row = blockIdx.y, base = row * N, r0 = blockIdx.x * slice, r1 = r0 + slice < N ? r0 + slice : N;
+  float mx = -INFINITY;
+  for (int64_t n = r0 + threadIdx.x; n < r1; n += blockDim.x) mx = fmaxf(mx, ld<DT>(x, base + n));
+  mx = block_max(mx);
+  float part = 0.0f;
+  for (int64_t n = r0 + threadIdx.x; n < r1; n += blockDim.x) part += expf(ld<DT>(x, base + n) - mx);
+  const double sum = block_sum((double)part);
+  if (threadIdx.x == 0) {
+    g_slice_max[row * gridDim.x + blockIdx.x] = mx;
+    g_slice_sum[row * gridDim.x + blockIdx.x] = sum;
+  }
+}
+
+// Phase two: every slice merges its row's statistics (the max M of the slice maxima, the sum of each slice's sum
+// times exp(its max - M)) and writes its part of y.
+template <int DT>
+__global__ void __launch_bounds__(1024) slice_write(const void* __restrict__ x, void* __restrict__ y, int64_t N,
+                                                    int64_t slice) {
+  const int64_t row = blockIdx.y, base = row * N, P = gridDim.x;
+  const int64_t r0 = blockIdx.x * slice, r1 = r0 + slice < N ? r0 + slice : N;
+  float mx = -INFINITY;
+  for (int64_t p = threadIdx.x; p < P; p += blockDim.x) mx = fmaxf(mx, g_slice_max[row * P + p]);
+  mx = block_max(mx);
+  double sum = 0.0;
+  for (int64_t p = threadIdx.x; p < P; p += blockDim.x) {
+    const float m = g_slice_max[row * P + p];  // -inf: an empty slice, which adds nothing
+    if (m != -INFINITY) sum += g_slice_sum[row * P + p] * exp((double)m - (double)mx);
+  }
+  const float inv = (float)(1.0 / block_sum(sum));
+  for (int64_t n = r0 + threadIdx.x; n < r1; n += blockDim.x) st<DT>(y, base + n, expf(ld<DT>(x, base + n) - mx) * inv);
+}
+
 template <int DT> static int run(const kope_args* a, cudaStream_t s) {
   const int64_t M = a->inputs[0].shape[0], N = a->inputs[0].shape[1];
   if (M * N == 0) return 0;
+  if (M < 64 && N >= 65536) {  // fewer rows than SMs: 16k-element slices, two kernels
+    int64_t parts = (N + 16383) / 16384;
+    parts = parts > 1024 ? 1024 : parts;
+    parts = M * parts > MAX_PARTS ? MAX_PARTS / M : parts;
+    const int64_t slice = (N + parts - 1) / parts;
+    const dim3 grid((unsigned)parts, (unsigned)M);
+    slice_stats<DT><<<grid, 1024, 0, s>>>(a->inputs[0].data, N, slice);
+    slice_write<DT><<<grid, 1024, 0, s>>>(a->inputs[0].data, a->outputs[0].data, N, slice);
+    return (int)cudaGetLastError();
+  }
   const int threads = N >= 8192 ? 1024 : N >= 1024 ? 256 : 128;
   softmax_rows<DT><<<(unsigned)(M < 65535 ? M : 65535), threads, 0, s>>>(a->inputs[0].data, a->outputs[0].data, M, N);
   return (int)cudaGetLastError();
