@@ -22,6 +22,8 @@
 namespace fs = std::filesystem;
 using namespace kope;
 using namespace kope::device;
+using namespace kope::eval;
+using namespace kope::exec;
 
 namespace {
 
