@@ -43,7 +43,7 @@ size_t dtype_size(int d) {
   switch (d) {
     case KOPE_F64: case KOPE_I64: return 8;
     case KOPE_F16: case KOPE_BF16: return 2;
-    case KOPE_U8: return 1;
+    case KOPE_U8: case KOPE_I8: return 1;
     default: return 4;
   }
 }
