@@ -64,6 +64,9 @@ void append_bounded(std::string& into, const char* data, std::size_t n, std::siz
 
 }  // namespace
 
+// Long on purpose: after fork the child runs a straight line of async-signal-safe calls on what was prepared
+// before it, and the parent's poll loop drains both pipes against the same deadline; split, the two halves of
+// one protocol would be read apart.
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
                           const std::filesystem::path& cwd, const std::vector<std::string>& env_extra) {
   ProcessResult r;

@@ -1,3 +1,7 @@
+// The judge: its construction (library, arenas, the exact CPU clock), the workers it holds and their start and
+// death, and the case loop. Over 600 lines on purpose: these share the Worker and its memory arenas, whose life
+// is read best in one file; the calls are in judge_calls.cpp, a case's steps in judge_case.cpp, the checks in
+// judge_checks.cpp.
 #include "kope/exec/judge.h"
 #include "kope/exec/judge_checks.h"
 #include "judge_internal.h"
@@ -452,6 +456,8 @@ void Judge::watch_worker(Worker& w, bool is_kernel) {
   add(w.perf_fd >= 0, "exact-cpu-clock", perf_why);
 }
 
+// Long on purpose: a worker's start is one handshake (spawn, hello, the isolation it reports, its filters), each
+// failure of which becomes the case's outcome with its own message.
 bool Judge::ensure_started(Worker& w, CaseResult& r, Clock::time_point deadline) {
   if (w.alive()) return true;
   Spend spend(kStart);

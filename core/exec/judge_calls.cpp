@@ -39,6 +39,8 @@ void Judge::flush_for(const Worker& w) {
   }
 }
 
+// Long on purpose: one call is the judge's clock, the handshake and the two waits between which the kernel
+// runs; every line is on the timed path, and one reading shows what starts and stops the clock.
 Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
   Spend spend(kCalls);
   wire::Control& c = *w.ctl;
@@ -140,6 +142,8 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
   return res;
 }
 
+// Long on purpose: the measure loop keeps run_case's order of calls, flushes and sentinels in one place so the
+// two cannot drift apart.
 // The CPU device's measure (core/device/cpu): the same workers, clock, sentinels and flushes as run_case, on
 // the caller's input bytes, with the outputs handed back instead of checked here.
 Judge::Calls Judge::measure_calls(const ConcreteCase& c, const std::vector<std::string>& inputs, int warmup, int reps,

@@ -2,6 +2,9 @@
 // uid nobody, no capabilities, a private read-only view of the system plus the spec's paths), with a seccomp
 // filter, in per-child cgroups joined before it runs, under rlimits. Each part is used where the system allows it;
 // what is missing is named with the reason in the child's Isolation.
+// Over 600 lines on purpose: the probe of what this system allows and the spawn that relies on it share the Probe,
+// the view and the post-fork code; kept together, one reading shows every isolation a report may claim and where
+// it is set up (the cgroups are in cgroup.cpp, the filters in seccomp.cpp).
 #include "kope/exec/sandbox.h"
 
 #include <fcntl.h>
@@ -455,26 +458,23 @@ Isolation sandbox_capabilities() {
   return iso;
 }
 
-std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
-  if (spec.argv.empty() || spec.argv[0].empty() || spec.argv[0][0] != '/')
-    throw Error("sandbox: the command must start with an absolute path, got '" +
-                (spec.argv.empty() ? std::string() : spec.argv[0]) + "'");
-  const Probe& p = probe();
-  const bool wrapped = !p.bwrap.empty();
-  Isolation iso;
-  describe(p, spec.network, iso);
+namespace {
 
-  // The private view: the spec's paths (parents first, so a path inside another is mounted over it), and the
-  // program itself when nothing else shows it.
-  struct Bind {
-    fs::path src, dest;  // the real file or folder, and where the child sees it: the path as the spec gives it
-    bool writable;
-  };
+// A path of the child's view: the real file or folder, and where the child sees it (the path as the spec gives it).
+struct Bind {
+  fs::path src, dest;
+  bool writable;
+};
+
+fs::path as_given(const fs::path& p) {
+  fs::path d = fs::absolute(p).lexically_normal();
+  return d.filename().empty() && d.has_parent_path() && d != d.root_path() ? d.parent_path() : d;
+}
+
+// The private view: the spec's paths (parents first, so a path inside another is mounted over it), and the
+// program itself when nothing else shows it.
+std::vector<Bind> private_view(const SandboxSpec& spec) {
   std::vector<Bind> binds;
-  auto as_given = [](const fs::path& p) {
-    fs::path d = fs::absolute(p).lexically_normal();
-    return d.filename().empty() && d.has_parent_path() && d != d.root_path() ? d.parent_path() : d;
-  };
   for (const auto& r : spec.ro_paths) binds.push_back({existing(r, "read-only path"), as_given(r), false});
   for (const auto& w : spec.rw_paths) binds.push_back({existing(w, "writable path"), as_given(w), true});
   const fs::path program = existing(spec.argv[0], "program");
@@ -484,48 +484,75 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
   std::stable_sort(binds.begin(), binds.end(), [](const Bind& a, const Bind& b) {
     return std::distance(a.dest.begin(), a.dest.end()) < std::distance(b.dest.begin(), b.dest.end());
   });
+  return binds;
+}
+
+// bubblewrap's command line for the spec: its environment, the view, the device nodes, the working folder and
+// the seccomp filter (passed in a memfd whose descriptor lands in `seccomp_fd`), then the command.
+std::vector<std::string> bwrap_command(const Probe& p, const SandboxSpec& spec, const std::vector<Bind>& binds,
+                                       const fs::path& cwd, int& seccomp_fd) {
+  const std::vector<sock_filter>& filter = spec.network ? p.filter_net : p.filter;
+  std::vector<std::string> args = bwrap_base(p.bwrap, p.disable_userns, spec.network);
+  for (const auto& e : spec.env) {
+    auto eq = e.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    args.insert(args.end(), {"--setenv", e.substr(0, eq), e.substr(eq + 1)});
+  }
+  for (const auto& b : binds)
+    args.insert(args.end(), {b.writable ? "--bind" : "--ro-bind", b.src.string(), b.dest.string()});
+  // Accelerator device nodes: only the ones named, over bubblewrap's minimal /dev (absent ones are skipped).
+  for (const auto& d : spec.dev_paths) args.insert(args.end(), {"--dev-bind-try", d.string(), d.string()});
+  args.insert(args.end(), {"--remount-ro", "/", "--chdir", cwd.string()});
+  if (!filter.empty()) {
+    seccomp_fd = memfd_create("kope-seccomp", MFD_CLOEXEC);
+    const std::size_t bytes = filter.size() * sizeof(sock_filter);
+    if (seccomp_fd < 0 || write(seccomp_fd, filter.data(), bytes) != static_cast<ssize_t>(bytes) ||
+        lseek(seccomp_fd, 0, SEEK_SET) != 0)
+      throw Error(std::string("sandbox: cannot pass the seccomp filter to bubblewrap: ") + std::strerror(errno));
+    args.insert(args.end(), {"--seccomp", std::to_string(seccomp_fd)});
+  }
+  args.push_back("--");
+  args.insert(args.end(), spec.argv.begin(), spec.argv.end());
+  return args;
+}
+
+// Without bubblewrap, as root: the command will run as nobody, who must reach every path and own the writable ones.
+// Untrusted code never runs as root: a path nobody cannot reach is an error, not a reason to stay root.
+void hand_view_to_nobody(const Probe& p, const std::vector<Bind>& binds) {
+  for (const auto& b : binds)
+    if (std::string dir = unreachable_by_nobody(b.src); !dir.empty())
+      throw Error("sandbox: without bubblewrap (" + p.bwrap_why + ") kope runs this program as uid 65534, which " +
+                  "cannot reach '" + b.src.string() + "' because '" + dir + "' is not searchable by others; " +
+                  "use a workspace that uid can reach (e.g. --workspace /var/tmp/kope) or install bubblewrap");
+  for (const auto& b : binds)
+    if (b.writable) chown_tree(b.src, kNobody);
+}
+
+}  // namespace
+
+// One function from the view to the exec: after fork, the child runs a straight line of async-signal-safe calls on
+// what was prepared before it, which is clearest read in one place.
+std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
+  if (spec.argv.empty() || spec.argv[0].empty() || spec.argv[0][0] != '/')
+    throw Error("sandbox: the command must start with an absolute path, got '" +
+                (spec.argv.empty() ? std::string() : spec.argv[0]) + "'");
+  const Probe& p = probe();
+  const bool wrapped = !p.bwrap.empty();
+  Isolation iso;
+  describe(p, spec.network, iso);
+  const std::vector<Bind> binds = private_view(spec);
   if (!spec.cwd.empty()) existing(spec.cwd, "working folder");
   const fs::path cwd = spec.cwd.empty() ? fs::path("/tmp") : as_given(spec.cwd);
 
   std::vector<std::string> args;
   std::vector<std::string> env;
   int seccomp_fd = -1;
-  const std::vector<sock_filter>& filter = spec.network ? p.filter_net : p.filter;
   if (wrapped) {
-    args = bwrap_base(p.bwrap, p.disable_userns, spec.network);
-    for (const auto& e : spec.env) {
-      auto eq = e.find('=');
-      if (eq == std::string::npos || eq == 0) continue;
-      args.insert(args.end(), {"--setenv", e.substr(0, eq), e.substr(eq + 1)});
-    }
-    for (const auto& b : binds)
-      args.insert(args.end(), {b.writable ? "--bind" : "--ro-bind", b.src.string(), b.dest.string()});
-    // Accelerator device nodes: only the ones named, over bubblewrap's minimal /dev (absent ones are skipped).
-    for (const auto& d : spec.dev_paths) args.insert(args.end(), {"--dev-bind-try", d.string(), d.string()});
-    args.insert(args.end(), {"--remount-ro", "/", "--chdir", cwd.string()});
-    if (!filter.empty()) {
-      seccomp_fd = memfd_create("kope-seccomp", MFD_CLOEXEC);
-      const std::size_t bytes = filter.size() * sizeof(sock_filter);
-      if (seccomp_fd < 0 || write(seccomp_fd, filter.data(), bytes) != static_cast<ssize_t>(bytes) ||
-          lseek(seccomp_fd, 0, SEEK_SET) != 0)
-        throw Error(std::string("sandbox: cannot pass the seccomp filter to bubblewrap: ") + std::strerror(errno));
-      args.insert(args.end(), {"--seccomp", std::to_string(seccomp_fd)});
-    }
-    args.push_back("--");
-    args.insert(args.end(), spec.argv.begin(), spec.argv.end());
+    args = bwrap_command(p, spec, binds, cwd, seccomp_fd);
   } else {
     args = spec.argv;
     env = spec.env;
-    if (getuid() == 0 && p.drop_why.empty()) {
-      // Untrusted code never runs as root: a path nobody cannot reach is an error, not a reason to stay root.
-      for (const auto& b : binds)
-        if (std::string dir = unreachable_by_nobody(b.src); !dir.empty())
-          throw Error("sandbox: without bubblewrap (" + p.bwrap_why + ") kope runs this program as uid 65534, which " +
-                      "cannot reach '" + b.src.string() + "' because '" + dir + "' is not searchable by others; " +
-                      "use a workspace that uid can reach (e.g. --workspace /var/tmp/kope) or install bubblewrap");
-      for (const auto& b : binds)
-        if (b.writable) chown_tree(b.src, kNobody);
-    }
+    if (getuid() == 0 && p.drop_why.empty()) hand_view_to_nobody(p, binds);
   }
 
   std::unique_ptr<detail::TreeCgroup> cg;
@@ -554,6 +581,7 @@ std::unique_ptr<SandboxChild> sandbox_spawn(const SandboxSpec& spec) {
   if (spec.max_processes && !(cg && cg->has_pids()) && getuid() != 0)
     limits.push_back({RLIMIT_NPROC, spec.max_processes + tasks_of_uid(getuid())});
   const bool drop_to_nobody = !wrapped && getuid() == 0 && p.drop_why.empty();
+  const std::vector<sock_filter>& filter = spec.network ? p.filter_net : p.filter;
   struct sock_fprog prog = {static_cast<unsigned short>(filter.size()), const_cast<sock_filter*>(filter.data())};
   const bool direct_filter = !wrapped && !filter.empty();
   const bool stdin_kept = std::find(spec.keep_fds.begin(), spec.keep_fds.end(), 0) != spec.keep_fds.end();

@@ -139,6 +139,8 @@ int64_t elapsed_ns(const timespec& from) {
 }
 }  // namespace
 
+// Long on purpose: the worker's whole life in the sandbox, from its arguments to the call loop, as one sequence
+// whose order is part of the protocol (map the arenas, install the filter, load the kernel, then serve calls).
 int worker_main(int argc, char** argv) {
   std::string kernel;
   int in_fd = -1, out_fd = -1;
