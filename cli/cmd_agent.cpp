@@ -9,6 +9,7 @@
 #include "kope/base/error.h"
 #include "kope/base/format.h"
 #include "kope/cli/cli.h"
+#include "kope/cli/common.h"
 #include "kope/cli/print_report.h"
 #include "kope/cli/run.h"
 #include "kope/eval/evaluator.h"
@@ -106,8 +107,7 @@ std::vector<std::string> add_llm_options(CLI::App& app, agent::PolicyChoice& c) 
 }
 
 int run_llm(const RunRequest& r, const Invocation& inv) {
-  const std::string device = r.device.value_or("cpu");
-  if (device != "cpu") throw Error("device \"" + device + "\" is not available in this build (devices: cpu)");
+  const std::string device = require_device(r.device);  // the agent's prompts come from this device's pack
   const Suite suite = r.suite.load_at_levels("all");
   for (const auto& name : r.loop.tasks) suite.require(name);
   agent::PolicyChoice choice = r.policy;

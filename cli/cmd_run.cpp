@@ -105,7 +105,7 @@ class RunCommand : public Command {
     }, "NAME", "offline (default: the shipped kernels, no network) or llm (a language model)");
     add_value(app, "--kernels", [this](const std::string& v) { r_.policy.kernels = v; }, "DIR",
               "offline: propose DIR/<task>/*.cpp instead of the shipped kernels");
-    add_device_option(app, r_.device, "where kernels run (default cpu; the LLM agent: cpu)");
+    add_device_option(app, r_.device, "where kernels run (default cpu): the loop and the LLM agent on any available device");
     add_suite_option(app, r_.suite);
     add_level_option(app, r_.suite, "without --tasks, the tasks of these levels (default: 1 of the embedded suite; "
                                     "every level of --suite, and for the LLM agent)");

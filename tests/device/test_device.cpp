@@ -12,12 +12,15 @@
 #include "kope/cli/cli.h"
 #include "kope/device/device.h"
 #include "kope/device/worker_protocol.h"
+#include "kope/base/embedded.h"
 #include "kope/base/error.h"
 #include "kope/eval/evaluator.h"
 #include "kope/base/fsutil.h"
 #include "kope/model/inputs.h"
 #include "kope/exec/sandbox.h"
 #include "kope/model/suite.h"
+#include "fake_cann.h"
+#include "scripted_llm_server.h"
 #include "test_support.h"
 
 using namespace kope::exec;
@@ -381,4 +384,56 @@ TEST(CliDevices, EvalAndRunTakeADeviceSpec) {
   EXPECT_NE(e2.str().find("device ascend is not available: "), std::string::npos) << e2.str();
   std::ostringstream o3, e3;
   EXPECT_EQ(run_cli({"run", "--tasks", "gelu", "--device", "ascend", "--workspace", ws}, o3, e3), kExitEnvironment) << e3.str();
+}
+
+// The whole loop on an accelerator: `kope run --policy llm --device ascend` against a scripted OpenAI-compatible
+// server and the fake CANN tools, from the prompt (the Ascend pack, not the CPU's) to the recorded evaluation.
+TEST(CliDevices, TheLlmAgentRunsOnAscendWithItsOwnPromptPack) {
+  test::FakeCann cann;
+  for (const std::string& kv : cann.config().env) {
+    const auto eq = kv.find('=');
+    setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+  }
+  const auto shipped = embedded_candidates("gelu", "ascend");
+  ASSERT_FALSE(shipped.empty());
+  // No naive Ascend baseline ships yet (issue 18, item 3): the task names one, the shipped kernel itself.
+  json task;
+  for (const EmbeddedFile& f : embedded_files())
+    if (f.path == "tasks/L1/gelu.json") task = json::parse(f.text);
+  ASSERT_FALSE(task.is_null());
+  task["baselines"]["ascend"] = shipped[0].source;
+  test::write_text(cann.tmp / "suite" / "gelu.json", task.dump(2));
+  const std::string reply = "An AscendC kernel, pipelined.\n```cpp\n" + shipped[0].source + "```\n";
+  test::ScriptedServer srv({test::sse_response({test::openai_stream({reply})})});
+  const std::string ws = (cann.tmp / "ws").string();
+  std::ostringstream out, err;
+  const int rc = run_cli({"run", "--policy", "llm", "--provider", "openai", "--base-url", srv.url() + "/v1", "--model",
+                          "m", "--suite", (cann.tmp / "suite").string(), "--tasks", "gelu", "--cases", "n1000", "--max-attempts", "1", "--device", "ascend",
+                          "--workspace", ws, "--json"},
+                         out, err);
+  ASSERT_EQ(rc, kExitOk) << err.str() << out.str();
+  ASSERT_EQ(srv.requests().size(), 1u);
+  const std::string sent = srv.requests()[0].body;
+  EXPECT_NE(sent.find("AscendC kernels for a Huawei Ascend NPU"), std::string::npos) << "the Ascend system prompt";
+  EXPECT_NE(sent.find("kope_ascend_kernel"), std::string::npos) << "the Ascend ABI";
+  // The documents sent are the Ascend pack's (each known by its title), never the CPU's.
+  auto titles_sent = [&](const std::string& kind) {
+    int n = 0;
+    for (const EmbeddedFile& f : embedded_files()) {
+      const std::string path(f.path), text(f.text);
+      if (path.rfind("prompts/" + kind + "/docs/", 0) != 0) continue;
+      const auto at = text.find("\n# ");
+      if (at != std::string::npos && sent.find(text.substr(at + 1, text.find('\n', at + 1) - at - 1)) != std::string::npos) ++n;
+    }
+    return n;
+  };
+  EXPECT_GE(titles_sent("ascend"), 1) << "the Ascend documents";
+  EXPECT_EQ(titles_sent("cpu"), 0) << "no CPU document";
+  const json j = json::parse(out.str());
+  ASSERT_EQ(j["tasks"].size(), 1u);
+  ASSERT_EQ(j["tasks"][0]["attempts"].size(), 1u) << out.str();
+  const json& a = j["tasks"][0]["attempts"][0];
+  EXPECT_NE(a["status"], "no_candidate") << a.dump();
+  EXPECT_GT(a["evaluation_id"].get<int64_t>(), 0) << a.dump();
+  EXPECT_FALSE(a["transcript_id"].is_null()) << a.dump();
 }

@@ -62,17 +62,18 @@ TEST(Stats, FromCaseResults) {
   EXPECT_NEAR(ci->low, 3.0, 1e-12);
 }
 
-TEST(Stats, FastEnoughForEightCasesOfAHundredSamples) {
+// Eight cases of a hundred samples each (the evaluator's largest use): the interval covers the true 2.5x. Its
+// cost is part of bench_eval_throughput's pace, not a timed assertion here (shared machines are noisy).
+TEST(Stats, EightCasesOfAHundredSamplesCoverTheTrueSpeedup) {
   std::vector<std::vector<double>> base, kern;
   for (unsigned i = 0; i < 8; ++i) {
     base.push_back(noisy(1000, 0.1, 100, i));
     kern.push_back(noisy(400, 0.1, 100, 100 + i));
   }
-  auto t0 = std::chrono::steady_clock::now();
   auto ci = geomean_speedup_interval(base, kern);
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(ci);
-  EXPECT_LT(s, 1.0);
+  EXPECT_LT(ci->low, 2.5);
+  EXPECT_GT(ci->high, 2.5);
 }
 
 TEST(Stats, HardwareFloorRule) {
