@@ -53,11 +53,11 @@ void print_outcomes(const LoopRun& lr, const Workspace& ws, int64_t tokens, std:
 
 // The loop under signal steering: SIGINT/SIGTERM stop now (the model's request and the running evaluation are
 // cancelled, its worker trees killed), SIGTSTP/SIGUSR1 pause, SIGCONT/SIGUSR2 resume.
-LoopRun steered_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy, const LoopOptions& lo,
-                     const Invocation& inv) {
+LoopRun steered_loop(Workspace& ws, Evaluator& ev, const Suite& suite, const PolicyFactory& policies,
+                     const LoopOptions& lo, const Invocation& inv) {
   try {
     SignalSteering signals(*lo.control);
-    return run_loop_in_new_run(ws, ev, suite, policy, lo, inv.command_line(),
+    return run_loop_in_new_run(ws, ev, suite, policies, lo, inv.command_line(),
                                [&inv](const LoopEvent& e) { print_attempt(e, inv.err); });
   } catch (const llm::LlmError& e) {
     // The model could not be reached or kept failing after every retry: the environment, not the input (exit
@@ -66,6 +66,23 @@ LoopRun steered_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& p
     throw;
   }
 }
+
+// The agent of one thread of tasks, adding the tokens it spends to the run's count (`--jobs N` has several).
+class Counted final : public Policy {
+ public:
+  Counted(std::unique_ptr<Policy> p, std::atomic<int64_t>& tokens) : p_(std::move(p)), tokens_(tokens) {}
+  std::string name() const override { return p_->name(); }
+  std::optional<Proposal> propose(const PolicyState& s) override {
+    std::optional<Proposal> out = p_->propose(s);
+    if (out) tokens_ += out->tokens;
+    return out;
+  }
+  void recorded(const Proposal& p, int64_t e, const std::string& st) override { p_->recorded(p, e, st); }
+
+ private:
+  std::unique_ptr<Policy> p_;
+  std::atomic<int64_t>& tokens_;
+};
 
 }  // namespace
 
@@ -107,16 +124,16 @@ std::vector<std::string> add_llm_options(CLI::App& app, agent::PolicyChoice& c) 
 }
 
 int run_llm(const RunRequest& r, const Invocation& inv) {
-  const std::string device = require_device(r.device);  // the agent's prompts come from this device's pack
+  const device::DevicePool pool = require_pool(r.device);  // the agent's prompts come from this device's pack
   const Suite suite = r.suite.load_at_levels("all");
   for (const auto& name : r.loop.tasks) suite.require(name);
   agent::PolicyChoice choice = r.policy;
-  choice.device = device;
+  choice.device = pool.specs.front();
   agent::check_policy_choice(choice);  // a bad profile or key leaves no workspace behind
   Workspace ws = Workspace::open(inv.workspace_dir());
   Evaluator ev(EvalPaths::under(ws.dir()));
   LoopOptions lo = r.loop;
-  lo.eval.device = lo.device = device;
+  apply_pool(pool, lo);
   g_interrupted.store(false);
   lo.cancel = &g_interrupted;
   lo.control = std::make_shared<RunControl>();
@@ -125,18 +142,22 @@ int run_llm(const RunRequest& r, const Invocation& inv) {
   std::ostream& err = inv.err;
   lo.control->on_act = [&err](const SteeringAct& s) { err << "-- " << s.act << (s.detail.empty() ? "" : " " + s.detail) << "\n"; };
   choice.cancel = lo.control->cancel_token();
-  const std::unique_ptr<Policy> policy = agent::make_policy(choice, ws);
-  const auto& agent = dynamic_cast<const agent::AgentPolicy&>(*policy);  // make_policy's "llm"
-  const LoopRun lr = steered_loop(ws, ev, suite, *policy, lo, inv);
+  std::atomic<int64_t> tokens{0};
+  const PolicyFactory policies = [&choice, &tokens](Workspace& w) {
+    return std::make_unique<Counted>(agent::make_policy(choice, w), tokens);
+  };
+  const llm::Profile profile = llm::resolve_profile(choice.profile, choice.overrides,
+                                                    choice.settings.value_or(llm::settings_path()));
+  const LoopRun lr = steered_loop(ws, ev, suite, policies, lo, inv);
   const bool cancelled = g_interrupted.load();
   if (cancelled) ws.finish_run(lr.run_id, "cancelled");
   if (r.json)
     inv.out << json{{"run_id", lr.run_id}, {"workspace", ws.dir().string()}, {"policy", "llm"},
-                    {"profile", llm::to_json(agent.profile())}, {"memory", std::string(agent::arm_name(choice.context.arm))},
-                    {"tokens", agent.tokens_used()}, {"cancelled", cancelled}, {"tasks", to_json(lr.outcomes)}}
+                    {"profile", llm::to_json(profile)}, {"memory", std::string(agent::arm_name(choice.context.arm))},
+                    {"tokens", tokens.load()}, {"cancelled", cancelled}, {"tasks", to_json(lr.outcomes)}}
                    .dump(2) << "\n";
   else
-    print_outcomes(lr, ws, agent.tokens_used(), inv.out);
+    print_outcomes(lr, ws, tokens.load(), inv.out);
   if (cancelled) {
     err << "kope: cancelled; run " << lr.run_id << " recorded as cancelled\n";
     return 130;

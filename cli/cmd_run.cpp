@@ -44,13 +44,13 @@ void print_outcomes(const Suite& suite, const std::vector<TaskOutcome>& outcomes
 // The offline policy's run. Signals steer it: SIGINT/SIGTERM stop now, SIGTSTP/SIGUSR1 pause after the
 // attempt, SIGCONT/SIGUSR2 resume.
 int run_offline(const RunRequest& r, const Invocation& inv) {
-  const std::string device = require_device(r.device);
+  const device::DevicePool pool = require_pool(r.device);
   const Suite suite = r.loop.tasks.empty() ? r.suite.load_at_levels("1") : r.suite.load();
   for (const auto& name : r.loop.tasks) suite.require(name);  // before anything is recorded
   Workspace ws = Workspace::open(inv.workspace_dir());
   Evaluator ev(EvalPaths::under(ws.dir()));
   LoopOptions lo = r.loop;
-  lo.eval.device = lo.device = device;
+  apply_pool(pool, lo);
   lo.control = std::make_shared<RunControl>();
   lo.eval.cancel = lo.control->cancel_token();
   std::ostream& err = inv.err;
@@ -58,9 +58,10 @@ int run_offline(const RunRequest& r, const Invocation& inv) {
   lo.control->on_phase = [&err](const std::string& task, const std::string& phase) {
     if (phase == "paused") err << "-- paused before the next attempt on " << task << " (SIGCONT or SIGUSR2 resumes)\n";
   };
-  const std::unique_ptr<Policy> policy = agent::make_policy(r.policy, ws);
+  const agent::PolicyChoice& choice = r.policy;
+  const PolicyFactory policies = [&choice](Workspace& w) { return agent::make_policy(choice, w); };
   SignalSteering signals(*lo.control);
-  const LoopRun lr = run_loop_in_new_run(ws, ev, suite, *policy, lo, inv.command_line(),
+  const LoopRun lr = run_loop_in_new_run(ws, ev, suite, policies, lo, inv.command_line(),
                                          [&err](const LoopEvent& e) { print_attempt(e, err); });
   bool any_error = false, any_internal = false;
   std::vector<std::string> names;
@@ -71,7 +72,7 @@ int run_offline(const RunRequest& r, const Invocation& inv) {
   }
   const SuiteSummary summary = incumbent_summary(ws, suite, names, lo.device);
   if (r.json) {
-    inv.out << dump_json(json{{"run_id", lr.run_id}, {"workspace", ws.dir().string()}, {"policy", policy->name()},
+    inv.out << dump_json(json{{"run_id", lr.run_id}, {"workspace", ws.dir().string()}, {"policy", r.policy.policy},
                               {"tasks", to_json(lr.outcomes)}, {"summary", to_json(summary)}}, 2) << "\n";
   } else {
     print_outcomes(suite, lr.outcomes, summary, inv.out);

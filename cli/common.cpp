@@ -1,3 +1,4 @@
+#include "kope/device/pool.h"
 #include "kope/cli/common.h"
 
 #include <memory>
@@ -26,6 +27,26 @@ std::string require_device(const std::optional<std::string>& given) {
   const device::Availability av = dev->availability();
   if (!av.available) throw EnvError("device " + dev->name() + " is not available: " + av.reason);
   return spec;
+}
+
+device::DevicePool require_pool(const std::optional<std::string>& given) {
+  device::DevicePool pool;
+  try {
+    pool = device::parse_device_pool(given.value_or("cpu"));
+  } catch (const EnvError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  for (const std::string& spec : pool.specs) require_device(spec);
+  return pool;
+}
+
+void apply_pool(const device::DevicePool& pool, loop::LoopOptions& lo) {
+  device::configure_timing_slots(pool);
+  lo.device = pool.device;
+  lo.eval.device = pool.specs.front();
+  lo.device_specs = pool.specs;
 }
 
 SuiteSummary incumbent_summary(const Workspace& ws, const Suite& suite, const std::vector<std::string>& names,

@@ -202,6 +202,9 @@ void add_loop_options(CLI::App& app, LoopOptions& o) {
   const std::string group = "The loop";
   add_list(app, "--tasks", o.tasks, ',', "these tasks (default: the tasks of --level)")->group(group);
   add_whole(app, "--max-attempts", o.max_attempts, 1, 100000, "attempts per task")->group(group);
+  add_whole(app, "--jobs", o.jobs, 1, 256,
+            "advance up to N tasks at once: model requests, builds and checks side by side, timed calls taking "
+            "turns per device (default 1)")->group(group);
   add_whole(app, "--patience", o.patience, 0, 100000, "stop a task after N attempts in a row without improvement, 0: never")
       ->group(group);
   add_number(app, "--target", o.target_speedup, 0, 1e9, "stop a task once its speedup reaches X, 0: never")

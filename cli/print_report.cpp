@@ -112,6 +112,13 @@ void print_report(const EvalReport& rep, std::ostream& out) {
 }
 
 void print_attempt(const loop::LoopEvent& e, std::ostream& err) {
+  // With tasks in flight at once (--jobs N) their lines interleave: a line of another task than the last
+  // printed one comes under its task's header again.
+  static std::string last;  // the loop calls this one event at a time
+  if (e.attempt || e.skipped) {
+    if (e.task != last) err << "== " << e.task << "\n";
+  }
+  last = e.task;
   if (e.skipped) {
     err << "   skipped " << e.skipped->name << ": " << e.skipped->reason << "\n";
     return;

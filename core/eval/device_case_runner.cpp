@@ -1,4 +1,5 @@
 // Every device but the local CPU: Device::measure runs the case there, and its outputs are checked here.
+#include "kope/base/timing_slots.h"
 #include "kope/base/error.h"
 #include "kope/eval/case_runner.h"
 #include "kope/model/inputs.h"
@@ -91,11 +92,13 @@ bool all_correct(CaseResult& r, const std::vector<OutputCheck>& checks, const ch
 // and are checked here against the golden, its times are the device's.
 CaseResult measure_on_device(device::Device& dev, const device::Capabilities& caps, const ConcreteCase& c,
                              const std::vector<std::vector<double>>& golden, bool time_it, const fs::path& cand,
-                             const fs::path& base, const fs::path& scratch, const EvalOptions& o) {
+                             const fs::path& base, const fs::path& scratch, const EvalOptions& o, int device_index) {
   CaseResult r;
   r.name = c.name;
   r.network_failure = "not reported by the " + dev.name() + " device";
-  device::MeasureResult m = dev.measure(measure_request(c, time_it, cand, base, scratch, o));
+  device::MeasureRequest q = measure_request(c, time_it, cand, base, scratch, o);
+  q.device_index = device_index;
+  device::MeasureResult m = dev.measure(q);
   r.log = m.log;
   for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
   r.failed_call = m.failed_call;
@@ -128,9 +131,29 @@ class DeviceSession : public CaseSession {
       : dev_(dev), caps_(caps), paths_(paths), candidate_(candidate), baseline_(builds.baseline), cases_(cases),
         options_(options) {}
 
+  // The case measures on a free device of the pool (kope/base/timing_slots.h), never beside another
+  // measurement there. A device that fails (the worker's tool error, outputs of the wrong size) leaves the pool
+  // with its reason and the case runs again on another; a lone device's failure is the evaluation's, as before.
   CaseResult run(std::size_t ci, const Golden& golden, bool time_it, const std::function<void()>&) override {
-    JobDir scratch(paths_.jobs);
-    return measure_on_device(dev_, caps_, cases_[ci], golden, time_it, candidate_, baseline_, scratch.path, options_);
+    TimingSlots& pool = TimingSlots::of(dev_.name());
+    while (true) {
+      TimingSlots::Held slot = pool.acquire("case " + cases_[ci].name, options_.cancel.get());
+      if (!slot) {
+        CaseResult r;
+        r.name = cases_[ci].name;
+        r.status = CaseStatus::Cancelled;
+        r.message = "cancelled before the measurement";
+        return r;
+      }
+      JobDir scratch(paths_.jobs);
+      try {
+        return measure_on_device(dev_, caps_, cases_[ci], golden, time_it, candidate_, baseline_, scratch.path,
+                                 options_, slot.spec().device_index);
+      } catch (const EnvError& e) {
+        if (pool.states().size() <= 1) throw;
+        slot.retire(e.what());
+      }
+    }
   }
 
   void finish(EvalReport& rep) const override {

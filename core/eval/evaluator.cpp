@@ -31,6 +31,7 @@ Evaluator::Evaluator(EvalPaths paths) : paths_(paths), side_(std::move(paths)) {
 Evaluator::~Evaluator() = default;
 
 Evaluator::DeviceEntry& Evaluator::device_for(const std::string& spec) {
+  std::lock_guard<std::mutex> lock(devices_mutex_);  // tasks evaluated side by side share the entries
   if (auto it = devices_.find(spec); it != devices_.end()) return *it->second;
   device::DeviceConfig cfg;
   cfg.work_dir = paths_.build.parent_path();

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kope/base/timing_slots.h"
+#include "kope/exec/affinity.h"
 #include "judge_internal.h"
 #include "kope/exec/fast_inputs.h"
 #include "kope/model/inputs.h"
@@ -96,6 +98,17 @@ CaseResult Judge::CaseRun::run(bool time_it) {
     return finish();
   }
   library_correctness_call();
+  // Timing never overlaps with other timing on the same cores (issue 19): the timed calls wait for a slot of the
+  // CPU's pool and run pinned to its cores; the correctness calls above run beside other measurements.
+  TimingSlots::Held slot = TimingSlots::of("cpu").acquire("timing case " + c_.name, j_.options_.cancel.get());
+  if (!slot) {
+    cancelled("timed runs");
+    return finish();
+  }
+  std::vector<pid_t> roots;
+  for (const Worker* w : {&k_, &b_, l_})
+    if (w && w->child) roots.push_back(w->child->pid());
+  const CorePin pin(roots, slot.spec().cpus);
   timing_start_ = Clock::now();
   if (on_timing_) on_timing_();
   if (!(adaptive_ ? time_interleaved() : time_sequential())) return finish();

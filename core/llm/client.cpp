@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -256,7 +259,74 @@ void wait_to_retry(double delay, const std::atomic<bool>* cancel, const std::str
   }
 }
 
+// The gate of one endpoint and model, shared by every Client of the process.
+class Gate {
+ public:
+  // Waits for a free place and for any server-asked pause to pass; false when cancelled meanwhile.
+  bool enter(int max_in_flight, const std::atomic<bool>* cancel) {
+    std::unique_lock<std::mutex> lock(mu_);
+    bool queued = false, held = false;
+    while (true) {
+      if (cancelled(cancel)) return false;
+      const auto now = Clock::now();
+      if (now < not_before_) {
+        held = true;
+        cv_.wait_until(lock, std::min(not_before_, now + std::chrono::milliseconds(50)));
+      } else if (stats_.in_flight >= max_in_flight) {
+        queued = true;
+        cv_.wait_for(lock, std::chrono::milliseconds(50));
+      } else {
+        break;
+      }
+    }
+    stats_.max_in_flight_seen = std::max(stats_.max_in_flight_seen, ++stats_.in_flight);
+    stats_.waited_for_turn += queued;
+    stats_.held_back += held;
+    return true;
+  }
+  void leave() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --stats_.in_flight;
+    }
+    cv_.notify_all();
+  }
+  // A server asked to slow down: nobody of this profile sends before `delay` seconds from now.
+  void hold_back(double delay) {
+    std::lock_guard<std::mutex> lock(mu_);
+    not_before_ = std::max(not_before_, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                           std::chrono::duration<double>(delay)));
+  }
+  GateStats stats() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stats_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  Clock::time_point not_before_{};
+  GateStats stats_;
+};
+
+Gate& gate_of(const Profile& p) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<Gate>> gates;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& g = gates[p.base_url + '\n' + p.model];
+  if (!g) g = std::make_unique<Gate>();
+  return *g;
+}
+
+// Holds a place in the gate for one request.
+struct GateTurn {
+  Gate& gate;
+  ~GateTurn() { gate.leave(); }
+};
+
 }  // namespace
+
+GateStats gate_stats(const Profile& p) { return gate_of(p).stats(); }
 
 void global_init() {
   static std::once_flag once;
@@ -291,7 +361,12 @@ ChatReply Client::chat(const ChatRequest& req, const std::atomic<bool>* cancel, 
     const std::string body = request_body(profile_, req, with_usage).dump();
     auto dec = make_decoder(profile_.provider);
     Transfer t(*dec, cancel, on_delta);
-    const Outcome o = perform(url, headers, body, profile_, t);
+    Gate& gate = gate_of(profile_);
+    if (!gate.enter(profile_.max_in_flight, cancel)) throw LlmError(ErrorKind::Cancelled, 0, where + ": cancelled");
+    const Outcome o = [&] {
+      GateTurn turn{gate};
+      return perform(url, headers, body, profile_, t);
+    }();
     if (t.aborted || cancelled(cancel)) throw LlmError(ErrorKind::Cancelled, t.status, where + ": cancelled");
 
     Verdict v;
@@ -331,6 +406,7 @@ ChatReply Client::chat(const ChatRequest& req, const std::atomic<bool>* cancel, 
       throw LlmError(v.kind, t.status, redact(msg, key_));
     }
     const double delay = retry_delay(v, wait, attempt, t.status, profile_, where, key_);
+    if (wait || v.kind == ErrorKind::RateLimit) gate.hold_back(delay);  // everyone of the profile slows down
     ++reply.retries;
     char buf[64];
     std::snprintf(buf, sizeof buf, "; waited %.2f s%s", delay, wait ? " (Retry-After)" : "");

@@ -31,7 +31,7 @@ Profile parse_profile(const fs::path& file, const std::string& ptr, const std::s
   if (!j.is_object()) bad(file, ptr, "a profile must be an object");
   static const char* known[] = {"provider", "base_url", "model", "context_window", "max_output_tokens",
                                 "temperature", "price_in_per_mtok", "price_out_per_mtok", "api_key_env",
-                                "connect_timeout_s", "low_speed_time_s", "max_retries"};
+                                "connect_timeout_s", "low_speed_time_s", "max_retries", "max_in_flight"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
@@ -75,6 +75,9 @@ Profile parse_profile(const fs::path& file, const std::string& ptr, const std::s
   int64_t retries = p.max_retries;
   integer("max_retries", retries, 0);
   p.max_retries = static_cast<int>(std::min<int64_t>(retries, 100));
+  int64_t in_flight = p.max_in_flight;
+  integer("max_in_flight", in_flight, 1);
+  p.max_in_flight = static_cast<int>(std::min<int64_t>(in_flight, 256));
   if (auto t = number("temperature", 0, 2)) p.temperature = *t;
   p.price_in_per_mtok = number("price_in_per_mtok", 0, 1e6);
   p.price_out_per_mtok = number("price_out_per_mtok", 0, 1e6);
@@ -172,7 +175,7 @@ std::string api_key_for(const Profile& p) {
 json to_json(const Profile& p) {
   json j = {{"name", p.name}, {"provider", provider_name(p.provider)}, {"base_url", p.base_url},
             {"model", p.model}, {"context_window", p.context_window}, {"max_output_tokens", p.max_output_tokens},
-            {"temperature", p.temperature}, {"api_key_env", p.api_key_env}};
+            {"temperature", p.temperature}, {"api_key_env", p.api_key_env}, {"max_in_flight", p.max_in_flight}};
   j["price_in_per_mtok"] = p.price_in_per_mtok ? json(*p.price_in_per_mtok) : json(nullptr);
   j["price_out_per_mtok"] = p.price_out_per_mtok ? json(*p.price_out_per_mtok) : json(nullptr);
   return j;

@@ -6,7 +6,10 @@
 #include "kope/loop/run_control.h"
 #include "kope/base/text.h"
 
+#include <algorithm>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include "kope/memory/memory.h"
 #include "kope/memory/text.h"
 #include "kope/base/sha256.h"
@@ -159,17 +162,44 @@ Recorded evaluate_in_new_run(Workspace& ws, Evaluator& ev, const std::string& co
 
 namespace {
 
+// The host of a pool with the fewest evaluations in flight, held for one evaluation.
+class HostChooser {
+ public:
+  explicit HostChooser(std::vector<std::string> specs) : busy_(specs.size(), 0), specs_(std::move(specs)) {}
+  bool empty() const { return specs_.empty(); }
+  std::size_t take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    const std::size_t i = static_cast<std::size_t>(std::min_element(busy_.begin(), busy_.end()) - busy_.begin());
+    ++busy_[i];
+    return i;
+  }
+  void give_back(std::size_t i) {
+    std::lock_guard<std::mutex> lock(mu_);
+    --busy_[i];
+  }
+  const std::string& spec(std::size_t i) const { return specs_[i]; }
+
+ private:
+  std::mutex mu_;
+  std::vector<int> busy_;
+  const std::vector<std::string> specs_;
+};
+
 // One task of a run: its incumbent, its memory, and the attempts the policy makes, as steps. `halt` is the run's:
 // a stop rule for the whole run, or a cancel, ends the tasks after this one too.
 class TaskRun {
  public:
   TaskRun(Workspace& ws, Evaluator& ev, Policy& policy, const LoopOptions& options, int64_t run_id, const Task& task,
-          const std::function<void(const LoopEvent&)>& progress, StopState& stop, bool& halt)
-      : ws_(ws), ev_(ev), policy_(policy), options_(options), run_id_(run_id), task_(task), progress_(progress),
-        control_(options.control.get()), stop_(stop), halt_(halt), mem_(ws.handle()) {}
+          const std::function<void(const LoopEvent&)>& progress, StopState& stop, std::atomic<bool>& halt,
+          HostChooser& hosts)
+      : ws_(ws), ev_(ev), policy_(policy), options_(options), eval_(options.eval), run_id_(run_id), task_(task),
+        progress_(progress), control_(options.control.get()), stop_(stop), halt_(halt), hosts_(hosts),
+        mem_(ws.handle()) {
+    // Stopping this task alone (with others in flight) cancels its evaluation only; stopping the run, all.
+    if (control_) eval_.cancel = control_->task_cancel_token(task.name);
+  }
 
   TaskOutcome run() {
-    stop_.since_improvement = 0;
     out_.task = task_.name;
     if (progress_) progress_({task_.name, nullptr});
     load_incumbent();
@@ -211,10 +241,10 @@ class TaskRun {
   }
 
   bool stop_rule_fired() {
-    const StopDecision d = stop_reason(options_, stop_, state_.incumbent_speedup);
+    const StopDecision d = stop_reason(options_, stop_, since_improvement_, state_.incumbent_speedup);
     if (d.reason.empty()) return false;
     out_.stopped = d.reason;
-    halt_ = d.whole_run;
+    if (d.whole_run) halt_ = true;
     return true;
   }
 
@@ -244,7 +274,7 @@ class TaskRun {
       if (progress_) progress_({task_.name, nullptr, &out_.skipped.back()});
       // A model's skipped reply still cost tokens and a turn; say why it was not run.
       stop_.tokens += p->tokens;
-      ++stop_.since_improvement;
+      ++since_improvement_;
       state_.latest_feedback = "Your previous kernel was not run: it " + skip_reason(f->second) + ". Propose a different one.";
       policy_.recorded(*p, 0, "skipped");
       if (stop_rule_fired()) return std::nullopt;
@@ -265,7 +295,7 @@ class TaskRun {
     a.message = p.cancelled ? "cancelled" : p.no_candidate;
     a.transcript_id = p.transcript_id;
     state_.latest_feedback = p.cancelled ? "" : "Your previous reply produced no candidate: " + p.no_candidate;
-    ++stop_.since_improvement;
+    ++since_improvement_;
     policy_.recorded(p, 0, a.status);
     emit(a);
     if (!p.cancelled) return true;
@@ -281,8 +311,7 @@ class TaskRun {
     a.name = p.name;
     a.thought = p.thought;
     a.transcript_id = p.transcript_id;
-    const Recorded rec = evaluate_recorded(ws_, ev_, run_id_, task_, {p.source, p.name, p.name, p.thought},
-                                           options_.device, incumbent_eval_, options_.eval);
+    const Recorded rec = evaluate_on_a_host(p);
     a.evaluation_id = rec.evaluation_id;
     record_context(rec.evaluation_id);
     if (!rec.error.empty()) return failed_evaluation(p, rec, a);
@@ -297,7 +326,7 @@ class TaskRun {
       return false;
     }
     policy_.recorded(p, a.evaluation_id, rep.status());
-    ++stop_.since_improvement;
+    ++since_improvement_;
     a.status = rep.status();
     a.speedup = rep.speedup();
     a.accuracy_bits = rep.accuracy_bits();
@@ -307,6 +336,20 @@ class TaskRun {
     promote(p, rep, rec.kernel_id, a);
     emit(a);
     return true;
+  }
+
+  Recorded evaluate_on_a_host(const Proposal& p) {
+    const KernelSource k{p.source, p.name, p.name, p.thought};
+    if (hosts_.empty()) return evaluate_recorded(ws_, ev_, run_id_, task_, k, options_.device, incumbent_eval_, eval_);
+    const std::size_t h = hosts_.take();
+    struct Back {
+      HostChooser& c;
+      std::size_t i;
+      ~Back() { c.give_back(i); }
+    } back{hosts_, h};
+    EvalOptions on_host = eval_;
+    on_host.device = hosts_.spec(h);
+    return evaluate_recorded(ws_, ev_, run_id_, task_, k, options_.device, incumbent_eval_, on_host);
   }
 
   // What the agent was shown for this attempt, for a person to see later.
@@ -336,7 +379,7 @@ class TaskRun {
   }
 
   void promote(const Proposal& p, const EvalReport& rep, int64_t kernel, Attempt& a) {
-    const bool pinned = control_ && control_->pinned();  // steering: a pinned incumbent stays
+    const bool pinned = control_ && control_->pinned(task_.name);  // steering: a pinned incumbent stays
     const Promotion pr = decide_promotion(rep, state_.incumbent_speedup, options_.min_gain, false, incumbent_baseline_);
     if (pr.interval) {
       a.speedup_low = pr.interval->low;
@@ -349,7 +392,7 @@ class TaskRun {
     }
     if (!pr.promote || pinned) return;
     a.promoted = true;
-    stop_.since_improvement = 0;
+    since_improvement_ = 0;
     // Stored against the report's own baseline (the library where it ran), from here on like with like.
     ws_.set_incumbent({task_.name, options_.device, kernel, a.evaluation_id, *a.speedup, rep.baseline()});
     state_.incumbent_speedup = *a.speedup;
@@ -366,12 +409,15 @@ class TaskRun {
   Evaluator& ev_;
   Policy& policy_;
   const LoopOptions& options_;
+  EvalOptions eval_;  // options_.eval with this task's cancel token
   const int64_t run_id_;
   const Task& task_;
   const std::function<void(const LoopEvent&)>& progress_;
   RunControl* control_;
-  StopState& stop_;
-  bool& halt_;
+  StopState& stop_;  // the run's: tokens and wall time, shared by the tasks in flight
+  std::atomic<bool>& halt_;
+  HostChooser& hosts_;
+  int since_improvement_ = 0;
   memory::MemoryStore mem_;
   std::map<std::string, memory::KnownFailure> failed_;
   TaskOutcome out_;
@@ -383,7 +429,63 @@ class TaskRun {
 
 }  // namespace
 
-std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+namespace {
+
+// Serialises the progress callback of tasks in flight at once.
+std::function<void(const LoopEvent&)> one_at_a_time(const std::function<void(const LoopEvent&)>& progress,
+                                                   std::mutex& mu) {
+  if (!progress) return {};
+  return [&progress, &mu](const LoopEvent& e) {
+    std::lock_guard<std::mutex> lock(mu);
+    progress(e);
+  };
+}
+
+// Tasks handed out in the suite's order to `jobs` threads, each with its own connection and policy; the first
+// exception of any thread ends the run (after every thread has stopped) and is rethrown here.
+void run_in_parallel(Workspace& ws, const PolicyFactory& make_policy, int jobs, std::size_t count,
+                     std::atomic<bool>& halt, const std::function<void(Workspace&, Policy&, std::size_t)>& one) {
+  std::atomic<std::size_t> next{0};
+  std::mutex mu;
+  std::exception_ptr first;
+  auto thread_body = [&] {
+    try {
+      Workspace mine = Workspace::open(ws.dir());
+      const std::unique_ptr<Policy> policy = make_policy(mine);
+      for (std::size_t i; !halt && (i = next++) < count;) one(mine, *policy, i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!first) first = std::current_exception();
+      halt = true;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 0; j < jobs; ++j) threads.emplace_back(thread_body);
+  for (auto& t : threads) t.join();
+  if (first) std::rethrow_exception(first);
+}
+
+// The caller's one policy, for a run without parallel tasks.
+class BorrowedPolicy : public Policy {
+ public:
+  explicit BorrowedPolicy(Policy& p) : p_(p) {}
+  std::string name() const override { return p_.name(); }
+  std::optional<Proposal> propose(const PolicyState& s) override { return p_.propose(s); }
+  void recorded(const Proposal& p, int64_t e, const std::string& st) override { p_.recorded(p, e, st); }
+
+ private:
+  Policy& p_;
+};
+
+PolicyFactory borrow(Policy& policy, const LoopOptions& options) {
+  if (options.jobs > 1)
+    throw std::logic_error("run_loop: --jobs " + std::to_string(options.jobs) + " needs a PolicyFactory");
+  return [&policy](Workspace&) { return std::make_unique<BorrowedPolicy>(policy); };
+}
+
+}  // namespace
+
+std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, const PolicyFactory& make_policy,
                                   const LoopOptions& options, int64_t run_id,
                                   const std::function<void(const LoopEvent&)>& progress) {
   std::vector<const Task*> tasks;
@@ -397,25 +499,46 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
   EvalOptions ahead = options.eval;
   ahead.device = options.device;
   ev.prepare(tasks, ahead);
-  std::vector<TaskOutcome> outcomes;
+  std::vector<std::optional<TaskOutcome>> done(tasks.size());
   RunControl* control = options.control.get();
   StopState stop;
-  bool halt = false;
-  for (const Task* task : tasks) {
-    if (halt || (control && control->stopped())) break;  // steering: a stop ends the run between tasks
-    outcomes.push_back(TaskRun(ws, ev, policy, options, run_id, *task, progress, stop, halt).run());
+  std::atomic<bool> halt{false};
+  std::mutex progress_mu;
+  const auto report = one_at_a_time(progress, progress_mu);
+  HostChooser hosts(options.device_specs.size() > 1 ? options.device_specs : std::vector<std::string>{});
+  auto one = [&](Workspace& w, Policy& policy, std::size_t i) {
+    if (halt || (control && control->stopped())) return;  // steering: a stop ends the run between tasks
+    if (control && control->task_stopped(tasks[i]->name)) return;
+    done[i] = TaskRun(w, ev, policy, options, run_id, *tasks[i], report, stop, halt, hosts).run();
+  };
+  const int jobs = static_cast<int>(std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), 1,
+                                                            std::max<std::size_t>(1, tasks.size())));
+  if (jobs == 1) {
+    const std::unique_ptr<Policy> policy = make_policy(ws);
+    for (std::size_t i = 0; i < tasks.size() && !halt; ++i) one(ws, *policy, i);
+  } else {
+    run_in_parallel(ws, make_policy, jobs, tasks.size(), halt, one);
   }
+  std::vector<TaskOutcome> outcomes;
+  for (auto& o : done)
+    if (o) outcomes.push_back(std::move(*o));
   if (control) record_steering(ws, run_id, control->take_acts());  // steering: acts after the last attempt
   return outcomes;
 }
 
-LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+                                  const LoopOptions& options, int64_t run_id,
+                                  const std::function<void(const LoopEvent&)>& progress) {
+  return run_loop(ws, ev, suite, borrow(policy, options), options, run_id, progress);
+}
+
+LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, const PolicyFactory& make_policy,
                             const LoopOptions& options, const std::string& command,
                             const std::function<void(const LoopEvent&)>& progress) {
   LoopRun r;
   r.run_id = ws.begin_run(command, options.device);
   try {
-    r.outcomes = run_loop(ws, ev, suite, policy, options, r.run_id, progress);
+    r.outcomes = run_loop(ws, ev, suite, make_policy, options, r.run_id, progress);
   } catch (...) {
     try {
       ws.finish_run(r.run_id, "error");
@@ -425,6 +548,12 @@ LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Po
   }
   ws.finish_run(r.run_id, options.control && options.control->stopped() ? "stopped" : "done");
   return r;
+}
+
+LoopRun run_loop_in_new_run(Workspace& ws, Evaluator& ev, const Suite& suite, Policy& policy,
+                            const LoopOptions& options, const std::string& command,
+                            const std::function<void(const LoopEvent&)>& progress) {
+  return run_loop_in_new_run(ws, ev, suite, borrow(policy, options), options, command, progress);
 }
 
 json to_json(const std::vector<TaskOutcome>& outcomes) {

@@ -1,5 +1,6 @@
 #include "kope/loop/run_control.h"
 
+#include <algorithm>
 #include <csignal>
 #include <ctime>
 #include <fcntl.h>
@@ -22,7 +23,7 @@ std::string utc_now() {
   clock_gettime(CLOCK_REALTIME, &ts);
   tm t{};
   gmtime_r(&ts.tv_sec, &t);
-  char buf[40];
+  char buf[64];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday,
                 t.tm_hour, t.tm_min, t.tm_sec, ts.tv_nsec / 1000000);
   return buf;
@@ -45,8 +46,9 @@ void ensure_table(Workspace& ws) {
 
 RunControl::RunControl() : cancel_(std::make_shared<CancelToken>()) {}
 
-void RunControl::act(const std::string& name, const std::string& detail) {
-  SteeringAct a{utc_now(), name, detail};
+void RunControl::act(const std::string& name, const std::string& detail, const std::string& task) {
+  // A task's own act says whose it is: "gelu: after the current attempt".
+  SteeringAct a{utc_now(), name, task.empty() ? detail : task + (detail.empty() ? "" : ": " + detail)};
   {
     std::lock_guard<std::mutex> lock(mu_);
     acts_.push_back(a);
@@ -55,22 +57,22 @@ void RunControl::act(const std::string& name, const std::string& detail) {
   if (on_act) on_act(a);
 }
 
-void RunControl::pause() {
+void RunControl::pause(const std::string& task) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (paused_ || stopped_) return;
-    paused_ = true;
+    if (stopped_ || (task.empty() ? paused_ : !paused_tasks_.insert(task).second)) return;
+    if (task.empty()) paused_ = true;
   }
-  act("pause", "after the current attempt");
+  act("pause", "after the current attempt", task);
 }
 
-void RunControl::resume() {
+void RunControl::resume(const std::string& task) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!paused_) return;
-    paused_ = false;
+    if (task.empty() ? !paused_ : paused_tasks_.erase(task) == 0) return;
+    if (task.empty()) paused_ = false;
   }
-  act("resume", "");
+  act("resume", "", task);
 }
 
 void RunControl::stop() {
@@ -83,9 +85,34 @@ void RunControl::stop() {
   act("stop", "now");
 }
 
-bool RunControl::paused() const {
+void RunControl::stop_task(const std::string& task) {
+  std::shared_ptr<CancelToken> token = task_cancel_token(task);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopped_ || !stopped_tasks_.insert(task).second) return;
+  }
+  token->cancel();
+  act("stop", "now", task);
+}
+
+std::shared_ptr<CancelToken> RunControl::task_cancel_token(const std::string& task) {
+  std::shared_ptr<CancelToken> t;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& slot = task_cancel_[task];
+    if (slot) return slot;
+    t = slot = std::make_shared<CancelToken>();
+  }
+  std::weak_ptr<CancelToken> weak = t;
+  cancel_->on_cancel([weak] {  // the whole run's stop stops every task's evaluation
+    if (auto p = weak.lock()) p->cancel();
+  });
+  return t;
+}
+
+bool RunControl::paused(const std::string& task) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return paused_;
+  return paused_ || (!task.empty() && paused_tasks_.count(task));
 }
 
 bool RunControl::stopped() const {
@@ -93,19 +120,30 @@ bool RunControl::stopped() const {
   return stopped_;
 }
 
-void RunControl::add_hint(const std::string& hint) {
+bool RunControl::task_stopped(const std::string& task) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stopped_ || stopped_tasks_.count(task);
+}
+
+void RunControl::add_hint(const std::string& hint, const std::string& task) {
   if (hint.empty()) return;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    hints_.push_back(hint);
+    (task.empty() ? hints_ : task_hints_[task]).push_back(hint);
   }
-  act("hint", hint);
+  act("hint", hint, task);
 }
 
-std::vector<std::string> RunControl::take_hints() {
+std::vector<std::string> RunControl::take_hints(const std::string& task) {
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<std::string> out;
-  out.swap(hints_);
+  std::size_t& taken = hints_taken_[task];
+  std::vector<std::string> out(hints_.begin() + static_cast<std::ptrdiff_t>(std::min(taken, hints_.size())), hints_.end());
+  taken = hints_.size();
+  auto mine = task_hints_.find(task);
+  if (mine != task_hints_.end()) {
+    out.insert(out.end(), mine->second.begin(), mine->second.end());
+    task_hints_.erase(mine);
+  }
   return out;
 }
 
@@ -128,22 +166,42 @@ void RunControl::set_approver(Approver approver) {
   approver_ = std::move(approver);
 }
 
-std::optional<Proposal> RunControl::held() const {
+std::vector<std::pair<std::string, Proposal>> RunControl::all_held() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return held_;
+  std::vector<std::pair<uint64_t, std::pair<std::string, Proposal>>> v;
+  for (const auto& [task, h] : held_)
+    if (!h.decided) v.push_back({h.order, {task, h.proposal}});
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<std::string, Proposal>> out;
+  for (auto& x : v) out.push_back(std::move(x.second));
+  return out;
 }
 
-void RunControl::decide(std::optional<Proposal> decision) {
-  std::string name, detail;
+std::optional<Proposal> RunControl::held() const {
+  auto all = all_held();
+  if (all.empty()) return std::nullopt;
+  return all.front().second;
+}
+
+void RunControl::decide(std::optional<Proposal> decision, const std::string& task) {
+  std::string name, detail, whose = task;
+  bool several = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!held_ || decided_) return;
-    decided_ = true;
-    name = !decision ? "reject" : decision->source != held_->source ? "edit" : "approve";
-    detail = held_->name;
-    decision_ = std::move(decision);
+    Held* h = nullptr;
+    for (auto& [t, x] : held_)
+      if (!x.decided && (task.empty() ? !h || x.order < h->order : t == task)) {
+        h = &x;
+        whose = t;
+      }
+    if (!h) return;
+    h->decided = true;
+    name = !decision ? "reject" : decision->source != h->proposal.source ? "edit" : "approve";
+    detail = h->proposal.name;
+    h->decision = std::move(decision);
+    several = held_.size() > 1;
   }
-  act(name, detail);
+  act(name, detail, several ? whose : "");
 }
 
 bool RunControl::review(const std::string& task, Proposal& proposal) {
@@ -157,23 +215,21 @@ bool RunControl::review(const std::string& task, Proposal& proposal) {
     act(!d ? "reject" : d->source != proposal.source ? "edit" : "approve", proposal.name);
     if (!d) return false;
     proposal = *d;
-    return !stopped();
+    return !task_stopped(task);
   }
   std::unique_lock<std::mutex> lock(mu_);
-  if (!hold_) return !stopped_;
-  held_ = proposal;
-  decided_ = false;
-  decision_.reset();
+  auto stopped_here = [&] { return stopped_ || stopped_tasks_.count(task) > 0; };
+  if (!hold_) return !stopped_here();
+  held_[task] = Held{proposal, held_order_++, false, std::nullopt};
   lock.unlock();
   if (on_phase) on_phase(task, "held");
   if (on_held) on_held(proposal);
   lock.lock();
-  cv_.wait(lock, [&] { return decided_ || stopped_ || !hold_; });
-  const bool go = !stopped_ && (decided_ ? decision_.has_value() : true);
-  if (go && decided_) proposal = *decision_;
-  held_.reset();
-  decided_ = false;
-  decision_.reset();
+  cv_.wait(lock, [&] { return held_[task].decided || stopped_here() || !hold_; });
+  Held h = std::move(held_[task]);
+  held_.erase(task);
+  const bool go = !stopped_here() && (h.decided ? h.decision.has_value() : true);
+  if (go && h.decided) proposal = *h.decision;
   return go;
 }
 
@@ -197,29 +253,35 @@ std::optional<int64_t> RunControl::take_fork() {
   return f;
 }
 
-void RunControl::pin(bool pinned) {
+void RunControl::pin(bool pinned, const std::string& task) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (pinned_ == pinned) return;
-    pinned_ = pinned;
+    if (!task.empty()) {
+      if (pinned ? !pinned_tasks_.insert(task).second : pinned_tasks_.erase(task) == 0) return;
+    } else {
+      if (pinned_ == pinned) return;
+      pinned_ = pinned;
+    }
   }
-  act(pinned ? "pin" : "release", "");
+  act(pinned ? "pin" : "release", "", task);
 }
 
-bool RunControl::pinned() const {
+bool RunControl::pinned(const std::string& task) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return pinned_;
+  return pinned_ || (!task.empty() && pinned_tasks_.count(task));
 }
 
 bool RunControl::wait_until_resumed(const std::string& task) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (paused_ && !stopped_) {
+  auto is_paused = [&] { return paused_ || paused_tasks_.count(task) > 0; };
+  auto is_stopped = [&] { return stopped_ || stopped_tasks_.count(task) > 0; };
+  if (is_paused() && !is_stopped()) {
     lock.unlock();
     if (on_phase) on_phase(task, "paused");
     lock.lock();
   }
-  cv_.wait(lock, [&] { return !paused_ || stopped_; });
-  return !stopped_;
+  cv_.wait(lock, [&] { return !is_paused() || is_stopped(); });
+  return !is_stopped();
 }
 
 std::vector<SteeringAct> RunControl::take_acts() {
@@ -291,7 +353,7 @@ bool steer_before_attempt(RunControl& control, Workspace& ws, int64_t run_id, co
     outcome.incumbent_name = row->kernel_origin;
     outcome.incumbent_speedup = state.incumbent_speedup;
   }
-  state.hints = control.take_hints();
+  state.hints = control.take_hints(task);
   if (control.on_phase) control.on_phase(task, "proposing");
   return true;
 }

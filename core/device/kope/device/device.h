@@ -96,6 +96,7 @@ struct MeasureRequest {
   double timeout_seconds = 60.0;
   uint64_t host_memory_bytes = uint64_t{4} << 30;
   bool sanitize = false;               // run the correctness call under the memory checker when there is one
+  int device_index = -1;               // which device of the host (a pool's slot); -1: the device's default
 };
 
 // The worker-side contract: per-call results, outputs already copied to host memory, device-measured times.

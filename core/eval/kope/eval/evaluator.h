@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ class Device;
 
 namespace kope::eval {
 
+// Thread-safe: `kope run --jobs N` evaluates several tasks at once through one evaluator (their timed calls
+// take turns through kope/base/timing_slots.h).
 class Evaluator {
  public:
   explicit Evaluator(exec::EvalPaths paths);
@@ -42,6 +45,7 @@ class Evaluator {
 
   exec::EvalPaths paths_;
   TrustedSide side_;  // goldens and builds held across evaluations
+  std::mutex devices_mutex_;
   std::map<std::string, std::unique_ptr<DeviceEntry>> devices_;
 };
 

@@ -39,7 +39,19 @@ struct Profile {
   double backoff_base_s = 1.0;
   double backoff_cap_s = 60.0;
   double retry_after_cap_s = 300.0;  // a longer Retry-After is an error rather than a silent wait
+  // Requests of this profile in flight at once over the whole process (`kope run --jobs N`); more wait their
+  // turn. A 429 or a Retry-After holds every request of the profile back for that long, not only the one told.
+  int max_in_flight = 4;
 };
+
+// The process-wide gate of a profile's requests (its endpoint and model): at most max_in_flight at once, and
+// none before the time a server last asked everyone to wait until.
+struct GateStats {
+  int in_flight = 0, max_in_flight_seen = 0;
+  int64_t waited_for_turn = 0;   // requests that queued for a free place
+  int64_t held_back = 0;         // requests that waited out another request's 429 or Retry-After
+};
+GateStats gate_stats(const Profile& p);
 
 struct Message {
   std::string role;  // "user" or "assistant"

@@ -26,6 +26,14 @@ struct LoopOptions {
   // exceeds the incumbent's speedup by this factor, so timing noise does not churn the incumbent.
   double min_gain = 1.02;
   std::string device = "cpu";
+  // Tasks advanced at once (issue 19): model requests, builds and correctness checks side by side, timed calls
+  // taking turns per device (kope/base/timing_slots.h). Each task in flight has its own policy, from the
+  // PolicyFactory, and its own connection to the workspace, so what one records the next prompt of every other
+  // can retrieve.
+  int jobs = 1;
+  // A pool of hosts (`--device cuda@a,cuda@b`, kope/device/pool.h): each evaluation goes to the one with the
+  // fewest in flight; runs are recorded against `device` (the kind). Empty: every evaluation on eval.device.
+  std::vector<std::string> device_specs;
   EvalOptions eval;
   std::shared_ptr<RunControl> control;  // pause/stop/steer between attempts; null: unsteered
   // Stop rules beyond max_attempts (0: off). Tokens and wall time count over the whole run, the others per task.
@@ -125,7 +133,14 @@ Recorded evaluate_recorded(workspace::Workspace& ws, eval::Evaluator& ev, int64_
 Recorded evaluate_in_new_run(workspace::Workspace& ws, eval::Evaluator& ev, const std::string& command, const Task& task,
                              const KernelSource& kernel, const std::string& device, const EvalOptions& options);
 
-// Every attempt is written to the workspace before and after it runs.
+// A policy for one thread of tasks, over that thread's connection to the workspace.
+using PolicyFactory = std::function<std::unique_ptr<Policy>(workspace::Workspace& ws)>;
+
+// Every attempt is written to the workspace before and after it runs. Outcomes come in the suite's order.
+std::vector<TaskOutcome> run_loop(workspace::Workspace& ws, eval::Evaluator& ev, const Suite& suite,
+                                  const PolicyFactory& make_policy, const LoopOptions& options, int64_t run_id,
+                                  const std::function<void(const LoopEvent&)>& progress = {});
+// One policy for every task: options.jobs must be 1.
 std::vector<TaskOutcome> run_loop(workspace::Workspace& ws, eval::Evaluator& ev, const Suite& suite, Policy& policy,
                                   const LoopOptions& options, int64_t run_id,
                                   const std::function<void(const LoopEvent&)>& progress = {});
@@ -136,6 +151,9 @@ struct LoopRun {
 };
 
 // The loop in a run of its own, as `kope run` and the window's Run loop do; the run ends "done" or "error".
+LoopRun run_loop_in_new_run(workspace::Workspace& ws, eval::Evaluator& ev, const Suite& suite,
+                            const PolicyFactory& make_policy, const LoopOptions& options, const std::string& command,
+                            const std::function<void(const LoopEvent&)>& progress = {});
 LoopRun run_loop_in_new_run(workspace::Workspace& ws, eval::Evaluator& ev, const Suite& suite, Policy& policy,
                             const LoopOptions& options, const std::string& command,
                             const std::function<void(const LoopEvent&)>& progress = {});

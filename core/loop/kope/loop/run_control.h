@@ -7,9 +7,11 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,30 +41,38 @@ class RunControl {
   RunControl();
 
   // Pause after the current attempt; resume; stop now (cancels the running evaluation through the token).
-  void pause();
-  void resume();
+  // With a task, only that task of a run with several in flight (`kope run --jobs N`); without, the whole run.
+  void pause(const std::string& task = "");
+  void resume(const std::string& task = "");
   void stop();
-  bool paused() const;
+  void stop_task(const std::string& task);
+  bool paused(const std::string& task = "") const;
   bool stopped() const;
+  bool task_stopped(const std::string& task) const;
   std::shared_ptr<CancelToken> cancel_token() const { return cancel_; }
+  // The token that stops one task's evaluation: cancelled by stop_task(task) and by stop().
+  std::shared_ptr<CancelToken> task_cancel_token(const std::string& task);
 
-  // A hint for the policy's next prompt (PolicyState::hints), consumed once.
-  void add_hint(const std::string& hint);
+  // A hint for the policy's next prompt (PolicyState::hints), consumed once by each task (by `task` only, when
+  // one is named).
+  void add_hint(const std::string& hint, const std::string& task = "");
 
   // Hold each candidate until decide() is called (or a stop); or let `approver` decide on the loop's thread.
   void set_hold(bool hold);
   bool holding() const;
   void set_approver(Approver approver);
-  // The held candidate, if one waits now.
+  // The held candidate that has waited longest, if one waits now (one per task may wait at once).
   std::optional<Proposal> held() const;
-  // Answers the held candidate: a proposal (edited or not) goes on to evaluation, nullopt rejects it.
-  void decide(std::optional<Proposal> decision);
+  std::vector<std::pair<std::string, Proposal>> all_held() const;  // task and candidate, oldest first
+  // Answers the held candidate (of `task`, or the oldest): a proposal (edited or not) goes on to evaluation,
+  // nullopt rejects it.
+  void decide(std::optional<Proposal> decision, const std::string& task = "");
 
   // The next attempt starts from this recorded evaluation's kernel as the incumbent.
   void fork_from(int64_t evaluation_id);
-  // While pinned, no candidate replaces the incumbent.
-  void pin(bool pinned);
-  bool pinned() const;
+  // While pinned, no candidate replaces the incumbent (of `task` only, when one is named).
+  void pin(bool pinned, const std::string& task = "");
+  bool pinned(const std::string& task = "") const;
 
   // Called on the loop's thread when a candidate is held, and at each phase ("proposing", "held", "paused").
   std::function<void(const Proposal&)> on_held;
@@ -75,7 +85,7 @@ class RunControl {
   bool wait_until_resumed(const std::string& task);
   // Passes the proposal through the approver or the hold; false: rejected (or stopped).
   bool review(const std::string& task, Proposal& proposal);
-  std::vector<std::string> take_hints();
+  std::vector<std::string> take_hints(const std::string& task = "");
   std::optional<int64_t> peek_fork() const;
   std::optional<int64_t> take_fork();
   // Acts not yet written to the workspace, oldest first.
@@ -84,17 +94,29 @@ class RunControl {
   std::vector<SteeringAct> pending_acts() const;
 
  private:
-  void act(const std::string& name, const std::string& detail);
+  void act(const std::string& name, const std::string& detail, const std::string& task = "");
+
+  // A candidate waiting for a person, per task.
+  struct Held {
+    Proposal proposal;
+    uint64_t order = 0;  // oldest first
+    bool decided = false;
+    std::optional<Proposal> decision;
+  };
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::shared_ptr<CancelToken> cancel_;
   bool paused_ = false, stopped_ = false, hold_ = false, pinned_ = false;
+  std::set<std::string> paused_tasks_, stopped_tasks_, pinned_tasks_;
+  std::map<std::string, std::shared_ptr<CancelToken>> task_cancel_;
   Approver approver_;
-  std::optional<Proposal> held_;
-  bool decided_ = false;
-  std::optional<Proposal> decision_;
+  std::map<std::string, Held> held_;
+  uint64_t held_order_ = 0;
+  // Hints for every task (each task takes each once: hints_taken_ counts how many it took) and per task.
   std::vector<std::string> hints_;
+  std::map<std::string, std::size_t> hints_taken_;
+  std::map<std::string, std::vector<std::string>> task_hints_;
   std::optional<int64_t> fork_;
   std::vector<SteeringAct> acts_;
 };

@@ -1,6 +1,7 @@
 // The loop's stop rules beyond the attempt count: tokens, wall time, target speedup, patience, cancellation.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -11,8 +12,8 @@ namespace kope::loop {
 
 struct StopState {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-  int64_t tokens = 0;         // over the run
-  int since_improvement = 0;  // in this task
+  std::atomic<int64_t> tokens{0};  // over the run (tasks in flight at once add to it)
+  int since_improvement = 0;       // in this task (StopState::since_improvement of a lone task, or the task's own)
 };
 
 struct StopDecision {
@@ -21,5 +22,7 @@ struct StopDecision {
 };
 
 StopDecision stop_reason(const LoopOptions& o, const StopState& s, double incumbent_speedup);
+// The same with the task's own count of attempts without improvement (tasks in flight at once share `run`).
+StopDecision stop_reason(const LoopOptions& o, const StopState& run, int since_improvement, double incumbent_speedup);
 
 }  // namespace kope::loop
