@@ -11,6 +11,7 @@
 
 #include "kope/cli/cli.h"
 #include "kope/device/device.h"
+#include "kope/device/pool.h"
 #include "kope/device/worker_protocol.h"
 #include "kope/base/embedded.h"
 #include "kope/base/error.h"
@@ -436,4 +437,30 @@ TEST(CliDevices, TheLlmAgentRunsOnAscendWithItsOwnPromptPack) {
   EXPECT_NE(a["status"], "no_candidate") << a.dump();
   EXPECT_GT(a["evaluation_id"].get<int64_t>(), 0) << a.dump();
   EXPECT_FALSE(a["transcript_id"].is_null()) << a.dump();
+}
+
+TEST(DevicePool, IndexesCoreSetsAndHostsAreParsedAndMixesRefused) {
+  using kope::device::parse_device_pool;
+  auto cpu = parse_device_pool("cpu");
+  EXPECT_EQ(cpu.device, "cpu");
+  EXPECT_TRUE(cpu.slots.empty());
+  EXPECT_FALSE(cpu.is_pool());
+  auto cores = parse_device_pool("cpu:0-1,cpu:2,3");
+  EXPECT_EQ(cores.device, "cpu");
+  ASSERT_EQ(cores.slots.size(), 2u);
+  EXPECT_EQ(cores.slots[0].cpus, (std::vector<int>{0, 1}));
+  EXPECT_EQ(cores.slots[1].cpus, (std::vector<int>{2, 3}));
+  auto npus = parse_device_pool("ascend:0-7");
+  EXPECT_EQ(npus.device, "ascend");
+  ASSERT_EQ(npus.slots.size(), 8u);
+  EXPECT_EQ(npus.slots[7].device_index, 7);
+  EXPECT_EQ(npus.slots[7].name, "ascend:7");
+  auto gpus = parse_device_pool("cuda:0,1");
+  ASSERT_EQ(gpus.slots.size(), 2u);
+  EXPECT_EQ(gpus.slots[1].device_index, 1);
+  auto hosts = parse_device_pool("cuda@hostA,cuda@user@hostB:2222");
+  EXPECT_EQ(hosts.device, "cuda");
+  EXPECT_EQ(hosts.specs, (std::vector<std::string>{"cuda@hostA", "cuda@user@hostB:2222"}));
+  for (const char* bad : {"cpu,cuda", "cuda:0,0", "cpu:0-1,cpu:1", "cuda:", "cuda@a,cuda:1", "cpu,,cpu", "cuda:x"})
+    EXPECT_THROW(parse_device_pool(bad), kope::Error) << bad;
 }

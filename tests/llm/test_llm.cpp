@@ -332,3 +332,43 @@ TEST(LlmClient, ServerIgnoringStreamAnswersWithOneDocument) {
   EXPECT_EQ(a.reasoning, "t");
   EXPECT_EQ(a.usage.completion_tokens, 3);
 }
+
+TEST(LlmGate, AtMostMaxInFlightRequestsOfAProfileAtOnce) {
+  ScriptedServer srv;
+  srv.set_responder([](const test::RecordedRequest&) { return test::sse_response({test::openai_stream({"ok"})}, 300); });
+  Profile p = profile(Provider::OpenAI, srv.url());
+  p.max_in_flight = 2;
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&] {
+      Client c(p, kKey);
+      if (c.chat(hello()).answer == "ok") ++ok;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ok.load(), 4);
+  EXPECT_EQ(srv.max_in_flight(), 2) << "the server should have seen two requests at once, never more";
+  const GateStats st = gate_stats(p);
+  EXPECT_EQ(st.max_in_flight_seen, 2);
+  EXPECT_GE(st.waited_for_turn, 2);
+  EXPECT_EQ(st.in_flight, 0);
+}
+
+TEST(LlmGate, ARateLimitHoldsBackEveryRequestOfTheProfileNotOnlyTheOneTold) {
+  ScriptedServer srv({test::error_response(429, R"({"error":{"message":"slow down","type":"rate_limit_error"}})",
+                                           {{"Retry-After", "1"}})});
+  srv.set_responder([](const test::RecordedRequest&) { return test::sse_response({test::openai_stream({"ok"})}); });
+  const Profile p = profile(Provider::OpenAI, srv.url());
+  std::thread first([&] { Client(p, kKey).chat(hello()); });
+  while (srv.requests().empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the 429 has been read
+  ChatReply second = Client(p, kKey).chat(hello());
+  first.join();
+  EXPECT_EQ(second.answer, "ok");
+  EXPECT_EQ(second.retries, 0) << "the other request waits; it is not failed";
+  const auto reqs = srv.requests();
+  ASSERT_EQ(reqs.size(), 3u);
+  for (std::size_t i = 1; i < 3; ++i)
+    EXPECT_GE(std::chrono::duration<double>(reqs[i].at - reqs[0].at).count(), 0.9) << "request " << i;
+  EXPECT_GE(gate_stats(p).held_back, 1);
+}

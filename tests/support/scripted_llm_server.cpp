@@ -38,12 +38,18 @@ ScriptedServer::ScriptedServer(std::vector<ScriptedResponse> script) : script_(s
 ScriptedServer::~ScriptedServer() {
   stop_ = true;
   thread_.join();
+  for (auto& t : connections_) t.join();
   close(listen_fd_);
 }
 
 void ScriptedServer::add(ScriptedResponse r) {
   std::lock_guard<std::mutex> g(mu_);
   script_.push_back(std::move(r));
+}
+
+void ScriptedServer::set_responder(std::function<ScriptedResponse(const RecordedRequest&)> f) {
+  std::lock_guard<std::mutex> g(mu_);
+  responder_ = std::move(f);
 }
 
 std::vector<RecordedRequest> ScriptedServer::requests() const {
@@ -59,8 +65,14 @@ void ScriptedServer::serve() {
     if (fd < 0) continue;
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    handle(fd);
-    close(fd);
+    connections_.emplace_back([this, fd] {
+      const int now = ++in_flight_;
+      for (int m = max_in_flight_.load(); now > m && !max_in_flight_.compare_exchange_weak(m, now);) {
+      }
+      handle(fd);
+      close(fd);
+      --in_flight_;
+    });
   }
 }
 
@@ -141,6 +153,7 @@ void ScriptedServer::handle(int fd) {
     std::lock_guard<std::mutex> g(mu_);
     requests_.push_back(req);
     if (next_ < script_.size()) r = script_[next_++];
+    else if (responder_) r = responder_(req);
     else r = error_response(500, R"({"error":{"message":"the test script has no more responses","type":"server_error"}})");
   }
   std::string h = "HTTP/1.1 " + std::to_string(r.status) + " " + reason(r.status) + "\r\nConnection: close\r\n";

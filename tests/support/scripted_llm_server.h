@@ -1,10 +1,12 @@
 // A scripted HTTP/1.1 server on 127.0.0.1 for the LLM client's tests: each connection gets the next response of
-// the script (status, headers, body pieces written with delays, optionally dropped before the end), and every
-// request is recorded. Real sockets, one thread.
+// the script (status, headers, body pieces written with delays, optionally dropped before the end), or what a
+// responder makes of the request, and every request is recorded. Real sockets, a thread per connection, so
+// requests in flight at once (`kope run --jobs N`) are served at once and counted.
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -40,6 +42,9 @@ class ScriptedServer {
   ScriptedServer& operator=(const ScriptedServer&) = delete;
 
   void add(ScriptedResponse r);
+  // Answers every request the script has no response left for (the script comes first).
+  void set_responder(std::function<ScriptedResponse(const RecordedRequest&)> f);
+  int max_in_flight() const { return max_in_flight_.load(); }
   int port() const { return port_; }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   std::vector<RecordedRequest> requests() const;
@@ -55,6 +60,9 @@ class ScriptedServer {
   std::vector<ScriptedResponse> script_;
   std::size_t next_ = 0;
   std::vector<RecordedRequest> requests_;
+  std::function<ScriptedResponse(const RecordedRequest&)> responder_;
+  std::atomic<int> in_flight_{0}, max_in_flight_{0};
+  std::vector<std::thread> connections_;
   std::thread thread_;
 };
 
