@@ -381,9 +381,11 @@ class TaskRun {
   void promote(const Proposal& p, const EvalReport& rep, int64_t kernel, Attempt& a) {
     const bool pinned = control_ && control_->pinned(task_.name);  // steering: a pinned incumbent stays
     const Promotion pr = decide_promotion(rep, state_.incumbent_speedup, options_.min_gain, false, incumbent_baseline_);
-    if (pr.interval) {
-      a.speedup_low = pr.interval->low;
-      a.speedup_high = pr.interval->high;
+    // The interval beside the attempt's speedup is against the same baseline as that speedup (the report's own);
+    // the promotion's may be against the naive one, like the incumbent's.
+    if (const auto iv = task_speedup_interval(rep.cases)) {
+      a.speedup_low = iv->low;
+      a.speedup_high = iv->high;
     }
     if (pr.needs_review) {
       a.needs_review = true;

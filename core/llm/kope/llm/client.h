@@ -41,7 +41,7 @@ struct Profile {
   double retry_after_cap_s = 300.0;  // a longer Retry-After is an error rather than a silent wait
   // Requests of this profile in flight at once over the whole process (`kope run --jobs N`); more wait their
   // turn. A 429 or a Retry-After holds every request of the profile back for that long, not only the one told.
-  int max_in_flight = 4;
+  int max_in_flight = 8;
 };
 
 // The process-wide gate of a profile's requests (its endpoint and model): at most max_in_flight at once, and

@@ -1,0 +1,266 @@
+// Many attempts at once (issue 19, item 4): `kope run --policy llm --jobs N` over the L1 and L2 tasks against a
+// scripted OpenAI-compatible server on 127.0.0.1 that answers every request after a fixed latency with the next
+// shipped kernel of the task in the prompt. For each latency and each N it prints attempts per minute, the share
+// of wall time with at least one evaluation running, the tokens spent, and, for the same shipped kernels, the
+// speedup measured at N beside the one measured alone (--jobs 1) with whether it lies in the alone interval.
+//
+//   bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--tasks a,b] [--levels 1,2] [--attempts 1] [--keep DIR]
+//
+// Builds and goldens are made once, untimed, in a warm-up workspace whose caches every measured run starts from
+// (hard links), so each run's figure is the loop's own pace. Run it on a machine with nothing else running.
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kope/base/error.h"
+#include "kope/base/process.h"
+#include "kope/model/suite.h"
+#include "kope/workspace/workspace.h"
+#include "scripted_llm_server.h"
+
+using namespace kope;
+using namespace kope::workspace;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Options {
+  std::vector<double> latencies = {20, 2};
+  std::vector<int> jobs = {1, 2, 4, 8};
+  std::vector<std::string> tasks;  // empty: the tasks of `levels`
+  std::string levels = "1,2";
+  int attempts = 1;
+  fs::path keep;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  for (std::size_t p = 0; p <= s.size();) {
+    const std::size_t c = std::min(s.find(',', p), s.size());
+    if (c > p) out.push_back(s.substr(p, c - p));
+    p = c + 1;
+  }
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--latency") {
+      o.latencies.clear();
+      for (const auto& x : split(v)) o.latencies.push_back(std::stod(x));
+    } else if (k == "--jobs") {
+      o.jobs.clear();
+      for (const auto& x : split(v)) o.jobs.push_back(std::stoi(x));
+    } else if (k == "--tasks") {
+      o.tasks = split(v);
+    } else if (k == "--levels") {
+      o.levels = v;
+    } else if (k == "--attempts") {
+      o.attempts = std::stoi(v);
+    } else if (k == "--keep") {
+      o.keep = v;
+    } else {
+      throw Error("bench_jobs: unknown option " + k);
+    }
+  }
+  return o;
+}
+
+// The scripted model: the task is read from the prompt's "# Task: NAME" line; the k-th request for a task gets
+// its k-th shipped kernel (cycling), after `latency` seconds.
+class Model {
+ public:
+  explicit Model(double latency) : latency_ms_(static_cast<int>(latency * 1000)) {
+    server_.set_responder([this](const test::RecordedRequest& r) { return answer(r); });
+  }
+  std::string url() const { return server_.url() + "/v1"; }
+  int max_in_flight() const { return server_.max_in_flight(); }
+
+ private:
+  test::ScriptedResponse answer(const test::RecordedRequest& r) {
+    const std::size_t at = r.body.find("# Task: ");
+    std::string task;
+    for (std::size_t i = at == std::string::npos ? r.body.size() : at + 8; i < r.body.size(); ++i) {
+      const char c = r.body[i];
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) break;
+      task += c;
+    }
+    const std::vector<CandidateSource> shipped = embedded_candidates(task, "cpu");
+    std::string text = "No kernel: I could not find the task in the prompt.";
+    if (!shipped.empty()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      const CandidateSource& k = shipped[asked_[task]++ % shipped.size()];
+      text = "Here is a kernel.\n\n```cpp\n" + k.source + "\n```\n";
+    }
+    return test::sse_response({test::openai_stream({text}, "", 900, 600)}, latency_ms_);
+  }
+
+  test::ScriptedServer server_;
+  const int latency_ms_;
+  std::mutex mu_;
+  std::map<std::string, std::size_t> asked_;
+};
+
+fs::path self_dir() { return fs::read_symlink("/proc/self/exe").parent_path(); }
+
+ProcessResult run_kope(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {(self_dir() / "kope").string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessLimits lim;
+  lim.wall_seconds = 7200;
+  lim.max_captured_bytes = 64 << 20;
+  return run_process(argv, lim, {}, {"KOPE_RUNNER=" + (self_dir() / "kope-runner").string()});
+}
+
+// One measured run: attempts, seconds, tokens, evaluation-busy share and each kernel's speedup and interval.
+struct Measured {
+  int jobs = 0;
+  double seconds = 0, busy_share = 0;
+  int attempts = 0;
+  int64_t tokens = 0;
+  int server_max_in_flight = 0;
+  std::map<std::string, std::array<double, 3>> speedups;  // kernel name -> speedup, low, high
+};
+
+double iso_seconds(const std::string& iso) {  // "2026-12-04T13:46:18.123Z" -> seconds of the day (runs are short)
+  if (iso.size() < 19) return 0;
+  return std::stod(iso.substr(11, 2)) * 3600 + std::stod(iso.substr(14, 2)) * 60 + std::stod(iso.substr(17));
+}
+
+// The share of [first start, last finish] during which at least one evaluation ran.
+double busy_share(const fs::path& ws_dir) {
+  Workspace ws = Workspace::open(ws_dir);
+  std::vector<std::pair<double, double>> spans;
+  for (const auto& e : ws.evaluations(std::nullopt, 100000))
+    if (!e.finished_at.empty()) spans.push_back({iso_seconds(e.started_at), iso_seconds(e.finished_at)});
+  if (spans.empty()) return 0;
+  std::sort(spans.begin(), spans.end());
+  double busy = 0, cur_lo = spans[0].first, cur_hi = spans[0].second, lo = spans[0].first, hi = 0;
+  for (const auto& [a, b] : spans) {
+    hi = std::max(hi, b);
+    if (a > cur_hi) {
+      busy += cur_hi - cur_lo;
+      cur_lo = a;
+      cur_hi = b;
+    } else {
+      cur_hi = std::max(cur_hi, b);
+    }
+  }
+  busy += cur_hi - cur_lo;
+  return hi > lo ? busy / (hi - lo) : 0;
+}
+
+void link_caches(const fs::path& from, const fs::path& to) {
+  fs::create_directories(to);
+  for (const char* d : {"build", "golden"})
+    if (fs::exists(from / d))
+      fs::copy(from / d, to / d, fs::copy_options::recursive | fs::copy_options::create_hard_links);
+}
+
+Measured run_once(const Options& o, const std::string& tasks, const fs::path& warm, const fs::path& root,
+                  double latency, int jobs) {
+  Model model(latency);
+  const fs::path ws = root / ("lat" + std::to_string(static_cast<int>(latency)) + "-jobs" + std::to_string(jobs));
+  fs::remove_all(ws);
+  link_caches(warm, ws);
+  const auto t0 = std::chrono::steady_clock::now();
+  const ProcessResult pr = run_kope({"run", "--policy", "llm", "--provider", "openai", "--base-url", model.url(),
+                                 "--model", "scripted", "--workspace", ws.string(), "--tasks", tasks, "--jobs",
+                                 std::to_string(jobs), "--max-attempts", std::to_string(o.attempts), "--json"});
+  Measured m;
+  m.jobs = jobs;
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!pr.started || pr.timed_out || pr.term_signal || pr.out.empty())
+    throw Error("kope run --jobs " + std::to_string(jobs) + " failed: " + pr.describe() + ": " + pr.err.substr(0, 2000));
+  const json j = json::parse(pr.out);
+  m.tokens = j.value("tokens", int64_t{0});
+  for (const auto& t : j.at("tasks"))
+    for (const auto& a : t.at("attempts")) {
+      ++m.attempts;
+      if (a.at("speedup").is_number() && a.at("speedup_ci95").is_array())
+        m.speedups[t.at("task").get<std::string>() + " " + a.at("name").get<std::string>() + " " +
+                   a.at("thought").get<std::string>()] = {a["speedup"].get<double>(), a["speedup_ci95"][0].get<double>(),
+                                                           a["speedup_ci95"][1].get<double>()};
+    }
+  m.busy_share = busy_share(ws);
+  m.server_max_in_flight = model.max_in_flight();
+  if (o.keep.empty()) fs::remove_all(ws);
+  return m;
+}
+
+std::string task_list(const Options& o) {
+  if (!o.tasks.empty()) {
+    std::string out;
+    for (const auto& n : o.tasks) out += (out.empty() ? "" : ",") + n;
+    return out;
+  }
+  std::vector<std::string> names;
+  for (const Task& t : Suite::embedded().at_levels(parse_levels(o.levels)).tasks()) names.push_back(t.name);
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ",") + n;
+  return out;
+}
+
+void print(double latency, const std::vector<Measured>& runs) {
+  const Measured& alone = runs.front();
+  std::printf("\nlatency %.0f s\n%6s %9s %9s %12s %9s %10s %10s %14s\n", latency, "jobs", "attempts", "seconds",
+              "attempts/min", "vs jobs1", "eval busy", "tokens", "speedups in CI");
+  for (const Measured& m : runs) {
+    int compared = 0, inside = 0;
+    for (const auto& [k, s] : m.speedups) {
+      auto it = alone.speedups.find(k);
+      if (it == alone.speedups.end()) continue;
+      ++compared;
+      inside += s[0] >= it->second[1] && s[0] <= it->second[2];
+    }
+    const double apm = m.attempts / (m.seconds / 60);
+    const double apm1 = alone.attempts / (alone.seconds / 60);
+    std::printf("%6d %9d %9.1f %12.2f %8.2fx %9.0f%% %10lld %8d of %d\n", m.jobs, m.attempts, m.seconds, apm,
+                apm / apm1, m.busy_share * 100, static_cast<long long>(m.tokens), inside, compared);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = parse(argc, argv);
+    const std::string tasks = task_list(o);
+    const fs::path root = o.keep.empty() ? fs::temp_directory_path() / ("kope-bench-jobs-" + std::to_string(getpid())) : o.keep;
+    const fs::path warm = root / "warm";
+    std::printf("tasks: %s\nwarming up builds and goldens (untimed)...\n", tasks.c_str());
+    std::fflush(stdout);
+    const ProcessResult w = run_kope({"run", "--policy", "offline", "--workspace", warm.string(), "--tasks", tasks,
+                                  "--max-attempts", "1", "--json"});
+    if (!w.started || w.timed_out || w.term_signal) throw Error("warm-up failed: " + w.describe() + ": " + w.err);
+    for (double latency : o.latencies) {
+      std::vector<Measured> runs;
+      for (int jobs : o.jobs) {
+        runs.push_back(run_once(o, tasks, warm, root, latency, jobs));
+        std::printf("  latency %.0f s, --jobs %d: %d attempts in %.1f s (server saw %d requests at once at most)\n",
+                    latency, jobs, runs.back().attempts, runs.back().seconds, runs.back().server_max_in_flight);
+        std::fflush(stdout);
+      }
+      print(latency, runs);
+    }
+    if (o.keep.empty()) fs::remove_all(root);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_jobs: %s\n", e.what());
+    return 1;
+  }
+}
