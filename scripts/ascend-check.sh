@@ -53,7 +53,7 @@ kope="$build/bin/kope"
 doctor_rc=0
 if [ -n "$set_env" ]; then
   # shellcheck disable=SC1090
-  (source "$set_env" >/dev/null 2>&1; env) >"$evidence/set_env.env" 2>&1
+  (set +u; source "$set_env" >/dev/null 2>&1; env) >"$evidence/set_env.env" 2>&1  # set_env.sh may read unset variables
   KOPE_WORKSPACE="$build/ascend-check-ws" "$kope" doctor --device ascend >"$evidence/doctor.txt" 2>&1
   KOPE_WORKSPACE="$build/ascend-check-ws" "$kope" doctor --device ascend --json >"$evidence/doctor.json" 2>/dev/null
   doctor_rc=$?

@@ -182,7 +182,7 @@ DeviceStep profile_step(device::Device& dev, const device::Capabilities& caps, c
   if (p.available && !p.counters.empty()) return {"profile", route, StepState::Works, profile_text(p), ""};
   const std::string why = p.reason.empty() ? "the profiler returned no counters" : p.reason;
   return {"profile", route, caps.profiler ? StepState::Fails : StepState::NotAvailable, why,
-          profile_todo(dev.kind(), caps)};
+          profile_todo(dev.kind(), caps, why)};
 }
 
 // Availability, fingerprint and capabilities; false when the device is not there (nothing else can run).

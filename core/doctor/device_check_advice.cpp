@@ -54,12 +54,13 @@ std::string build_failure_text(const BuildResult& b) {
 }
 
 std::string profile_text(const device::ProfileResult& p) {
-  std::string s = p.tool + ": " + std::to_string(p.counters.size()) + " counters";
-  for (std::size_t i = 0; i < p.counters.size() && i < 4; ++i) {
-    const device::Counter& c = p.counters[i];
-    s += (i ? ", " : " (") + c.name + " " + fmt("%g", c.value) + (c.unit.empty() ? "" : " " + c.unit);
+  std::string s = p.tool + ": " + std::to_string(p.counters.size()) + " counters", shown;
+  int n = 0;
+  for (const device::Counter& c : p.counters) {  // the first few that are figures, not a table's row labels
+    if (c.name.find("block_id") != std::string::npos || n == 4) continue;
+    shown += (n++ ? ", " : "") + c.name + " " + fmt("%g", c.value) + (c.unit.empty() ? "" : " " + c.unit);
   }
-  return s + (p.counters.empty() ? "" : p.counters.size() > 4 ? ", ...)" : ")");
+  return shown.empty() ? s : s + " (" + shown + (p.counters.size() > 4 ? ", ...)" : ")");
 }
 
 DeviceStep run_verdict(const EvalReport& rep, const ConcreteCase& kc, const std::string& route, const std::string& kind) {
@@ -147,10 +148,15 @@ std::string run_todo(const std::string& kind, const std::string& route, const st
   return "read the error above; `kope eval` on this device stops the same way";
 }
 
-std::string profile_todo(const std::string& kind, const device::Capabilities& c) {
-  if (kind == "cuda") return c.can_run ? "install Nsight Compute (ncu) with the CUDA toolkit" : "needs a GPU (see the run line)";
-  if (kind == "ascend") return c.can_run ? "msprof comes with the CANN toolkit (bin/msprof)" : "needs a board (see the run line)";
-  return "";
+std::string profile_todo(const std::string& kind, const device::Capabilities& c, const std::string& why) {
+  std::string todo;
+  if (kind == "cuda" && why.find("ncu") != std::string::npos) todo = "install Nsight Compute (ncu) with the CUDA toolkit";
+  if (kind == "ascend" && why.find("msprof is not installed") != std::string::npos)
+    todo = "msprof comes with the CANN toolkit (bin/msprof)";
+  const bool no_hardware = why.find("no NPU") != std::string::npos || why.find("no GPU") != std::string::npos;
+  if (no_hardware || (kind == "cuda" && !c.can_run))
+    todo += (todo.empty() ? "" : "; ") + std::string("the profiler needs the hardware (see the run line)");
+  return todo;
 }
 
 }  // namespace detail

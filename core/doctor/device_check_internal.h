@@ -22,6 +22,6 @@ std::string availability_todo(const std::string& kind, const std::string& spec);
 std::string route_todo(const std::string& kind, const std::string& route);  // a route the toolkit lacks
 std::string build_todo(const std::string& kind, const std::string& route);
 std::string run_todo(const std::string& kind, const std::string& route, const std::string& why);
-std::string profile_todo(const std::string& kind, const device::Capabilities& c);
+std::string profile_todo(const std::string& kind, const device::Capabilities& c, const std::string& why);
 
 }  // namespace kope::doctor::detail

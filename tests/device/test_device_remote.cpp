@@ -35,6 +35,7 @@ using namespace kope::device;
 using namespace kope::exec;
 
 using kope::test::Sshd;
+using kope::test::sshd_detail::free_port;
 
 namespace {
 
