@@ -36,20 +36,30 @@ Evaluator::DeviceEntry& Evaluator::device_for(const std::string& spec) {
   device::DeviceConfig cfg;
   cfg.work_dir = paths_.build.parent_path();
   cfg.runner = paths_.runner;
-  auto e = std::make_unique<DeviceEntry>();
-  e->dev = device::make_device(spec, cfg);  // kope::Error for a malformed spec or an unknown kind
-  if (e->dev->kind() == "cpu") {
+  std::unique_ptr<device::Device> dev = device::make_device(spec, cfg);  // kope::Error for a malformed spec or an unknown kind
+  if (dev->kind() == "cpu") {
     // The CPU device builds against the workspace's header, as compile_kernel always did (same cache keys).
     cfg.include_dir = paths_.include;
-    e->dev = device::make_device(spec, cfg);
+    dev = device::make_device(spec, cfg);
   }
+  return add_device(spec, std::move(dev));
+}
+
+Evaluator::DeviceEntry& Evaluator::add_device(const std::string& spec, std::unique_ptr<device::Device> dev) {
+  auto e = std::make_unique<DeviceEntry>();
+  e->dev = std::move(dev);
   e->availability = e->dev->availability();
   if (e->availability.available) {
     e->caps = e->dev->capabilities();
     e->fingerprint = device::to_json(e->dev->fingerprint());
   }
   e->runner = make_case_runner(*e->dev, e->caps, paths_);
-  return *devices_.emplace(spec, std::move(e)).first->second;
+  devices_[spec] = std::move(e);
+  return *devices_[spec];
+}
+
+void Evaluator::use_device(const std::string& spec, std::unique_ptr<device::Device> dev) {
+  add_device(spec, std::move(dev));
 }
 
 namespace {

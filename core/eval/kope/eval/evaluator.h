@@ -38,10 +38,15 @@ class Evaluator {
 
   const exec::EvalPaths& paths() const { return paths_; }
 
+  // Evaluations whose EvalOptions::device is `spec` run on `dev`, a device the caller made (its own tools, a build
+  // route of its choice: `kope doctor --device` builds with each route in turn); replaces what `spec` named before.
+  void use_device(const std::string& spec, std::unique_ptr<device::Device> dev);
+
  private:
   // Each device spec made once per evaluator (a remote one keeps its SSH connection), with its fingerprint.
   struct DeviceEntry;
   DeviceEntry& device_for(const std::string& spec);
+  DeviceEntry& add_device(const std::string& spec, std::unique_ptr<device::Device> dev);
 
   exec::EvalPaths paths_;
   TrustedSide side_;  // goldens and builds held across evaluations
