@@ -59,6 +59,7 @@ Evaluator::DeviceEntry& Evaluator::add_device(const std::string& spec, std::uniq
 }
 
 void Evaluator::use_device(const std::string& spec, std::unique_ptr<device::Device> dev) {
+  std::lock_guard<std::mutex> lock(devices_mutex_);
   add_device(spec, std::move(dev));
 }
 

@@ -197,6 +197,8 @@ class TaskRun {
         mem_(ws.handle()) {
     // Stopping this task alone (with others in flight) cancels its evaluation only; stopping the run, all.
     if (control_) eval_.cancel = control_->task_cancel_token(task.name);
+    if (options.eval_progress)
+      eval_.progress = [f = options.eval_progress, name = task.name](const EvalProgress& p) { f(name, p); };
   }
 
   TaskOutcome run() {
@@ -292,6 +294,7 @@ class TaskRun {
     Attempt a;
     a.name = p.name;
     a.status = p.cancelled ? "cancelled" : "no_candidate";
+    a.tokens = p.tokens;
     a.message = p.cancelled ? "cancelled" : p.no_candidate;
     a.transcript_id = p.transcript_id;
     state_.latest_feedback = p.cancelled ? "" : "Your previous reply produced no candidate: " + p.no_candidate;
@@ -311,6 +314,7 @@ class TaskRun {
     a.name = p.name;
     a.thought = p.thought;
     a.transcript_id = p.transcript_id;
+    a.tokens = p.tokens;
     const Recorded rec = evaluate_on_a_host(p);
     a.evaluation_id = rec.evaluation_id;
     record_context(rec.evaluation_id);
@@ -569,7 +573,7 @@ json to_json(const std::vector<TaskOutcome>& outcomes) {
                           {"accuracy_bits", a.accuracy_bits ? json(*a.accuracy_bits) : json(nullptr)},
                           {"accuracy_max_ulps", a.accuracy_max_ulps ? json(*a.accuracy_max_ulps) : json(nullptr)},
                           {"promoted", a.promoted}, {"needs_review", a.needs_review}, {"message", a.message},
-                          {"transcript_id", a.transcript_id ? json(a.transcript_id) : json(nullptr)}});
+                          {"transcript_id", a.transcript_id ? json(a.transcript_id) : json(nullptr)}, {"tokens", a.tokens}});
     json skipped = json::array();
     for (const auto& s : o.skipped)
       skipped.push_back({{"name", s.name}, {"sha256", s.sha256}, {"case_id", s.case_id}, {"reason", s.reason}});

@@ -45,6 +45,9 @@ struct LoopOptions {
   // false: a candidate the memory says already failed on this task and device is skipped (and reported).
   bool recheck = false;
   memory::RetrieveOptions retrieve;
+  // The evaluation's phases with the task they belong to (eval.progress has no task; with --jobs N several
+  // evaluations report at once). Called on the evaluating thread.
+  std::function<void(const std::string& task, const EvalProgress&)> eval_progress;
 };
 
 struct Attempt {
@@ -60,6 +63,7 @@ struct Attempt {
   bool needs_review = false;  // faster than the hardware floor allows: waits for a person (kope review)
   std::string message;
   int64_t transcript_id = 0;  // the policy's record (an LLM transcript), 0 for none
+  int64_t tokens = 0;         // model tokens the proposal cost
 };
 
 // A candidate the loop did not evaluate because the memory says it already failed here.
