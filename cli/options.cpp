@@ -213,6 +213,12 @@ void add_loop_options(CLI::App& app, LoopOptions& o) {
             "stop the run after N model tokens, 0: no limit")->group(group);
   add_number(app, "--max-wall", o.max_wall_seconds, 0, 1e9, "stop the run after this many seconds, 0: no limit")
       ->group(group);
+  add_value(app, "--device-memory", [&o](const std::string& v) {
+    auto d = memory::device_memory_from_name(v);
+    if (!d) throw UsageError("--device-memory expects local, foreign or both, got \"" + v + "\"");
+    o.retrieve.devices = *d;
+  }, "WHICH", "experience from this device's Cases only (local), only other devices' (foreign: memory built on "
+              "another kind of hardware), or both (default)")->group(group);
   add_flag(app, "--recheck", o.recheck, "evaluate candidates the memory says already failed here (skipped otherwise)")
       ->group(group);
 }

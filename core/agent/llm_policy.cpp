@@ -123,7 +123,7 @@ AssembleInput retrieve_input(const PolicyState& state, const PromptTemplates& te
   in.user_template = with_hints_slot(templates.user, !state.hints.empty());
   in.hot = hot_sections(state, templates, 1.02);
   if (!source && context.arm != MemoryArm::Off) {
-    in.items = context_items(state.experience, state.task->name);  // the loop's Retrieve(s, M)
+    in.items = context_items(state.experience, state.task->name, state.device);  // the loop's Retrieve(s, M)
   } else if (source && context.arm != MemoryArm::Off) {
     ExperienceQuery q;
     q.task = state.task;

@@ -15,19 +15,23 @@ std::string fmt2(double v) {
 
 }  // namespace
 
-std::vector<ContextItem> context_items(const std::vector<memory::RetrievedItem>& items, const std::string& task) {
+std::vector<ContextItem> context_items(const std::vector<memory::RetrievedItem>& items, const std::string& task,
+                                       const std::string& device) {
   std::vector<ContextItem> out;
   const double n = static_cast<double>(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
     const memory::RetrievedItem& it = items[i];
     ContextItem c;
-    const bool same = it.task == task && !it.foreign;
+    const bool other_device = !device.empty() && !it.device.empty() && it.device != device;
+    const bool same = it.task == task && !it.foreign && !other_device;
     c.tier = same || it.pinned ? Tier::Warm : Tier::Cold;
     c.source_kind = it.kind == "failure" ? "failure" : "case";
     c.source_id = it.case_id;
     c.rank = n - static_cast<double>(i);  // the memory's order
-    c.label = "case " + std::to_string(it.case_id) + " " + it.task + " " + it.label + " (" + it.provenance + ")";
+    c.label = "case " + std::to_string(it.case_id) + " " + it.task + (other_device ? " on " + it.device : "") + " " +
+              it.label + " (" + it.provenance + ")";
     std::string t = "Case #" + std::to_string(it.case_id) + " (task " + it.task + (it.foreign ? ", from another workspace" : "") +
+                    (other_device ? ", measured on " + it.device + ", not on " + device : "") +
                     ", " + (it.correct ? "correct" : "incorrect") + ", " + it.label +
                     (it.correct ? ", speedup " + fmt2(it.a_v) + "x, confidence " + fmt2(it.c_v) : "") + ")\n";
     t += "thought: " + (it.thought.empty() ? std::string("(none given)") : it.thought) + "\n";

@@ -103,7 +103,7 @@ struct Picker {
   const RetrieveState& state;
   const RetrieveOptions& o;
   Stmt& item;
-  std::string foreign;  // the filter that leaves out imported Cases unless they are asked for
+  std::string foreign;  // the filter that leaves out imported Cases (unless asked for) and other devices' (local)
   std::set<int64_t> taken;
   std::vector<RetrievedItem> out;
 
@@ -138,7 +138,8 @@ void add_exact(Picker& p, const std::string& tag_list) {
   const RetrieveState& state = p.state;
   const int per_bucket = p.o.per_bucket;
   const std::string base = "SELECT c.id FROM memory_cases c WHERE c.task=? AND c.bucket=? AND c.pruned=0 AND "
-                           "c.flag IS NULL AND c.device=? " + p.foreign;
+                           "c.flag IS NULL AND c.device" + std::string(p.o.devices == RetrieveOptions::Devices::Foreign ? "<>" : "=") +
+                           "? " + p.foreign;
   // EXISTS, not IN: the rank index is walked in score order and stops at LIMIT, instead of materialising every
   // Case that carries a tag.
   auto with_tags_c = p.store.stmt(base + (tag_list.empty() ? "" : "AND EXISTS (SELECT 1 FROM memory_case_tags t WHERE "
@@ -270,13 +271,35 @@ void add_text(Picker& p, const std::string& tag_list) {
 std::vector<RetrievedItem> retrieve(const MemoryStore& store, const RetrieveState& state, const RetrieveOptions& o) {
   store::ReadTxn snapshot(store.db());
   auto item_c = store.stmt(kItemColumns);
-  Picker p{store, state, o, *item_c, o.include_foreign ? "" : "AND c.origin_id IS NULL ", {}, {}};
+  std::string filter = o.include_foreign ? "" : "AND c.origin_id IS NULL ";
+  if (o.devices != RetrieveOptions::Devices::Both) {  // a device name is an identifier (parse_device_spec)
+    std::string dev = state.device;
+    for (std::size_t i = 0; (i = dev.find('\'', i)) != std::string::npos; i += 2) dev.insert(i, 1, '\'');
+    filter += std::string("AND c.device ") + (o.devices == RetrieveOptions::Devices::Local ? "=" : "<>") + " '" + dev + "' ";
+  }
+  Picker p{store, state, o, *item_c, filter, {}, {}};
   if (state.incumbent_case) p.taken.insert(*state.incumbent_case);  // already in the hot context
   add_pinned(p);
   const std::string tag_list = tag_placeholders(state);
   add_exact(p, tag_list);
   add_text(p, tag_list);
   return std::move(p.out);
+}
+
+std::optional<RetrieveOptions::Devices> device_memory_from_name(const std::string& s) {
+  if (s == "both") return RetrieveOptions::Devices::Both;
+  if (s == "local") return RetrieveOptions::Devices::Local;
+  if (s == "foreign") return RetrieveOptions::Devices::Foreign;
+  return std::nullopt;
+}
+
+const char* device_memory_name(RetrieveOptions::Devices d) {
+  switch (d) {
+    case RetrieveOptions::Devices::Local: return "local";
+    case RetrieveOptions::Devices::Foreign: return "foreign";
+    case RetrieveOptions::Devices::Both: break;
+  }
+  return "both";
 }
 
 }  // namespace kope::memory

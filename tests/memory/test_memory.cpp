@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "kope/cli/cli.h"
 #include "kope/base/error.h"
 #include "kope/loop/loop.h"
+#include "kope/agent/memory_experience.h"
 #include "kope/memory/memory.h"
 #include "kope/memory/retrieve.h"
 #include "kope/memory/share.h"
@@ -720,3 +722,39 @@ TEST(MemoryLoop, SecondRunSkipsWhatTheFirstLearnedFailed) {
 
 }  // namespace
 }  // namespace kope
+
+TEST_F(MemoryTest, CrossHardwareMemoryLocalForeignOrBoth) {
+  // gelu learned on an Ascend board and on the CPU; the agent now works on the CPU.
+  auto on = [&](const std::string& device, const std::string& task, double a, const std::string& thought) {
+    CaseInput in = make_case(task, a, std::nullopt, true, thought);
+    in.device = device;
+    return mem.add_case(in);
+  };
+  const int64_t npu = on("ascend", "gelu", 3.0, "double-buffer the UB tiles of the erf pipeline");
+  const int64_t cpu = on("cpu", "gelu", 1.5, "vectorise erf with libmvec");
+  const int64_t npu_other = on("ascend", "sigmoid", 2.0, "double-buffer the UB tiles of the exp pipeline");
+  const memory::RetrieveState state{"gelu", "cpu", std::nullopt, "pipeline tiles", "", {}};
+  auto ids = [&](memory::RetrieveOptions::Devices d) {
+    memory::RetrieveOptions o = opts(3, 4);
+    o.devices = d;
+    std::set<int64_t> out;
+    for (const auto& it : memory::retrieve(mem, state, o)) out.insert(it.case_id);
+    return out;
+  };
+  using D = memory::RetrieveOptions::Devices;
+  EXPECT_EQ(ids(D::Local), (std::set<int64_t>{cpu}));
+  EXPECT_EQ(ids(D::Foreign), (std::set<int64_t>{npu, npu_other}));
+  EXPECT_EQ(ids(D::Both), (std::set<int64_t>{cpu, npu_other}))
+      << "both: the same operator on this device, other operators on any";
+  // Offered to the agent, a Case of another device says which, and is cold context, not this device's warm one.
+  memory::RetrieveOptions o = opts(3, 4);
+  o.devices = D::Foreign;
+  const auto items = agent::context_items(memory::retrieve(mem, state, o), "gelu", "cpu");
+  ASSERT_FALSE(items.empty());
+  for (const auto& c : items) {
+    EXPECT_NE(c.text.find("measured on ascend, not on cpu"), std::string::npos) << c.text;
+    EXPECT_EQ(c.tier, agent::Tier::Cold);
+  }
+  EXPECT_EQ(memory::device_memory_from_name("foreign"), D::Foreign);
+  EXPECT_FALSE(memory::device_memory_from_name("remote"));
+}

@@ -12,7 +12,9 @@ namespace kope::agent {
 
 // One item per retrieved Case, keeping the memory's order as the rank: same-task and pinned Cases are warm,
 // other tasks' (cross-task, text pool) cold. Text: compact Case fields, summary, code excerpt, Journal excerpt.
-std::vector<ContextItem> context_items(const std::vector<memory::RetrievedItem>& items, const std::string& task);
+// A Case measured on another kind of device than `device` says so (cross-hardware experience, issue 18).
+std::vector<ContextItem> context_items(const std::vector<memory::RetrievedItem>& items, const std::string& task,
+                                       const std::string& device = "");
 
 // The dump arm: every Case of the device (pruned and flagged ones excepted), oldest first, unranked.
 class MemoryDumpSource : public ExperienceSource {

@@ -30,7 +30,16 @@ struct RetrieveOptions {
   int fts_budget = 400;   // at most about this many documents matched by the chosen words (rarest first)
   bool use_fts = true;    // false: exact retrieval only (as when SQLite lacks FTS5)
   bool include_foreign = true;
+  // Cross-hardware experience (issue 18): which devices' Cases are offered. Local: the state's device only;
+  // foreign: only Cases measured on other devices (the same operator's first); both (default): the same
+  // operator on this device, and other operators on any device.
+  enum class Devices { Both, Local, Foreign };
+  Devices devices = Devices::Both;
 };
+
+// "local", "foreign", "both"; nullopt for anything else.
+std::optional<RetrieveOptions::Devices> device_memory_from_name(const std::string& s);
+const char* device_memory_name(RetrieveOptions::Devices d);
 
 struct RetrievedItem {
   int64_t case_id = 0;
