@@ -1,7 +1,8 @@
 // The shipped AscendC reference kernels (resources/kernels/<task>/ascend/) through the Ascend device with the fake
 // CANN tools: each builds by the direct route (bisheng) and by the CPU twin's, and on the twin, whose AscendC
 // headers (tests/device/fake_ascend/tikicpulib) check the board's rules, each task's small cases go through the
-// evaluator against the fp64 golden: every 01_ kernel is correct, every 02_ kernel is caught.
+// evaluator against the fp64 golden: every 01_ kernel is correct, every 02_ kernel is caught. The naive Ascend
+// baselines (resources/baselines/ascend/<task>.cpp) are held to the same: each builds and is correct.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -102,6 +103,20 @@ TEST(AscendKernels, EveryTaskShipsACorrectAndAWrongKernelWithTheirThoughts) {
   }
 }
 
+TEST(AscendKernels, EveryTaskShipsANaiveBaselineThatBuildsByTheDirectRoute) {
+  auto dev = make_device("ascend", cann().config());
+  for (const Task& t : suite().tasks()) {
+    const std::string src = baseline_source(t, "ascend");
+    ASSERT_FALSE(src.empty()) << t.name << ": no resources/baselines/ascend/" << t.name << ".cpp";
+    EXPECT_NE(src.find("MAX_CORES = 1;"), std::string::npos) << t.name << ": the naive baseline runs on one AI core";
+    BuildOptions o;
+    o.mode = "direct";
+    o.display_name = t.name + ".baseline.cpp";
+    BuildResult b = dev->build(src, o);
+    EXPECT_TRUE(b.ok) << t.name << ": " << b.error << "\n" << b.log;
+  }
+}
+
 TEST(AscendKernels, EveryShippedKernelBuildsByTheDirectRoute) {
   auto dev = make_device("ascend", cann().config());
   for (const Task& t : suite().tasks())
@@ -128,7 +143,14 @@ TEST(AscendKernels, OnTheCpuTwinEveryCorrectOnePassesAndEveryWrongOneIsCaught) {
   auto check_task = [&](Evaluator& ev, const Task& task) {
     Task t = task;
     auto ks = embedded_candidates(t.name, "ascend");
-    t.baselines["ascend"] = ks.front().source;
+    // The shipped naive baseline is the task's baseline here, and is judged as a candidate too (it must be correct).
+    const std::string naive = baseline_source(t, "ascend");
+    if (naive.empty()) {
+      std::lock_guard<std::mutex> l(mu);
+      failures.push_back(t.name + ": no naive Ascend baseline ships (resources/baselines/ascend/" + t.name + ".cpp)");
+      return;
+    }
+    ks.push_back(CandidateSource{"baselines/ascend/" + t.name + ".cpp", "", naive});
     EvalOptions o;
     o.device = "ascend-twin";
     o.cases = small_cases(t);

@@ -387,7 +387,8 @@ TEST(CliDevices, EvalAndRunTakeADeviceSpec) {
 }
 
 // The whole loop on an accelerator: `kope run --policy llm --device ascend` against a scripted OpenAI-compatible
-// server and the fake CANN tools, from the prompt (the Ascend pack, not the CPU's) to the recorded evaluation.
+// server and the fake CANN tools, from the prompt (the Ascend pack, not the CPU's) to the recorded evaluation, on the
+// shipped suite (its naive Ascend baseline is resources/baselines/ascend/gelu.cpp).
 TEST(CliDevices, TheLlmAgentRunsOnAscendWithItsOwnPromptPack) {
   test::FakeCann cann;
   for (const std::string& kv : cann.config().env) {
@@ -396,19 +397,12 @@ TEST(CliDevices, TheLlmAgentRunsOnAscendWithItsOwnPromptPack) {
   }
   const auto shipped = embedded_candidates("gelu", "ascend");
   ASSERT_FALSE(shipped.empty());
-  // No naive Ascend baseline ships yet (issue 18, item 3): the task names one, the shipped kernel itself.
-  json task;
-  for (const EmbeddedFile& f : embedded_files())
-    if (f.path == "tasks/L1/gelu.json") task = json::parse(f.text);
-  ASSERT_FALSE(task.is_null());
-  task["baselines"]["ascend"] = shipped[0].source;
-  test::write_text(cann.tmp / "suite" / "gelu.json", task.dump(2));
   const std::string reply = "An AscendC kernel, pipelined.\n```cpp\n" + shipped[0].source + "```\n";
   test::ScriptedServer srv({test::sse_response({test::openai_stream({reply})})});
   const std::string ws = (cann.tmp / "ws").string();
   std::ostringstream out, err;
   const int rc = run_cli({"run", "--policy", "llm", "--provider", "openai", "--base-url", srv.url() + "/v1", "--model",
-                          "m", "--suite", (cann.tmp / "suite").string(), "--tasks", "gelu", "--cases", "n1000", "--max-attempts", "1", "--device", "ascend",
+                          "m", "--tasks", "gelu", "--cases", "n1000", "--max-attempts", "1", "--device", "ascend",
                           "--workspace", ws, "--json"},
                          out, err);
   ASSERT_EQ(rc, kExitOk) << err.str() << out.str();
