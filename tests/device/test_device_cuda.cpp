@@ -447,3 +447,23 @@ TEST(CudaGpu, NcuProfileWhenInstalled) {
   for (const auto& c : p.counters) has_time |= c.name == "gpu__time_duration.sum";
   EXPECT_TRUE(has_time);
 }
+
+// The worker's library path (issue 18) on a GPU: any kope_cuda_kernel object serves as the third artifact, so the
+// naive baseline stands in for ATen here; its outputs come back in lib<k>.bin and its calls take turns with the
+// other two.
+TEST(CudaGpu, ALibraryArtifactIsCheckedAndTimedInTurnWithTheOthers) {
+  Gpu g;
+  if (auto why = g.skip_reason(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
+  BuildResult b = g.build(baseline_source(resolve_task("gelu", Suite::embedded()), "cuda"), "gelu.cu");
+  MeasureRequest q = gelu_request(1 << 16, b.artifact, b.artifact, g.tmp / "job");
+  q.library = b.artifact;
+  MeasureResult m = g.dev->measure(q);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.message << "\n" << m.log;
+  EXPECT_EQ(m.library_message, "");
+  ASSERT_EQ(m.library_outputs.size(), 1u);
+  EXPECT_EQ(m.library_outputs[0], m.first_outputs[0]);
+  EXPECT_EQ(m.library_ns.size(), 5u);
+  EXPECT_EQ(m.order.size(), 15u);
+  EXPECT_NE(std::string(m.order.begin(), m.order.begin() + 3), std::string(m.order.begin() + 3, m.order.begin() + 6))
+      << "the first call rotates";
+}
