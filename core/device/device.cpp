@@ -151,6 +151,30 @@ std::string baseline_source(const Task& task, const std::string& kind) {
   return "";
 }
 
+std::optional<LibraryImpl> library_impl_for(const Task& task, const std::string& kind, std::string* why) {
+  auto say = [&](const std::string& w) {
+    if (why) *why = w;
+    return std::nullopt;
+  };
+  if (auto it = task.library.find(kind); it != task.library.end()) {
+    if (it->second) return it->second;
+    return say(task.library_why.empty() ? "the task names no " + kind + " library implementation" : task.library_why);
+  }
+  const std::string suffix = kind == "cuda" ? ".cu" : ".cpp";
+  const std::string want = "library/" + kind + "/" + task.name + suffix;
+  for (const auto& f : embedded_files())
+    if (f.path == want) {
+      LibraryImpl lib;
+      lib.source = std::string(f.text);
+      // The libraries the documented headers ask for: aclnn's two-phase operators (libopapi), its tensors
+      // (libnnopbase) and the runtime; ATen's CUDA operators over libtorch.
+      if (kind == "ascend") lib.link = {"opapi", "nnopbase", "ascendcl"};
+      if (kind == "cuda") lib.link = {"torch_cuda", "torch_cpu", "c10_cuda", "c10"};
+      return lib;
+    }
+  return say("no " + kind + " library baseline is written for this task yet (resources/" + want + ")");
+}
+
 std::string prompt_template(const std::string& kind, const std::string& name) {
   if (name.find("..") != std::string::npos || name.find('/') != std::string::npos) return "";
   if (const char* dir = std::getenv("KOPE_PROMPTS_DIR"); dir && *dir) {

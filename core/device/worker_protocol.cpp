@@ -32,6 +32,7 @@ Outcome outcome_for_worker_exit(int code) {
 fs::path worker_input_path(const fs::path& dir, std::size_t i) { return dir / ("in" + std::to_string(i) + ".bin"); }
 fs::path worker_first_path(const fs::path& dir, std::size_t k) { return dir / ("first" + std::to_string(k) + ".bin"); }
 fs::path worker_last_path(const fs::path& dir, std::size_t k) { return dir / ("last" + std::to_string(k) + ".bin"); }
+fs::path worker_library_path(const fs::path& dir, std::size_t k) { return dir / ("lib" + std::to_string(k) + ".bin"); }
 
 namespace {
 json tensors_json(const std::vector<ConcreteTensor>& ts) {
@@ -46,7 +47,8 @@ std::string trim(std::string s) {
 }
 }  // namespace
 
-json worker_job_json(const MeasureRequest& q, const std::string& candidate, const std::string& baseline) {
+json worker_job_json(const MeasureRequest& q, const std::string& candidate, const std::string& baseline,
+                     const std::string& library) {
   json attrs = json::array();
   for (const auto& [n, v] : q.kcase.attrs) attrs.push_back({n, v});
   return {{"case", q.kcase.name},
@@ -55,6 +57,7 @@ json worker_job_json(const MeasureRequest& q, const std::string& candidate, cons
           {"attrs", attrs},
           {"candidate", candidate},
           {"baseline", baseline},
+          {"library", library},
           {"warmup", q.warmup},
           {"reps", q.reps},
           {"interleave", q.interleave},
@@ -63,19 +66,22 @@ json worker_job_json(const MeasureRequest& q, const std::string& candidate, cons
 }
 
 void write_worker_job(const fs::path& dir, const MeasureRequest& q, const std::string& candidate,
-                      const std::string& baseline) {
+                      const std::string& baseline, const std::optional<std::string>& library) {
+  const std::string lib = library.value_or(q.library.string());
   if (q.inputs.size() != q.kcase.inputs.size())
     throw Error("measure request for case '" + q.kcase.name + "' has " + std::to_string(q.inputs.size()) +
                 " input buffers for " + std::to_string(q.kcase.inputs.size()) + " input tensors");
   std::error_code ec;
   fs::create_directories(dir, ec);
   for (std::size_t i = 0; i < q.inputs.size(); ++i) write_file_atomic(worker_input_path(dir, i), q.inputs[i]);
-  write_file_atomic(dir / "job.json", worker_job_json(q, candidate, baseline).dump(2));
-  write_file_atomic(dir / "job.txt", worker_job_text(q, candidate, baseline));
+  write_file_atomic(dir / "job.json", worker_job_json(q, candidate, baseline, lib).dump(2));
+  write_file_atomic(dir / "job.txt", worker_job_text(q, candidate, baseline, lib));
 }
 
-std::string worker_job_text(const MeasureRequest& q, const std::string& candidate, const std::string& baseline) {
+std::string worker_job_text(const MeasureRequest& q, const std::string& candidate, const std::string& baseline,
+                            const std::string& library) {
   std::string s = "case " + q.kcase.name + "\ncandidate " + candidate + "\nbaseline " + baseline + "\n";
+  if (!library.empty()) s += "library " + library + "\n";  // absent for a worker that predates libraries
   s += "warmup " + std::to_string(q.warmup) + "\nreps " + std::to_string(q.reps) + "\ninterleave " +
        std::to_string(q.interleave ? 1 : 0) + "\nflush_bytes " + std::to_string(q.flush_bytes) + "\n";
   for (const auto* list : {&q.kcase.inputs, &q.kcase.outputs})
@@ -92,6 +98,29 @@ std::string worker_job_text(const MeasureRequest& q, const std::string& candidat
   }
   return s;
 }
+
+namespace {
+// The library's side of a worker's result: its correctness outputs (all or none), its times, or why it stopped.
+void read_library_side(const fs::path& dir, const json& result, const MeasureRequest& q, MeasureResult& m) {
+  if (q.library.empty()) return;
+  m.library_message = result.value("library_error", "");
+  m.library_ns = result.value("lib_ns", std::vector<double>{});
+  std::vector<std::string> outs;
+  for (std::size_t k = 0; k < q.kcase.outputs.size(); ++k) {
+    const std::size_t want = static_cast<std::size_t>(q.kcase.outputs[k].numel) * dtype_size(q.kcase.outputs[k].dtype);
+    std::string bytes = read_file_or_empty(worker_library_path(dir, k));
+    if (bytes.size() != want) {
+      if (m.library_message.empty())
+        m.library_message = "the worker left " + std::to_string(bytes.size()) + " bytes in " +
+                            worker_library_path(dir, k).filename().string() + ", expected " + std::to_string(want);
+      m.library_ns.clear();
+      return;
+    }
+    outs.push_back(std::move(bytes));
+  }
+  m.library_outputs = std::move(outs);
+}
+}  // namespace
 
 MeasureResult read_worker_result(const fs::path& dir, const ProcessResult& pr, const MeasureRequest& q) {
   MeasureResult m;
@@ -144,6 +173,7 @@ MeasureResult read_worker_result(const fs::path& dir, const ProcessResult& pr, c
   m.candidate_ns = result.value("cand_ns", std::vector<double>{});
   m.baseline_ns = result.value("base_ns", std::vector<double>{});
   for (char ch : result.value("order", std::string())) m.order.push_back(ch);
+  read_library_side(dir, result, q, m);
   return m;
 }
 
@@ -152,11 +182,16 @@ void write_measure_result(const fs::path& dir, const MeasureResult& m) {
   fs::create_directories(dir, ec);
   for (std::size_t k = 0; k < m.first_outputs.size(); ++k) write_file_atomic(worker_first_path(dir, k), m.first_outputs[k]);
   for (std::size_t k = 0; k < m.last_outputs.size(); ++k) write_file_atomic(worker_last_path(dir, k), m.last_outputs[k]);
+  for (std::size_t k = 0; k < m.library_outputs.size(); ++k)
+    write_file_atomic(worker_library_path(dir, k), m.library_outputs[k]);
   json j = {{"outcome", outcome_name(m.outcome)},
             {"message", m.message},
             {"failed_call", m.failed_call},
             {"cand_ns", m.candidate_ns},
             {"base_ns", m.baseline_ns},
+            {"lib_ns", m.library_ns},
+            {"library_error", m.library_message},
+            {"library_outputs", m.library_outputs.size()},
             {"order", std::string(m.order.begin(), m.order.end())},
             {"timer", m.timer},
             {"findings", m.findings},
@@ -189,6 +224,10 @@ MeasureResult read_measure_result(const fs::path& dir, const MeasureRequest& q) 
     m.first_outputs.push_back(read_file(worker_first_path(dir, k), "output"));
     m.last_outputs.push_back(read_file(worker_last_path(dir, k), "output"));
   }
+  m.library_ns = j.value("lib_ns", std::vector<double>{});
+  m.library_message = j.value("library_error", "");
+  if (j.value("library_outputs", std::size_t{0}) == n)
+    for (std::size_t k = 0; k < n && n; ++k) m.library_outputs.push_back(read_file(worker_library_path(dir, k), "output"));
   return m;
 }
 

@@ -13,9 +13,10 @@ namespace fs = std::filesystem;
 namespace {
 
 // What the device is asked to run: the case's seeded inputs (the bytes the fp64 golden saw), the candidate, and
-// the baseline with warm-up and repetitions only when the case is timed.
+// the baseline and library with warm-up and repetitions only when the case is timed.
 device::MeasureRequest measure_request(const ConcreteCase& c, bool time_it, const fs::path& cand,
-                                       const fs::path& base, const fs::path& scratch, const EvalOptions& o) {
+                                       const fs::path& base, const fs::path& lib, const fs::path& scratch,
+                                       const EvalOptions& o) {
   device::MeasureRequest q;
   q.kcase = c;
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
@@ -25,6 +26,7 @@ device::MeasureRequest measure_request(const ConcreteCase& c, bool time_it, cons
   }
   q.candidate = cand;
   q.baseline = time_it ? base : fs::path();
+  q.library = time_it ? lib : fs::path();
   q.scratch = scratch;
   q.warmup = time_it ? std::max(0, o.warmup) : 0;
   q.reps = time_it ? std::max(1, o.reps) : 1;
@@ -88,17 +90,40 @@ bool all_correct(CaseResult& r, const std::vector<OutputCheck>& checks, const ch
   return true;
 }
 
+// The library baseline's part of a case (issue 18), as on the CPU: its correctness against the golden is shown,
+// never the candidate's; its times, when the candidate's were taken, are what the speedup is against.
+void record_library(CaseResult& r, const device::MeasureResult& m, const ConcreteCase& c,
+                    const std::vector<std::vector<double>>& golden, const device::Device& dev) {
+  r.library_message = m.library_message;
+  if (m.library_outputs.empty()) {
+    if (r.library_message.empty()) r.library_message = "the " + dev.name() + " device returned no library outputs";
+    return;
+  }
+  r.library_ran = true;
+  r.library_outputs = check_outputs(m.library_outputs, c, golden, dev);
+  r.library_correct = true;
+  for (const auto& chk : r.library_outputs)
+    if (!chk.ok) {
+      r.library_correct = false;
+      r.library_message = "the library baseline misses the golden: " + describe_check(chk);
+      break;
+    }
+  if (r.timed) r.library_ns = m.library_ns;
+}
+
 // One case on a device other than the local CPU: the case's seeded inputs go to the device, its outputs come back
 // and are checked here against the golden, its times are the device's.
 CaseResult measure_on_device(device::Device& dev, const device::Capabilities& caps, const ConcreteCase& c,
                              const std::vector<std::vector<double>>& golden, bool time_it, const fs::path& cand,
-                             const fs::path& base, const fs::path& scratch, const EvalOptions& o, int device_index) {
+                             const TrustedBuilds& builds, const fs::path& scratch, const EvalOptions& o,
+                             int device_index) {
   CaseResult r;
   r.name = c.name;
   r.network_failure = "not reported by the " + dev.name() + " device";
-  device::MeasureRequest q = measure_request(c, time_it, cand, base, scratch, o);
+  const fs::path lib = builds.library && builds.library->ok ? builds.library->artifact : fs::path();
+  device::MeasureRequest q = measure_request(c, time_it, cand, builds.baseline, lib, scratch, o);
   q.device_index = device_index;
-  device::MeasureResult m = dev.measure(q);
+  const device::MeasureResult m = dev.measure(q);
   r.log = m.log;
   for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
   r.failed_call = m.failed_call;
@@ -120,6 +145,7 @@ CaseResult measure_on_device(device::Device& dev, const device::Capabilities& ca
   } else if (time_it && !caps.can_time) {
     r.message = "correct; not timed: " + dev.name() + " is a functional twin without the hardware's clock";
   }
+  if (time_it && !lib.empty()) record_library(r, m, c, golden, dev);
   return r;
 }
 
@@ -128,7 +154,7 @@ class DeviceSession : public CaseSession {
   DeviceSession(device::Device& dev, const device::Capabilities& caps, const EvalPaths& paths,
                 const fs::path& candidate, const TrustedBuilds& builds, const std::vector<ConcreteCase>& cases,
                 const EvalOptions& options)
-      : dev_(dev), caps_(caps), paths_(paths), candidate_(candidate), baseline_(builds.baseline), cases_(cases),
+      : dev_(dev), caps_(caps), paths_(paths), candidate_(candidate), builds_(builds), cases_(cases),
         options_(options) {}
 
   // The case measures on a free device of the pool (kope/base/timing_slots.h), never beside another
@@ -147,7 +173,7 @@ class DeviceSession : public CaseSession {
       }
       JobDir scratch(paths_.jobs);
       try {
-        return measure_on_device(dev_, caps_, cases_[ci], golden, time_it, candidate_, baseline_, scratch.path,
+        return measure_on_device(dev_, caps_, cases_[ci], golden, time_it, candidate_, builds_, scratch.path,
                                  options_, slot.spec().device_index);
       } catch (const EnvError& e) {
         if (pool.states().size() <= 1) throw;
@@ -158,7 +184,7 @@ class DeviceSession : public CaseSession {
 
   void finish(EvalReport& rep) const override {
     for (const CaseResult& c : rep.cases)
-      for (const auto* v : {&c.baseline_ns, &c.kernel_ns})
+      for (const auto* v : {&c.baseline_ns, &c.kernel_ns, &c.library_ns})
         for (double ns : *v) rep.timed_call_seconds += ns * 1e-9;
     rep.worker_isolation = "on " + dev_.name() + ": the device's worker in its sandbox there (no network); not "
                            "reported per run (see README, Devices)";
@@ -168,7 +194,8 @@ class DeviceSession : public CaseSession {
   device::Device& dev_;
   const device::Capabilities& caps_;
   const EvalPaths& paths_;
-  fs::path candidate_, baseline_;
+  fs::path candidate_;
+  TrustedBuilds builds_;
   const std::vector<ConcreteCase>& cases_;
   const EvalOptions& options_;
 };
@@ -182,8 +209,9 @@ class DeviceCaseRunner : public CaseRunner {
   double build_timeout_seconds() const override { return device::BuildOptions{}.timeout_seconds; }
   void prepare_ahead(TrustedSide&, const Task&, const std::vector<ConcreteCase>&, const EvalOptions&) override {}
 
-  // The device's own baseline (the task's baselines[kind], else the shipped one), built there once per task.
-  TrustedBuilds trusted(TrustedSide&, const Task& task, const std::vector<ConcreteCase>&, const EvalOptions&) override {
+  // The device's own baseline (the task's baselines[kind], else the shipped one), built there once per task; and
+  // its library baseline where the task has one there and the options ask for it.
+  TrustedBuilds trusted(TrustedSide&, const Task& task, const std::vector<ConcreteCase>&, const EvalOptions& o) override {
     const std::string kind = dev_.kind();
     std::string src = device::baseline_source(task, kind);
     if (src.empty() && kind == "cpu") src = task.reference;  // the fp32 reference, as on the local CPU
@@ -198,12 +226,33 @@ class DeviceCaseRunner : public CaseRunner {
     if (!b.ok)
       throw Error("task '" + task.origin + "': the " + kind + " baseline does not build on " + dev_.name() + ": " +
                   b.error);
-    return {b.artifact, std::nullopt};
+    TrustedBuilds t{b.artifact, std::nullopt, ""};
+    if (o.library && kind != "cpu") {
+      if (auto lib = device::library_impl_for(task, kind, &t.library_why)) t.library = build_library(task, *lib);
+    }
+    return t;
+  }
+
+  // The library's source built by the device's "library" mode, with its -I folders and -l libraries.
+  BuildResult build_library(const Task& task, const LibraryImpl& lib) {
+    device::BuildOptions lb;
+    lb.build_dir = paths_.build;
+    lb.display_name = task.name + ".library" + caps_.source_suffix;
+    lb.mode = "library";
+    for (const auto& d : lib.include_dirs) lb.flags.push_back("-I" + d);
+    for (const auto& l : lib.link) lb.flags.push_back("-l" + l);
+    return dev_.build(lib.source, lb);
   }
 
   std::unique_ptr<CaseSession> open(const fs::path& candidate, const TrustedBuilds& builds,
                                     const std::vector<ConcreteCase>& cases, const EvalOptions& options,
-                                    std::vector<std::string>&) override {
+                                    std::vector<std::string>& warnings) override {
+    if (builds.library && !builds.library->ok)
+      warnings.push_back("the library baseline does not build (" +
+                         tail_trimmed(builds.library->error + "\n" + builds.library->log, 600) +
+                         "); speedups are against the naive baseline");
+    else if (!builds.library && !builds.library_why.empty() && options.library)
+      warnings.push_back("library baseline: " + builds.library_why + "; speedups are against the naive baseline");
     return std::make_unique<DeviceSession>(dev_, caps_, paths_, candidate, builds, cases, options);
   }
 

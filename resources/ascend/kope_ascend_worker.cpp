@@ -1,8 +1,10 @@
 // kope's Ascend worker, built on the board with the toolkit's compiler (never run on a real board yet):
-//   kope-ascend-worker JOB_DIR [both|candidate|baseline]
+//   kope-ascend-worker JOB_DIR [both|candidate|baseline|library]
 // Reads JOB_DIR/job.txt and in<i>.bin (the worker contract of core/device/kope/device/worker_protocol.h), copies
-// inputs to the NPU, calls kope_ascend_kernel from the candidate (and baseline) shared object, synchronizes,
-// copies outputs back to first<k>.bin / last<k>.bin, writes result.json. Timing comes from `msprof op` around
+// inputs to the NPU, calls kope_ascend_kernel from the candidate (and baseline, and library) shared object,
+// synchronizes, copies outputs back to first<k>.bin / last<k>.bin (the library's, on its own buffers, to
+// lib<k>.bin), writes result.json. A library that fails is reported as "library_error" and left out; the
+// candidate's run goes on. Timing comes from `msprof op` around
 // this program, not from here. Exit codes: 0 ok, 3 kernel returned non-zero, 4 load error, 5 job error,
 // 6 inputs modified, 8 other runtime error, 9 device OOM (207001), 10 device exception (5070xx), 11 device
 // timeout, 12 no device.
@@ -56,7 +58,7 @@ struct Tensor {
 };
 
 struct Job {
-  std::string candidate, baseline;
+  std::string candidate, baseline, library;
   int warmup = 3, reps = 5, interleave = 1;
   std::vector<Tensor> inputs, outputs;
   std::vector<std::pair<std::string, double>> attrs;
@@ -113,10 +115,10 @@ Job read_job() {
     std::istringstream ls(line);
     std::string key;
     ls >> key;
-    if (key == "candidate" || key == "baseline") {
+    if (key == "candidate" || key == "baseline" || key == "library") {
       std::string rest;
       std::getline(ls >> std::ws, rest);
-      (key == "candidate" ? j.candidate : j.baseline) = rest;
+      (key == "candidate" ? j.candidate : key == "baseline" ? j.baseline : j.library) = rest;
     } else if (key == "warmup") ls >> j.warmup;
     else if (key == "reps") ls >> j.reps;
     else if (key == "interleave") ls >> j.interleave;
@@ -155,24 +157,142 @@ void write_bytes(const std::string& p, const void* data, size_t n) {
 
 using Fn = int (*)(const kope_args*, void*);
 
-Fn load(const std::string& path) {
+Fn load(const std::string& path, std::string* why = nullptr) {
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!h) fail(4, "loading the kernel", 0, "dlopen", dlerror());
-  auto fn = reinterpret_cast<Fn>(dlsym(h, "kope_ascend_kernel"));
-  if (!fn) fail(4, "loading the kernel", 0, "dlsym", path + " does not export kope_ascend_kernel");
-  return fn;
+  const std::string err = h ? "" : dlerror();
+  auto fn = h ? reinterpret_cast<Fn>(dlsym(h, "kope_ascend_kernel")) : nullptr;
+  if (fn) return fn;
+  const std::string msg = h ? path + " does not export kope_ascend_kernel" : err;
+  if (why) {  // the library's: its failure is its own
+    *why = "cannot load the library: " + msg;
+    return nullptr;
+  }
+  fail(4, "loading the kernel", 0, h ? "dlsym" : "dlopen", msg);
+}
+
+// One side's device buffers: the inputs copied from the host, the outputs allocated; its kope_args.
+struct Side {
+  std::vector<kope_tensor> in, out;
+  std::vector<kope_attr> attrs;
+  kope_args args{};
+};
+
+kope_tensor device_tensor(const Tensor& t, const std::string* host, const char* call) {
+  void* dev = nullptr;
+  check(aclrtMalloc(&dev, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc", call);
+  if (host && t.bytes) check(aclrtMemcpy(dev, t.bytes, host->data(), t.bytes, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy", call);
+  kope_tensor k{t.name.c_str(), dev, t.dtype, static_cast<int32_t>(t.shape.size()), {}, t.numel};
+  for (size_t d = 0; d < t.shape.size() && d < KOPE_MAX_DIMS; ++d) k.shape[d] = t.shape[d];
+  return k;
+}
+
+void make_side(Side& s, const Job& job, const std::vector<std::string>& host_in) {
+  for (size_t i = 0; i < job.inputs.size(); ++i) s.in.push_back(device_tensor(job.inputs[i], &host_in[i], "the copy to the device"));
+  for (const Tensor& t : job.outputs) s.out.push_back(device_tensor(t, nullptr, "the copy to the device"));
+  for (auto& [n, v] : job.attrs) s.attrs.push_back(kope_attr{n.c_str(), v});
+  s.args = kope_args{static_cast<int32_t>(s.in.size()), s.in.data(), static_cast<int32_t>(s.out.size()), s.out.data(),
+                     static_cast<int32_t>(s.attrs.size()), s.attrs.data()};
+}
+
+void free_side(Side& s) {
+  for (auto& t : s.in) aclrtFree(t.data);
+  for (auto& t : s.out) aclrtFree(t.data);
+}
+
+void copy_out(const Job& job, const Side& side, const char* prefix) {
+  for (size_t k = 0; k < job.outputs.size(); ++k) {
+    std::string host(job.outputs[k].bytes, '\0');
+    if (!host.empty())
+      check(aclrtMemcpy(host.data(), host.size(), side.out[k].data, host.size(), ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy", "the copy back");
+    write_bytes(g_dir + "/" + prefix + std::to_string(k) + ".bin", host.data(), host.size());
+  }
+}
+
+void check_inputs(const Job& job, const Side& side, const std::vector<std::string>& host_in, const char* who) {
+  for (size_t i = 0; i < job.inputs.size(); ++i) {
+    std::string now(job.inputs[i].bytes, '\0');
+    if (!now.empty())
+      check(aclrtMemcpy(now.data(), now.size(), side.in[i].data, now.size(), ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy", "the input check");
+    if (now != host_in[i]) fail(6, "the input check", 0, "inputs_modified", std::string(who) + " wrote into input " + job.inputs[i].name);
+  }
+}
+
+std::string escaped(const std::string& msg) {
+  std::string m;
+  for (char ch : msg) m += (ch == '"' || ch == '\\') ? std::string("\\") + ch : (ch == '\n' ? std::string("\\n") : std::string(1, ch));
+  return m;
+}
+
+// The calls: the candidate's correctness run, the library's (its failure recorded, not fatal), then warm-up and
+// timed runs with the roles of `only` in a rotating order when interleaved ('c' candidate, 'b' baseline,
+// 'l' library), then the input check.
+int run_calls(const Job& job, const std::string& only, aclrtStream stream, const std::vector<std::string>& host_in) {
+  Side cs, ls;
+  make_side(cs, job, host_in);
+  std::string lib_error;
+  const bool want_lib = !job.library.empty() && (only == "both" || only == "library");
+  Fn cand = only == "baseline" || only == "library" ? nullptr : load(job.candidate);
+  Fn base = job.baseline.empty() || (only != "both" && only != "baseline") ? nullptr : load(job.baseline);
+  Fn lib = want_lib ? load(job.library, &lib_error) : nullptr;
+  if (lib) make_side(ls, job, host_in);
+  auto call = [&](Fn fn, Side& side, const char* what) {
+    int rc = fn(&side.args, stream);
+    if (rc != 0) fail(3, what, rc, "kope_ascend_kernel", "the kernel returned non-zero");
+    check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream", what);
+  };
+  phase("correctness run");
+  if (cand) {
+    call(cand, cs, "the correctness run");
+    copy_out(job, cs, "first");
+  }
+  if (lib && only == "both") {
+    if (int rc = lib(&ls.args, stream); rc != 0) {
+      lib_error = "the library returned " + std::to_string(rc) + " on the correctness run";
+      lib = nullptr;
+    } else {
+      check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream", "the library's correctness run");
+      copy_out(job, ls, "lib");
+    }
+  }
+  phase("timed runs");
+  std::string roles, order;
+  if (cand) roles += 'c';
+  if (base) roles += 'b';
+  if (lib) roles += 'l';
+  for (int r = 0; r < job.warmup + job.reps; ++r)
+    for (size_t k = 0; k < roles.size(); ++k) {
+      const char who = roles[(k + (job.interleave ? r : 0)) % roles.size()];
+      if (who == 'c') call(cand, cs, "a timed run");
+      else if (who == 'b') call(base, cs, "a baseline run");
+      else call(lib, ls, "a library run");
+      if (r >= job.warmup) order += who;
+    }
+  if (cand) copy_out(job, cs, "last");
+  phase("input check");
+  check_inputs(job, cs, host_in, "the kernel");
+  if (lib) check_inputs(job, ls, host_in, "the library");
+  std::ofstream(g_dir + "/result.json") << "{\"timer\": \"msprof op Task Duration\", \"order\": \"" << order
+                                        << "\", \"library_error\": \"" << escaped(lib_error) << "\"}\n";
+  free_side(cs);
+  free_side(ls);
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: kope-ascend-worker JOB_DIR [both|candidate|baseline]\n");
+    std::fprintf(stderr, "usage: kope-ascend-worker JOB_DIR [both|candidate|baseline|library]\n");
     return 5;
   }
   g_dir = argv[1];
   const std::string only = argc > 2 ? argv[2] : "both";
   Job job = read_job();
+  std::vector<std::string> host_in;
+  for (size_t i = 0; i < job.inputs.size(); ++i) {
+    host_in.push_back(read_bytes(g_dir + "/in" + std::to_string(i) + ".bin"));
+    if (host_in.back().size() != job.inputs[i].bytes) fail(5, "reading the job", 0, "input", "in" + std::to_string(i) + ".bin has the wrong size");
+  }
   phase("device set-up");
   check(aclInit(nullptr), "aclInit", "the device set-up");
   int32_t device = 0;
@@ -183,75 +303,7 @@ int main(int argc, char** argv) {
   aclrtStream stream = nullptr;
   check(aclrtCreateContext(&ctx, device), "aclrtCreateContext", "the device set-up");
   check(aclrtCreateStream(&stream), "aclrtCreateStream", "the device set-up");
-
-  std::vector<kope_tensor> in_t(job.inputs.size()), out_t(job.outputs.size());
-  std::vector<std::string> host_in;
-  for (size_t i = 0; i < job.inputs.size(); ++i) {
-    Tensor& t = job.inputs[i];
-    host_in.push_back(read_bytes(g_dir + "/in" + std::to_string(i) + ".bin"));
-    if (host_in.back().size() != t.bytes) fail(5, "reading the job", 0, "input", "in" + std::to_string(i) + ".bin has the wrong size");
-    void* dev = nullptr;
-    check(aclrtMalloc(&dev, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc", "the copy to the device");
-    if (t.bytes) check(aclrtMemcpy(dev, t.bytes, host_in.back().data(), t.bytes, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy", "the copy to the device");
-    in_t[i] = kope_tensor{t.name.c_str(), dev, t.dtype, static_cast<int32_t>(t.shape.size()), {}, t.numel};
-    for (size_t d = 0; d < t.shape.size() && d < KOPE_MAX_DIMS; ++d) in_t[i].shape[d] = t.shape[d];
-  }
-  for (size_t k = 0; k < job.outputs.size(); ++k) {
-    Tensor& t = job.outputs[k];
-    void* dev = nullptr;
-    check(aclrtMalloc(&dev, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc", "the copy to the device");
-    out_t[k] = kope_tensor{t.name.c_str(), dev, t.dtype, static_cast<int32_t>(t.shape.size()), {}, t.numel};
-    for (size_t d = 0; d < t.shape.size() && d < KOPE_MAX_DIMS; ++d) out_t[k].shape[d] = t.shape[d];
-  }
-  std::vector<kope_attr> attrs;
-  for (auto& [n, v] : job.attrs) attrs.push_back(kope_attr{n.c_str(), v});
-  kope_args args{static_cast<int32_t>(in_t.size()), in_t.data(), static_cast<int32_t>(out_t.size()), out_t.data(),
-                 static_cast<int32_t>(attrs.size()), attrs.data()};
-
-  Fn cand = load(job.candidate);
-  Fn base = job.baseline.empty() ? nullptr : load(job.baseline);
-  auto call = [&](Fn fn, const char* what) {
-    int rc = fn(&args, stream);
-    if (rc != 0) fail(3, what, rc, "kope_ascend_kernel", "the kernel returned non-zero");
-    check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream", what);
-  };
-  auto copy_out = [&](const char* prefix) {
-    for (size_t k = 0; k < job.outputs.size(); ++k) {
-      std::string host(job.outputs[k].bytes, '\0');
-      if (!host.empty())
-        check(aclrtMemcpy(host.data(), host.size(), out_t[k].data, host.size(), ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy", "the copy back");
-      write_bytes(g_dir + "/" + prefix + std::to_string(k) + ".bin", host.data(), host.size());
-    }
-  };
-
-  phase("correctness run");
-  if (only != "baseline") {
-    call(cand, "the correctness run");
-    copy_out("first");
-  }
-  phase("timed runs");
-  std::string order;
-  for (int r = 0; r < job.warmup + job.reps; ++r) {
-    const bool base_first = base && job.interleave && (r % 2 == 1);
-    for (int k = 0; k < 2; ++k) {
-      const bool is_base = (k == 0) == base_first;
-      if (is_base && (!base || only == "candidate")) continue;
-      if (!is_base && only == "baseline") continue;
-      call(is_base ? base : cand, is_base ? "a baseline run" : "a timed run");
-      if (r >= job.warmup) order += is_base ? 'b' : 'c';
-    }
-  }
-  if (only != "baseline") copy_out("last");
-  phase("input check");
-  for (size_t i = 0; i < job.inputs.size(); ++i) {
-    std::string now(job.inputs[i].bytes, '\0');
-    if (!now.empty())
-      check(aclrtMemcpy(now.data(), now.size(), in_t[i].data, now.size(), ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy", "the input check");
-    if (now != host_in[i]) fail(6, "the input check", 0, "inputs_modified", "the kernel wrote into input " + job.inputs[i].name);
-  }
-  std::ofstream(g_dir + "/result.json") << "{\"timer\": \"msprof op Task Duration\", \"order\": \"" << order << "\"}\n";
-  for (auto& t : in_t) aclrtFree(t.data);
-  for (auto& t : out_t) aclrtFree(t.data);
+  run_calls(job, only, stream, host_in);
   aclrtDestroyStream(stream);
   aclrtDestroyContext(ctx);
   aclrtResetDevice(device);

@@ -1,13 +1,15 @@
-// kope-cuda-worker: runs a candidate (and its baseline) on the GPU for the judge (worker_protocol.h):
+// kope-cuda-worker: runs a candidate (and its baseline, and the library's) on the GPU for the judge (worker_protocol.h):
 //   kope-cuda-worker --probe                 one JSON line about device 0, exit 12 when there is no GPU
 //   kope-cuda-worker JOB_DIR [both|candidate|correctness]
 // Inputs are copied to the device once per side; before every timed call a buffer twice the L2 is written
-// (cudaMemsetAsync) to evict it; each call is timed with CUDA events on the worker's stream; baseline and
-// candidate alternate call by call, alternating which goes first. Sticky errors (illegal address...) end the
+// (cudaMemsetAsync) to evict it; each call is timed with CUDA events on the worker's stream; baseline, candidate
+// and library take turns call by call, rotating which goes first. A library that fails to load or returns
+// non-zero is reported as "library_error" and left out; the candidate's run goes on. Sticky errors (illegal address...) end the
 // worker with the exit code of their outcome, since the context is unusable afterwards.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -32,7 +34,7 @@ struct Tensor {
 };
 
 struct Job {
-  std::string candidate, baseline;
+  std::string candidate, baseline, library;
   int warmup = 3, reps = 5, interleave = 1;
   unsigned long long flush_bytes = 0;
   std::vector<Tensor> inputs, outputs;
@@ -96,10 +98,10 @@ Job read_job() {
     std::istringstream ls(line);
     std::string key;
     ls >> key;
-    if (key == "candidate" || key == "baseline") {
+    if (key == "candidate" || key == "baseline" || key == "library") {
       std::string rest;
       std::getline(ls >> std::ws, rest);
-      (key == "candidate" ? j.candidate : j.baseline) = rest;
+      (key == "candidate" ? j.candidate : key == "baseline" ? j.baseline : j.library) = rest;
     } else if (key == "warmup") ls >> j.warmup;
     else if (key == "reps") ls >> j.reps;
     else if (key == "interleave") ls >> j.interleave;
@@ -136,12 +138,18 @@ void write_bytes(const std::string& p, const void* d, size_t n) {
   std::ofstream(p, std::ios::binary).write(static_cast<const char*>(d), static_cast<std::streamsize>(n));
 }
 
-kope_cuda_kernel_fn load(const std::string& path) {
+// The entry point of `path`; a failure ends the worker, or, for the library (`why` given), is said in `why`.
+kope_cuda_kernel_fn load(const std::string& path, std::string* why = nullptr) {
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!h) fail(4, "loading the kernel", 0, "dlopen", dlerror());
-  auto fn = reinterpret_cast<kope_cuda_kernel_fn>(dlsym(h, "kope_cuda_kernel"));
-  if (!fn) fail(4, "loading the kernel", 0, "dlsym", path + " does not export kope_cuda_kernel");
-  return fn;
+  const std::string err = h ? "" : dlerror();
+  auto fn = h ? reinterpret_cast<kope_cuda_kernel_fn>(dlsym(h, "kope_cuda_kernel")) : nullptr;
+  if (fn) return fn;
+  const std::string msg = h ? path + " does not export kope_cuda_kernel" : err;
+  if (why) {
+    *why = "cannot load the library: " + msg;
+    return nullptr;
+  }
+  fail(4, "loading the kernel", 0, h ? "dlsym" : "dlopen", msg);
 }
 
 // One side's device buffers: its own copy of the inputs and its own outputs.
@@ -210,6 +218,44 @@ int probe() {
   return 0;
 }
 
+// Warm-up and timed calls of the roles present (candidate, baseline, library), rotating which goes first when
+// interleaved; each call after an L2 flush, timed with CUDA events.
+struct Timed {
+  std::vector<double> ns[3];
+  std::string order;
+};
+
+template <class Call>
+Timed timed_runs(const Job& job, cudaStream_t s, void* flush, size_t flush_bytes, std::array<kope_cuda_kernel_fn, 3> fns,
+                 std::array<Side*, 3> sides, Call& call) {
+  phase("timed runs");
+  static const char kRole[3] = {'c', 'b', 'l'};
+  static const char* kWhat[3] = {"a timed run", "a baseline run", "a library run"};
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "the timed runs");
+  check(cudaEventCreate(&stop), "the timed runs");
+  std::vector<int> roles;
+  for (int k = 0; k < 3; ++k)
+    if (fns[k]) roles.push_back(k);
+  Timed t;
+  for (int r = 0; r < job.warmup + job.reps; ++r)
+    for (size_t k = 0; k < roles.size(); ++k) {
+      const int who = roles[(k + (job.interleave ? r : 0)) % roles.size()];
+      check(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s), kWhat[who]);
+      check(cudaEventRecord(start, s), kWhat[who]);
+      call(fns[who], *sides[who], kWhat[who]);
+      check(cudaEventRecord(stop, s), kWhat[who]);
+      check(cudaEventSynchronize(stop), kWhat[who]);
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, start, stop), kWhat[who]);
+      if (r >= job.warmup) {
+        t.ns[who].push_back(ms * 1e6);
+        t.order += kRole[who];
+      }
+    }
+  return t;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,8 +290,11 @@ int main(int argc, char** argv) {
 
   kope_cuda_kernel_fn cand = load(job.candidate);
   kope_cuda_kernel_fn base = (job.baseline.empty() || mode != "both") ? nullptr : load(job.baseline);
+  std::string lib_error;
+  kope_cuda_kernel_fn lib = (job.library.empty() || mode != "both") ? nullptr : load(job.library, &lib_error);
   Side cs = make_side(job, host_in, "the copy to the device");
   Side bs = base ? make_side(job, host_in, "the copy to the device") : Side{};
+  Side ls = lib ? make_side(job, host_in, "the copy to the device") : Side{};
 
   auto call = [&](kope_cuda_kernel_fn fn, Side& side, const char* what) {
     int rc = fn(&side.args, s);
@@ -274,52 +323,39 @@ int main(int argc, char** argv) {
     std::ofstream(g_dir + "/result.json") << "{\"timer\": \"cudaEvent\"}\n";
     return 0;
   }
-
-  phase("timed runs");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "the timed runs");
-  check(cudaEventCreate(&stop), "the timed runs");
-  std::vector<double> cand_ns, base_ns;
-  std::string order;
-  for (int r = 0; r < job.warmup + job.reps; ++r) {
-    const bool base_first = base && job.interleave && (r % 2 == 1);
-    for (int k = 0; k < 2; ++k) {
-      const bool is_base = (k == 0) == base_first;
-      if (is_base && !base) continue;
-      Side& side = is_base ? bs : cs;
-      const char* what = is_base ? "a baseline run" : "a timed run";
-      check(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s), what);
-      check(cudaEventRecord(start, s), what);
-      call(is_base ? base : cand, side, what);
-      check(cudaEventRecord(stop, s), what);
-      check(cudaEventSynchronize(stop), what);
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, start, stop), what);
-      if (r >= job.warmup) {
-        (is_base ? base_ns : cand_ns).push_back(ms * 1e6);
-        order += is_base ? 'b' : 'c';
-      }
+  if (lib) {  // the library's correctness call, on its own buffers; its non-zero return is its own failure
+    if (int rc = lib(&ls.args, s); rc != 0) {
+      lib_error = "the library returned " + std::to_string(rc) + " on the correctness run";
+      lib = nullptr;
+    } else {
+      check(cudaStreamSynchronize(s), "the library's correctness run");
+      copy_out(ls, "lib");
     }
   }
+
+  Timed t = timed_runs(job, s, flush, flush_bytes, {cand, base, lib}, {&cs, &bs, &ls}, call);
   copy_out(cs, "last");
   phase("input check");
-  for (Side* side : {&cs, &bs}) {
+  for (Side* side : {&cs, &bs, &ls}) {
     if (side->in.empty()) continue;
     for (size_t i = 0; i < job.inputs.size(); ++i) {
       std::string now(job.inputs[i].bytes, '\0');
       check(cudaMemcpy(now.data(), side->in[i].data, now.size(), cudaMemcpyDeviceToHost), "the input check");
       if (now != host_in[i])
         fail(6, "the input check", 0, "inputs_modified",
-             std::string(side == &cs ? "the candidate" : "the baseline") + " wrote into input " + job.inputs[i].name);
+             std::string(side == &cs ? "the candidate" : side == &bs ? "the baseline" : "the library") +
+                 " wrote into input " + job.inputs[i].name);
     }
   }
   std::ofstream res(g_dir + "/result.json");
   res << "{\"timer\": \"cudaEvent\", \"device\": \"" << escape(prop.name) << "\", \"flush_bytes\": " << flush_bytes
-      << ", \"order\": \"" << order << "\", \"cand_ns\": [";
-  for (size_t i = 0; i < cand_ns.size(); ++i) res << (i ? ", " : "") << cand_ns[i];
-  res << "], \"base_ns\": [";
-  for (size_t i = 0; i < base_ns.size(); ++i) res << (i ? ", " : "") << base_ns[i];
-  res << "]}\n";
+      << ", \"order\": \"" << t.order << "\", \"library_error\": \"" << escape(lib_error) << "\"";
+  for (const auto& [key, v] : {std::pair{"cand_ns", &t.ns[0]}, std::pair{"base_ns", &t.ns[1]}, std::pair{"lib_ns", &t.ns[2]}}) {
+    res << ", \"" << key << "\": [";
+    for (size_t i = 0; i < v->size(); ++i) res << (i ? ", " : "") << (*v)[i];
+    res << "]";
+  }
+  res << "}\n";
   res.close();
   phase("done");
   return 0;

@@ -17,8 +17,8 @@ namespace fs = std::filesystem;
 inline const std::filesystem::path kFakeAscendData = std::filesystem::path(KOPE_FAKE_ASCEND_DIR) / "data";
 
 // A fake toolkit tree: ascend-toolkit/{set_env.sh, latest/{version.cfg, <arch>-linux/*.info, bin/msprof,
-// compiler/ccec_compiler/bin/bisheng, tools/msopgen/bin/msopgen, include/acl/acl.h, lib64/libascendcl.so}}, and
-// npu-smi in a separate sbin folder as the driver installs it.
+// compiler/ccec_compiler/bin/bisheng, tools/msopgen/bin/msopgen, include/{acl,aclnn,aclnnop}/,
+// lib64/{libascendcl,libnnopbase,libopapi}.so}}, and npu-smi in a separate sbin folder as the driver installs it.
 struct FakeCann {
   TempDir tmp;
   fs::path root = tmp / "Ascend/ascend-toolkit";
@@ -27,7 +27,7 @@ struct FakeCann {
 
   FakeCann() {
     for (const auto& d : {latest / "bin", latest / "compiler/ccec_compiler/bin", latest / "tools/msopgen/bin",
-                          latest / "include/acl", latest / "lib64", latest / "x86_64-linux", sbin, tmp / "home", tmp / "work"})
+                          latest / "lib64", latest / "x86_64-linux", sbin, tmp / "home", tmp / "work"})
       fs::create_directories(d);
     fs::copy_file(fs::path(KOPE_FAKE_ASCEND_DIR) / "set_env.sh", root / "set_env.sh");
     write_text(latest / "version.cfg", "# version: 1.0\nruntime_running_version=[7.6.0.1.220:8.0.0]\n"
@@ -35,8 +35,10 @@ struct FakeCann {
     write_text(latest / "x86_64-linux/ascend_toolkit_install.info",
                      "package_name=Ascend-cann-toolkit\nversion=8.3.RC2\ninnerversion=V100R001C23SPC001B238\narch=x86_64\n"
                      "os=linux\npath=" + latest.string() + "\n");
-    fs::copy_file(fs::path(KOPE_FAKE_ASCEND_DIR) / "include/acl/acl.h", latest / "include/acl/acl.h");
+    fs::copy(fs::path(KOPE_FAKE_ASCEND_DIR) / "include", latest / "include", fs::copy_options::recursive);
     fs::copy_file(KOPE_FAKE_ASCENDCL, latest / "lib64/libascendcl.so");
+    fs::copy_file(KOPE_FAKE_NNOPBASE, latest / "lib64/libnnopbase.so");
+    fs::copy_file(KOPE_FAKE_OPAPI, latest / "lib64/libopapi.so");
     fs::create_symlink(KOPE_FAKE_ASCEND, latest / "bin/msprof");
     fs::create_symlink(KOPE_FAKE_ASCEND, latest / "compiler/ccec_compiler/bin/bisheng");
     fs::create_symlink(KOPE_FAKE_ASCEND, latest / "tools/msopgen/bin/msopgen");

@@ -1,7 +1,8 @@
 // The shipped AscendC reference kernels (resources/kernels/<task>/ascend/) through the Ascend device with the fake
 // CANN tools: each builds by the direct route (bisheng) and by the CPU twin's, and on the twin, whose AscendC
 // headers (tests/device/fake_ascend/tikicpulib) check the board's rules, each task's small cases go through the
-// evaluator against the fp64 golden: every 01_ kernel is correct, every 02_ kernel is caught.
+// evaluator against the fp64 golden: every 01_ kernel is correct, every 02_ kernel is caught. The naive Ascend
+// baselines (resources/baselines/ascend/<task>.cpp) are held to the same: each builds and is correct.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "fake_cann.h"
 #include "kope/device/device.h"
 #include "kope/eval/evaluator.h"
+#include "kope/model/inputs.h"
 #include "kope/model/suite.h"
 #include "test_support.h"
 
@@ -102,6 +104,20 @@ TEST(AscendKernels, EveryTaskShipsACorrectAndAWrongKernelWithTheirThoughts) {
   }
 }
 
+TEST(AscendKernels, EveryTaskShipsANaiveBaselineThatBuildsByTheDirectRoute) {
+  auto dev = make_device("ascend", cann().config());
+  for (const Task& t : suite().tasks()) {
+    const std::string src = baseline_source(t, "ascend");
+    ASSERT_FALSE(src.empty()) << t.name << ": no resources/baselines/ascend/" << t.name << ".cpp";
+    EXPECT_NE(src.find("MAX_CORES = 1;"), std::string::npos) << t.name << ": the naive baseline runs on one AI core";
+    BuildOptions o;
+    o.mode = "direct";
+    o.display_name = t.name + ".baseline.cpp";
+    BuildResult b = dev->build(src, o);
+    EXPECT_TRUE(b.ok) << t.name << ": " << b.error << "\n" << b.log;
+  }
+}
+
 TEST(AscendKernels, EveryShippedKernelBuildsByTheDirectRoute) {
   auto dev = make_device("ascend", cann().config());
   for (const Task& t : suite().tasks())
@@ -128,7 +144,14 @@ TEST(AscendKernels, OnTheCpuTwinEveryCorrectOnePassesAndEveryWrongOneIsCaught) {
   auto check_task = [&](Evaluator& ev, const Task& task) {
     Task t = task;
     auto ks = embedded_candidates(t.name, "ascend");
-    t.baselines["ascend"] = ks.front().source;
+    // The shipped naive baseline is the task's baseline here, and is judged as a candidate too (it must be correct).
+    const std::string naive = baseline_source(t, "ascend");
+    if (naive.empty()) {
+      std::lock_guard<std::mutex> l(mu);
+      failures.push_back(t.name + ": no naive Ascend baseline ships (resources/baselines/ascend/" + t.name + ".cpp)");
+      return;
+    }
+    ks.push_back(CandidateSource{"baselines/ascend/" + t.name + ".cpp", "", naive});
     EvalOptions o;
     o.device = "ascend-twin";
     o.cases = small_cases(t);
@@ -225,4 +248,111 @@ TEST(AscendKernels, TheTwinStopsUnalignedCopiesAndUbOverflow) {
   MeasureResult big = run("  pipe.InitBuffer(q, 2, 100 * 1024);\n" + with(copy, "64"), "overflow");
   EXPECT_EQ(big.outcome, Outcome::Crash);
   EXPECT_NE((big.message + big.log).find("Unified Buffer overflow"), std::string::npos) << big.message << "\n" << big.log;
+}
+
+// The library baselines (issue 18): on a fake board that computes (the fake bisheng builds kernels against the
+// twin's headers, the fake libopapi runs the aclnn operators on the host, the fake msprof times both), a task's
+// shipped kernel is timed against the aclnn operator, with the naive Ascend baseline as the second column.
+namespace {
+void register_fake_board() {
+  static const bool once = [] {
+    register_device("ascend-board", [](const DeviceConfig&) {
+      return make_device("ascend", cann().config({"FAKE_BISHENG_TWIN=1"}));
+    });
+    return true;
+  }();
+  (void)once;
+}
+}  // namespace
+
+TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
+  register_fake_board();
+  test::TempDir tmp;
+  Evaluator ev{EvalPaths::under(tmp / "ws")};
+  for (const std::string name : {"gelu", "exp", "softmax", "rms_norm"}) {
+    const Task& t = *suite().find(name);
+    auto ks = embedded_candidates(t.name, "ascend");
+    ASSERT_FALSE(ks.empty()) << name;
+    EvalOptions o;
+    o.device = "ascend-board";
+    o.cases = {small_cases(t).front()};
+    o.warmup = 1;
+    o.reps = 3;
+    EvalReport r = ev.evaluate(t, ks.front().source, ks.front().name, o);
+    ASSERT_TRUE(r.correct()) << name << ": " << r.status() << " " << (r.errors.empty() ? "" : r.errors.front());
+    for (const std::string& w : r.warnings) EXPECT_EQ(w.find("library"), std::string::npos) << name << ": " << w;
+    for (const CaseResult& c : r.cases) {
+      EXPECT_EQ(c.baseline, "library") << name << "/" << c.name << ": " << c.library_message;
+      EXPECT_TRUE(c.library_ran) << name << "/" << c.name;
+      EXPECT_EQ(c.library_correct, std::optional<bool>(true)) << name << "/" << c.name << ": " << c.library_message;
+      EXPECT_EQ(c.library_ns.size(), 3u) << name << "/" << c.name;
+      EXPECT_EQ(c.baseline_ns.size(), 3u) << name << "/" << c.name;
+      EXPECT_TRUE(c.speedup.has_value()) << name << "/" << c.name;
+      EXPECT_TRUE(c.speedup_vs_naive.has_value()) << name << "/" << c.name;
+    }
+  }
+}
+
+TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
+  register_fake_board();
+  test::TempDir tmp;
+  Evaluator ev{EvalPaths::under(tmp / "ws")};
+  const Task& t = *suite().find("masked_scale");
+  std::string why;
+  EXPECT_FALSE(library_impl_for(t, "ascend", &why));
+  EXPECT_NE(why.find("aclnnMaskedScale runs only on Ascend 950"), std::string::npos) << why;
+  auto ks = embedded_candidates(t.name, "ascend");
+  EvalOptions o;
+  o.device = "ascend-board";
+  o.cases = {small_cases(t).front()};
+  o.warmup = 0;
+  o.reps = 2;
+  EvalReport r = ev.evaluate(t, ks.front().source, ks.front().name, o);
+  ASSERT_TRUE(r.correct()) << r.status() << " " << (r.errors.empty() ? "" : r.errors.front());
+  bool said = false;
+  for (const std::string& w : r.warnings) said |= w.find("library baseline: ascend: CANN's aclnnMaskedScale") == 0;
+  EXPECT_TRUE(said) << "no warning naming why there is no library baseline";
+  for (const CaseResult& c : r.cases) {
+    EXPECT_EQ(c.baseline, "naive") << c.name;
+    EXPECT_TRUE(c.library_ns.empty()) << c.name;
+    EXPECT_TRUE(c.speedup.has_value()) << c.name;
+  }
+}
+
+// A library whose operator refuses the call (FAKE_ACLNN_FAIL) is the library's failure: the candidate is timed
+// against the naive baseline and the case says why.
+TEST(AscendLibrary, AFailingOperatorLeavesTheCandidateTimedAgainstNaive) {
+  auto dev = make_device("ascend", cann().config({"FAKE_BISHENG_TWIN=1", "FAKE_ACLNN_FAIL=Exp"}));
+  test::TempDir tmp;
+  const Task& t = *suite().find("exp");
+  std::string why;
+  auto lib = library_impl_for(t, "ascend", &why);
+  ASSERT_TRUE(lib) << why;
+  BuildOptions lo;
+  lo.mode = "library";
+  lo.build_dir = tmp / "build";
+  for (const auto& l : lib->link) lo.flags.push_back("-l" + l);
+  BuildResult lb = dev->build(lib->source, lo);
+  ASSERT_TRUE(lb.ok) << lb.error << "\n" << lb.log;
+  BuildOptions ko;
+  ko.build_dir = tmp / "build";
+  BuildResult kb = dev->build(embedded_candidates("exp", "ascend").front().source, ko);
+  ASSERT_TRUE(kb.ok) << kb.error << "\n" << kb.log;
+  const ConcreteCase c = resolve_case(t, t.cases.front());
+  MeasureRequest q;
+  q.kcase = c;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    std::string bytes(static_cast<std::size_t>(c.inputs[i].numel) * dtype_size(c.inputs[i].dtype), '\0');
+    generate_tensor(c.inputs[i], c.seed, i, bytes.data());
+    q.inputs.push_back(bytes);
+  }
+  q.candidate = q.baseline = kb.artifact;
+  q.library = lb.artifact;
+  q.scratch = tmp / "job";
+  MeasureResult m = dev->measure(q);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.message << "\n" << m.log;
+  EXPECT_FALSE(m.candidate_ns.empty());
+  EXPECT_TRUE(m.library_ns.empty());
+  EXPECT_TRUE(m.library_outputs.empty());
+  EXPECT_NE(m.library_message.find("the library returned 161002"), std::string::npos) << m.library_message;
 }

@@ -222,6 +222,54 @@ TEST(WorkerProtocol, JobFilesAndExitCodes) {
   EXPECT_NE(m.message.find("cudaErrorIllegalAddress (700): an illegal memory access"), std::string::npos) << m.message;
 }
 
+// The library baseline's part of the contract (issue 18): a "library" line in job.txt (none without one), its
+// correctness outputs in lib<k>.bin, its times in lib_ns, its own failure in library_error; all carried back by a
+// remote host's measure.json.
+TEST(WorkerProtocol, TheLibraryRidesBesideCandidateAndBaseline) {
+  test::TempDir tmp;
+  Task t = test::affine_task();
+  ConcreteCase c = resolve_case(t, t.cases[0]);
+  MeasureRequest q = request_for(c, "/a/cand.so", "/a/base.so", tmp / "job");
+  write_worker_job(tmp / "job", q, "/a/cand.so", "/a/base.so");
+  EXPECT_EQ(read_file(tmp / "job/job.txt").find("library"), std::string::npos) << "no library line without one";
+  q.library = "/a/lib.so";
+  write_worker_job(tmp / "job", q, "/a/cand.so", "/a/base.so");
+  EXPECT_NE(read_file(tmp / "job/job.txt").find("library /a/lib.so\n"), std::string::npos);
+  EXPECT_NE(read_file(tmp / "job/job.json").find("\"library\": \"/a/lib.so\""), std::string::npos);
+  write_worker_job(tmp / "job", q, "/r/cand.so", "/r/base.so", std::string("/r/lib.so"));  // a remote run's paths
+  EXPECT_NE(read_file(tmp / "job/job.txt").find("library /r/lib.so\n"), std::string::npos);
+
+  const std::string bytes(static_cast<std::size_t>(c.outputs[0].numel) * 4, 'x');
+  test::write_text(worker_first_path(tmp / "job", 0), bytes);
+  test::write_text(worker_last_path(tmp / "job", 0), bytes);
+  test::write_text(worker_library_path(tmp / "job", 0), std::string(bytes.size(), 'l'));
+  test::write_text(tmp / "job/result.json", R"({"timer": "cudaEvent", "order": "cblbcl", "cand_ns": [1, 2], "base_ns": [3, 4], "lib_ns": [5, 6], "library_error": ""})");
+  ProcessResult pr;
+  pr.started = true;
+  pr.exit_code = kWorkerOk;
+  MeasureResult m = read_worker_result(tmp / "job", pr, q);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.message;
+  EXPECT_EQ(m.library_ns, (std::vector<double>{5, 6}));
+  ASSERT_EQ(m.library_outputs.size(), 1u);
+  EXPECT_EQ(m.library_outputs[0], std::string(bytes.size(), 'l'));
+  EXPECT_EQ(m.order.size(), 6u);
+
+  write_measure_result(tmp / "back", m);
+  MeasureResult r = read_measure_result(tmp / "back", q);
+  EXPECT_EQ(r.library_ns, m.library_ns);
+  EXPECT_EQ(r.library_outputs, m.library_outputs);
+
+  // The library failed: its error, no times, no outputs; the candidate's result stands.
+  fs::remove(worker_library_path(tmp / "job", 0));
+  test::write_text(tmp / "job/result.json", R"({"order": "cc", "cand_ns": [1, 2], "library_error": "the library returned 161002 on the correctness run"})");
+  m = read_worker_result(tmp / "job", pr, q);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.message;
+  EXPECT_EQ(m.library_message, "the library returned 161002 on the correctness run");
+  EXPECT_TRUE(m.library_outputs.empty());
+  EXPECT_TRUE(m.library_ns.empty());
+  EXPECT_EQ(m.candidate_ns.size(), 2u);
+}
+
 TEST(WorkerProtocol, MeasureResultRoundTrip) {
   test::TempDir tmp;
   Task t = test::affine_task();
@@ -388,7 +436,8 @@ TEST(CliDevices, EvalAndRunTakeADeviceSpec) {
 }
 
 // The whole loop on an accelerator: `kope run --policy llm --device ascend` against a scripted OpenAI-compatible
-// server and the fake CANN tools, from the prompt (the Ascend pack, not the CPU's) to the recorded evaluation.
+// server and the fake CANN tools, from the prompt (the Ascend pack, not the CPU's) to the recorded evaluation, on the
+// shipped suite (its naive Ascend baseline is resources/baselines/ascend/gelu.cpp).
 TEST(CliDevices, TheLlmAgentRunsOnAscendWithItsOwnPromptPack) {
   test::FakeCann cann;
   for (const std::string& kv : cann.config().env) {
@@ -397,19 +446,12 @@ TEST(CliDevices, TheLlmAgentRunsOnAscendWithItsOwnPromptPack) {
   }
   const auto shipped = embedded_candidates("gelu", "ascend");
   ASSERT_FALSE(shipped.empty());
-  // No naive Ascend baseline ships yet (issue 18, item 3): the task names one, the shipped kernel itself.
-  json task;
-  for (const EmbeddedFile& f : embedded_files())
-    if (f.path == "tasks/L1/gelu.json") task = json::parse(f.text);
-  ASSERT_FALSE(task.is_null());
-  task["baselines"]["ascend"] = shipped[0].source;
-  test::write_text(cann.tmp / "suite" / "gelu.json", task.dump(2));
   const std::string reply = "An AscendC kernel, pipelined.\n```cpp\n" + shipped[0].source + "```\n";
   test::ScriptedServer srv({test::sse_response({test::openai_stream({reply})})});
   const std::string ws = (cann.tmp / "ws").string();
   std::ostringstream out, err;
   const int rc = run_cli({"run", "--policy", "llm", "--provider", "openai", "--base-url", srv.url() + "/v1", "--model",
-                          "m", "--suite", (cann.tmp / "suite").string(), "--tasks", "gelu", "--cases", "n1000", "--max-attempts", "1", "--device", "ascend",
+                          "m", "--tasks", "gelu", "--cases", "n1000", "--max-attempts", "1", "--device", "ascend",
                           "--workspace", ws, "--json"},
                          out, err);
   ASSERT_EQ(rc, kExitOk) << err.str() << out.str();

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -194,6 +195,54 @@ TEST(CudaBuild, WorkerBuildsWithNvccWhereCMakeDidNotAndProbes) {
     EXPECT_NE(r.out.find("\"peak_bandwidth_gbps\""), std::string::npos) << r.out;
   }
   EXPECT_EQ(build_worker(find_nvcc(), include_dir_for(c), tmp / "work", &error), w);  // built once
+}
+
+// The ATen CUDA library baseline (issue 18) builds only against a CUDA-enabled libtorch named by
+// KOPE_LIBTORCH_CUDA; without one the build says so, and the evaluation's report carries that as its warning.
+TEST(CudaBuild, LibraryModeSaysWhereAtenCudaIsMissing) {
+  test::TempDir tmp;
+  const Task t = resolve_task("gelu", Suite::embedded());
+  std::string why;
+  auto lib = library_impl_for(t, "cuda", &why);
+  ASSERT_TRUE(lib) << why;
+  EXPECT_NE(lib->source.find("at::kCUDA"), std::string::npos);
+  EXPECT_NE(lib->source.find("extern \"C\" int kope_cuda_kernel"), std::string::npos);
+  BuildOptions o;
+  o.mode = "library";
+  DeviceConfig c = config(tmp);
+  c.env.push_back("KOPE_LIBTORCH_CUDA=");
+  BuildResult b = make_device("cuda", c)->build(lib->source, o);
+  EXPECT_FALSE(b.ok);
+  EXPECT_EQ(b.error.rfind("ATen CUDA not found (set KOPE_LIBTORCH_CUDA", 0), 0u) << b.error;
+  c.env.back() = "KOPE_LIBTORCH_CUDA=" + tmp.path().string();
+  b = make_device("cuda", c)->build(lib->source, o);
+  EXPECT_NE(b.error.find("has no " + (tmp / "include/ATen/ATen.h").string()), std::string::npos) << b.error;
+  const auto flags = aten_cuda_flags("/opt/libtorch", {"-ltorch_cuda"});
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "-I/opt/libtorch/include"), flags.end());
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "-rpath=/opt/libtorch/lib"), flags.end());
+  EXPECT_EQ(flags.back(), "-ltorch_cuda");
+}
+
+// The shipped ATen CUDA sources compile (not link: the libtorch here is CPU-only) against the c10/cuda headers
+// Debian ships, given the one header its CMake generates (c10/cuda/impl/cuda_cmake_macros.h); one task here, since
+// each takes nvcc most of a minute; scripts/gpu-check.sh builds and runs them all where KOPE_LIBTORCH_CUDA is set.
+TEST(CudaBuild, AnAtenCudaLibrarySourceCompilesAgainstTheHeadersHere) {
+  if (auto why = skip_without_nvcc(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
+  // libtorch-dev (the CPU library baseline's) ships these headers; their absence is a missing package, a failure.
+  ASSERT_TRUE(fs::exists("/usr/include/c10/cuda/CUDAStream.h")) << "libtorch-dev's c10/cuda headers";
+  test::TempDir tmp;
+  test::write_text(tmp / "stub/c10/cuda/impl/cuda_cmake_macros.h", "#pragma once\n#define C10_CUDA_BUILD_SHARED_LIBS\n");
+  std::string why;
+  auto lib = library_impl_for(resolve_task("softmax", Suite::embedded()), "cuda", &why);
+  ASSERT_TRUE(lib) << why;
+  test::write_text(tmp / "softmax.cu", lib->source);
+  DeviceConfig c = config(tmp);
+  ProcessLimits lim;
+  lim.wall_seconds = 600;
+  ProcessResult r = run_process({find_nvcc().string(), "-std=c++17", "-c", "-I" + include_dir_for(c).string(),
+                                 "-I" + (tmp / "stub").string(), (tmp / "softmax.cu").string(), "-o",
+                                 (tmp / "softmax.o").string()}, lim);
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << tail_text(r.err, 3000);
 }
 
 // The CUDA worker's sandbox: only the GPU's nodes, the folders the environment names, the job folder writable.
@@ -397,4 +446,24 @@ TEST(CudaGpu, NcuProfileWhenInstalled) {
   bool has_time = false;
   for (const auto& c : p.counters) has_time |= c.name == "gpu__time_duration.sum";
   EXPECT_TRUE(has_time);
+}
+
+// The worker's library path (issue 18) on a GPU: any kope_cuda_kernel object serves as the third artifact, so the
+// naive baseline stands in for ATen here; its outputs come back in lib<k>.bin and its calls take turns with the
+// other two.
+TEST(CudaGpu, ALibraryArtifactIsCheckedAndTimedInTurnWithTheOthers) {
+  Gpu g;
+  if (auto why = g.skip_reason(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
+  BuildResult b = g.build(baseline_source(resolve_task("gelu", Suite::embedded()), "cuda"), "gelu.cu");
+  MeasureRequest q = gelu_request(1 << 16, b.artifact, b.artifact, g.tmp / "job");
+  q.library = b.artifact;
+  MeasureResult m = g.dev->measure(q);
+  ASSERT_EQ(m.outcome, Outcome::Ok) << m.message << "\n" << m.log;
+  EXPECT_EQ(m.library_message, "");
+  ASSERT_EQ(m.library_outputs.size(), 1u);
+  EXPECT_EQ(m.library_outputs[0], m.first_outputs[0]);
+  EXPECT_EQ(m.library_ns.size(), 5u);
+  EXPECT_EQ(m.order.size(), 15u);
+  EXPECT_NE(std::string(m.order.begin(), m.order.begin() + 3), std::string(m.order.begin() + 3, m.order.begin() + 6))
+      << "the first call rotates";
 }

@@ -117,8 +117,9 @@ BuildResult AscendDevice::build(const std::string& source, const BuildOptions& o
   if (mode == "direct") return build_direct(source, o);
   if (mode == "msopgen") return build_msopgen(source, o);
   if (mode == "cpu-twin") return build_twin(source, o);
+  if (mode == "library") return build_library(source, o);
   BuildResult b;
-  b.error = "unknown Ascend build mode \"" + mode + "\" (direct, msopgen, cpu-twin)";
+  b.error = "unknown Ascend build mode \"" + mode + "\" (direct, msopgen, cpu-twin, library)";
   return b;
 }
 

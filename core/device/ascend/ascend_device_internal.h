@@ -1,6 +1,6 @@
 // The Ascend device's class, private to kope_device: ascend_device.cpp holds what it is (toolkit, board,
-// fingerprint, builds), ascend_measure.cpp how it runs (the worker in its sandbox, the CPU twin, `msprof op`
-// times and counters).
+// fingerprint, builds), ascend_library.cpp the aclnn library baseline's build, ascend_measure.cpp how it runs
+// (the worker in its sandbox, the CPU twin, `msprof op` times and counters).
 #pragma once
 
 #include <filesystem>
@@ -50,6 +50,8 @@ class AscendDevice : public Device {
   static void finish_build(BuildResult& b, const ProcessResult& pr, const std::string& tool);
   BuildResult build_msopgen(const std::string& source, const BuildOptions& o);
   BuildResult build_twin(const std::string& source, const BuildOptions& o);
+  // The aclnn library baseline: host code built against the toolkit's aclnn headers and libraries.
+  BuildResult build_library(const std::string& source, const BuildOptions& o);
   static fs::path twin_file(const fs::path& artifact) { return fs::path(artifact.string() + ".twin"); }
 
   // kope's worker built for the CPU twin: the same source, KOPE_ASCEND_TWIN, linked with tikicpulib::<SoC>.

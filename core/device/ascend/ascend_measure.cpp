@@ -64,6 +64,13 @@ MeasureResult AscendDevice::measure(const MeasureRequest& q) {
     if (!times) return tool_error(why);
     *out = *times;
   }
+  // 3. The library's (when it ran correctly above): its own msprof op run; a failure is the library's alone.
+  if (!q.library.empty() && !m.library_outputs.empty()) {
+    std::string why;
+    auto times = msprof_times(worker, dir, "library", "", q, &why, &m.log);
+    if (times) m.library_ns = *times;
+    else m.library_message = why;
+  }
   m.order.clear();
   return m;
 }
@@ -135,7 +142,7 @@ ProcessResult AscendDevice::run_worker(const std::vector<std::string>& argv, con
   for (const auto& a : w.argv)
     if (!a.empty() && a[0] == '/' && a != dir.string() && !fs::path(a).lexically_normal().string().starts_with(dir.string()))
       w.ro.push_back(fs::path(a).parent_path());
-  for (const auto* so : {&q.candidate, &q.baseline})
+  for (const auto* so : {&q.candidate, &q.baseline, &q.library})
     if (!so->empty()) w.ro.push_back(so->parent_path());
   if (!toolkit().home.empty()) w.ro.push_back(toolkit().home);
   w.dev_patterns = ascend_device_patterns();
@@ -203,6 +210,7 @@ MeasureResult AscendDevice::measure_twin(const MeasureRequest& q) {
   m.candidate_ns.clear();
   m.baseline_ns.clear();
   m.order.clear();
+  if (!q.library.empty()) m.library_message = "not run on the CPU twin: the aclnn operators need a board";
   return m;
 }
 

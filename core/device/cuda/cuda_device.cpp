@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -122,7 +123,25 @@ class CudaDevice : public Device {
     return f;
   }
 
+  // The ATen CUDA library baseline (mode "library"): the source built with nvcc against a CUDA-enabled libtorch;
+  // o.flags carry the library's -I and -l flags. Its lib folder is named in <artifact>.needs, for the sandbox.
+  BuildResult build_library(const std::string& source, const BuildOptions& o) {
+    BuildResult b;
+    const fs::path prefix = find_libtorch_cuda(config_.env, &b.error);
+    if (prefix.empty()) return b;
+    std::vector<std::string> head, libs;
+    for (const auto& f : o.flags) (f.rfind("-l", 0) == 0 ? libs : head).push_back(f);
+    BuildOptions lo = o;
+    lo.mode.clear();
+    lo.flags = aten_cuda_flags(prefix, libs);
+    lo.flags.insert(lo.flags.begin() + 1, head.begin(), head.end());
+    b = build(source, lo);
+    if (b.ok) write_file_atomic(fs::path(b.artifact.string() + ".needs"), (prefix / "lib").string() + "\n");
+    return b;
+  }
+
   BuildResult build(const std::string& source, const BuildOptions& o) override {
+    if (o.mode == "library") return build_library(source, o);
     BuildResult b;
     const fs::path nvcc = find_nvcc(config_.env);
     if (nvcc.empty()) {
@@ -219,8 +238,15 @@ class CudaDevice : public Device {
       }
     }
     (void)lim;
-    ProcessResult pr = run_sandboxed(worker_spec({worker.string(), dir.string(), q.baseline.empty() ? "candidate" : "both"}, dir,
-                                                 {q.candidate.parent_path(), q.baseline.empty() ? fs::path() : q.baseline.parent_path()}),
+    std::vector<fs::path> ro = {q.candidate.parent_path(), q.baseline.empty() ? fs::path() : q.baseline.parent_path()};
+    if (!q.library.empty()) {  // the library, and the libtorch it runs on
+      ro.push_back(q.library.parent_path());
+      std::istringstream needs(read_file_or_empty(fs::path(q.library.string() + ".needs")));
+      for (std::string line; std::getline(needs, line);)
+        if (!line.empty()) ro.push_back(line);
+    }
+    const bool both = !q.baseline.empty() || !q.library.empty();
+    ProcessResult pr = run_sandboxed(worker_spec({worker.string(), dir.string(), both ? "both" : "candidate"}, dir, ro),
                                      q.timeout_seconds, lim.max_captured_bytes);
     m = read_worker_result(dir, pr, q);
     m.timer = "cudaEvent";

@@ -161,4 +161,29 @@ std::vector<GpuInfo> parse_gpu_query(const std::string& csv) {
   return out;
 }
 
+fs::path find_libtorch_cuda(const std::vector<std::string>& env, std::string* why) {
+  const auto prefix = env_value(env, "KOPE_LIBTORCH_CUDA");
+  if (!prefix || prefix->empty()) {
+    *why = "ATen CUDA not found (set KOPE_LIBTORCH_CUDA to a CUDA-enabled libtorch: the folder holding include/ATen "
+           "and lib/libtorch_cuda.so)";
+    return {};
+  }
+  const fs::path p(*prefix);
+  for (const fs::path& need : {p / "include/ATen/ATen.h", p / "lib/libtorch_cuda.so"})
+    if (!fs::exists(need)) {
+      *why = "ATen CUDA not found: KOPE_LIBTORCH_CUDA=" + *prefix + " has no " + need.string();
+      return {};
+    }
+  return p;
+}
+
+std::vector<std::string> aten_cuda_flags(const fs::path& prefix, const std::vector<std::string>& libs) {
+  std::vector<std::string> f = {"-O3", "-I" + (prefix / "include").string(),
+                                "-I" + (prefix / "include/torch/csrc/api/include").string(),
+                                "-L" + (prefix / "lib").string(), "-Xlinker", "-rpath=" + (prefix / "lib").string(),
+                                "-Xlinker", "--no-as-needed"};
+  f.insert(f.end(), libs.begin(), libs.end());
+  return f;
+}
+
 }  // namespace kope::device::cuda

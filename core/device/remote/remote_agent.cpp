@@ -32,6 +32,7 @@ json measure_request_json(const MeasureRequest& q) {
   return {{"kcase", to_json(q.kcase)},
           {"candidate", q.candidate.string()},
           {"baseline", q.baseline.string()},
+          {"library", q.library.string()},
           {"warmup", q.warmup},
           {"reps", q.reps},
           {"interleave", q.interleave},
@@ -69,6 +70,7 @@ MeasureRequest read_request(const fs::path& dir) {
   q.kcase = concrete_case_from_json(j.at("kcase"));
   q.candidate = j.value("candidate", "");
   q.baseline = j.value("baseline", "");
+  q.library = j.value("library", "");
   q.warmup = j.value("warmup", 3);
   q.reps = j.value("reps", 5);
   q.interleave = j.value("interleave", true);

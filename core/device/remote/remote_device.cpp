@@ -144,6 +144,8 @@ class RemoteDevice : public Device {
         ssh().get(dir + "/" + worker_first_path("", k).string(), worker_first_path(local.path, k));
         ssh().get(dir + "/" + worker_last_path("", k).string(), worker_last_path(local.path, k));
       }
+      for (std::size_t k = 0; k < j.value("library_outputs", std::size_t{0}); ++k)
+        ssh().get(dir + "/" + worker_library_path("", k).string(), worker_library_path(local.path, k));
       cleanup(dir);
       MeasureResult m = read_measure_result(local.path, q);
       m.timer += m.timer.empty() ? "" : " on " + host_;

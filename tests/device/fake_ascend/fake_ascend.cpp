@@ -1,7 +1,9 @@
 // Fake CANN tools for contract tests, one program under several names (installed as symlinks):
 //   npu-smi info          prints $FAKE_ASCEND_DATA/npu_smi_$FAKE_NPU_SMI.txt byte for byte (default a2)
 //   bisheng ... -xcce     checks --npu-arch, reports clang-style errors for `DataCopyy`, else builds a stub
-//                         kernel (identity copy of input 0, records its launch) with the system c++
+//                         kernel (identity copy of input 0, records its launch) with the system c++; with
+//                         FAKE_BISHENG_TWIN=1 and the twin installed (tools/tikicpulib), builds the kernel itself
+//                         against the twin's headers instead, so the fake board computes (launches recorded)
 //   bisheng ...           (host code) passes everything to the system c++
 //   msprof op [opts] APP  runs APP, then writes OPPROF_<ts>_<16 letters>/ with OpBasicInfo.csv and counter CSVs for
 //                         the launches matching --kernel-name (after --warm-up), per launch when several
@@ -82,6 +84,27 @@ int npu_smi(int argc, char** argv) {
 }
 
 // ---- bisheng ----------------------------------------------------------------------------------------------
+// The kernel itself, built against the CPU twin's headers: its ICPU_RUN_KF launches run it block by block and
+// tell the fake runtime (so the fake msprof) that it launched.
+int build_on_twin(const std::string& src, const std::string& out, const std::vector<std::string>& includes,
+                  const fs::path& home) {
+  const fs::path wrap = fs::path(out).string() + ".twin.cpp";
+  spit(wrap, "#include \"tikicpulib.h\"\n#include \"acl/acl.h\"\n#undef ICPU_RUN_KF\n"
+             "#define ICPU_RUN_KF(func, blockdim, ...) do { fake_acl_record_launch(#func, (uint32_t)(blockdim)); "
+             "AscendC::kope_fake_block_num() = (int64_t)(blockdim); "
+             "for (int64_t kope_b = 0; kope_b < (int64_t)(blockdim); ++kope_b) { "
+             "AscendC::kope_fake_block_idx() = kope_b; func(__VA_ARGS__); } } while (0)\n"
+             "#include \"" + fs::absolute(src).string() + "\"\n");
+  std::vector<std::string> cmd = {env("FAKE_CXX", "c++"), "-shared", "-fPIC", "-O1", "-std=c++17", "-DASCENDC_CPU_DEBUG",
+                                  "-I" + (home / "tools/tikicpulib/lib/include").string()};
+  cmd.insert(cmd.end(), includes.begin(), includes.end());
+  cmd.insert(cmd.end(), {"-I" + (home / "include").string(), wrap.string(), "-L" + (home / "lib64").string(),
+                         "-Wl,-rpath," + (home / "lib64").string(), "-lascendcl", "-o", out});
+  int rc = run(cmd);
+  fs::remove(wrap);
+  return rc;
+}
+
 int bisheng(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   bool cce = false;
@@ -140,6 +163,9 @@ int bisheng(int argc, char** argv) {
   bool kope_header = false;
   for (const auto& inc : includes) kope_header |= fs::exists(fs::path(inc.substr(2)) / "kope_ascend.h");
   const fs::path stub = fs::path(out).string() + ".stub.cpp";
+  const fs::path home = toolkit_home(argv[0]);
+  if (kope_header && env("FAKE_BISHENG_TWIN") == "1" && fs::is_directory(home / "tools/tikicpulib/lib/include"))
+    return build_on_twin(src, out, includes, home);
   if (!kope_header) {
     spit(stub, "extern \"C\" void " + (entry.empty() ? std::string("kernel") : entry) + "_stub(void) {}\n");
     int rc = run({env("FAKE_CXX", "c++"), "-shared", "-fPIC", stub.string(), "-o", out});
@@ -155,7 +181,6 @@ int bisheng(int argc, char** argv) {
              "    size_t m = (size_t)a->inputs[0].numel * sz(a->inputs[0].dtype);\n"
              "    memset(a->outputs[k].data, 0, n);\n    memcpy(a->outputs[k].data, a->inputs[0].data, n < m ? n : m);\n  }\n"
              "  return 0;\n}\n");
-  const fs::path home = toolkit_home(argv[0]);
   std::vector<std::string> cmd = {env("FAKE_CXX", "c++"), "-shared", "-fPIC", "-O1"};
   cmd.insert(cmd.end(), includes.begin(), includes.end());
   cmd.insert(cmd.end(), {"-I" + (home / "include").string(), stub.string(), "-L" + (home / "lib64").string(),

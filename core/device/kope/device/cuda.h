@@ -58,5 +58,14 @@ struct GpuInfo {
 };
 std::vector<GpuInfo> parse_gpu_query(const std::string& csv);
 
+// A CUDA-enabled libtorch for the ATen CUDA library baselines: $KOPE_LIBTORCH_CUDA (in `env`, else the process
+// environment) naming a folder with include/ATen and lib/libtorch_cuda.so. Empty, with `why` saying what is
+// missing, when there is none (Debian's libtorch is CPU-only).
+std::filesystem::path find_libtorch_cuda(const std::vector<std::string>& env, std::string* why);
+
+// nvcc flags that build a library baseline against that libtorch: its include folders, its lib folder on the
+// link and run path, --no-as-needed before the `libs` (the -l flags the library names), C++17.
+std::vector<std::string> aten_cuda_flags(const std::filesystem::path& prefix, const std::vector<std::string>& libs);
+
 }  // namespace cuda
 }  // namespace kope::device

@@ -59,7 +59,8 @@ struct BuildOptions {
   std::string display_name = "kernel"; // what diagnostics call the file
   std::vector<std::string> flags;      // empty: the device's defaults
   std::vector<std::string> defines;    // NAME or NAME=VALUE
-  std::string mode;                    // empty: the device's default (ascend: direct, msopgen, cpu-twin)
+  std::string mode;                    // empty: the device's default (ascend: direct, msopgen, cpu-twin); "library":
+                                       // host code calling the vendor library (library_impl_for says with what)
   const ConcreteCase* signature = nullptr;  // the tensors an operator project declares (ascend msopgen)
   double timeout_seconds = 300.0;
   const CancelToken* cancel = nullptr;  // stops the build (the compiler's whole tree) when set
@@ -82,12 +83,15 @@ enum class Outcome {
 std::string_view outcome_name(Outcome o);
 std::optional<Outcome> outcome_from_name(std::string_view name);
 
-// What measure() needs: the case, the judge's input bytes, and two built artifacts.
+// What measure() needs: the case, the judge's input bytes, and two or three built artifacts.
 struct MeasureRequest {
   ConcreteCase kcase;
   std::vector<std::string> inputs;     // raw bytes per input tensor of kcase, in order (the judge generates them)
   std::filesystem::path candidate;     // BuildResult::artifact
   std::filesystem::path baseline;      // empty: no baseline calls, candidate only
+  // The vendor library's implementation (aclnn on Ascend, ATen CUDA on CUDA), built with BuildOptions::mode
+  // "library"; empty: none. Its correctness call and timed calls run beside the others, interleaved like them.
+  std::filesystem::path library;
   std::filesystem::path scratch;       // a folder the device may use and the caller removes
   int warmup = 3;
   int reps = 5;
@@ -108,7 +112,12 @@ struct MeasureResult {
   std::vector<std::string> last_outputs;   // the last timed call's outputs (catches replayed answers)
   std::vector<double> candidate_ns;    // device-measured, in call order
   std::vector<double> baseline_ns;
-  std::vector<char> order;             // 'b' or 'c' per timed call, in the order they ran
+  // The library's: its correctness call's outputs and its times; library_message says why they are missing when
+  // the library failed (its failure is its own, never the candidate's: the candidate's result stands).
+  std::vector<std::string> library_outputs;
+  std::vector<double> library_ns;
+  std::string library_message;
+  std::vector<char> order;             // 'b', 'c' or 'l' per timed call, in the order they ran
   std::string timer;                   // "steady_clock", "cudaEvent", "msprof Task Duration"
   std::vector<std::string> findings;   // memory-checker reports, one per finding
   std::string log;                     // what the worker printed, truncated
@@ -177,6 +186,11 @@ DeviceSpec parse_device_spec(const std::string& spec);  // throws kope::Error on
 // The device's own baseline source for a task: task.baselines[kind] when present, else the shipped
 // resources/baselines/<kind>/<task>.<suffix>, else "" (cpu: task.baseline or the fp32 reference, as before).
 std::string baseline_source(const Task& task, const std::string& kind);
+
+// The device's library baseline for a task (issue 18): task.library[kind] when the task names one (null: none,
+// task.library_why says why), else the shipped resources/library/<kind>/<task>.<suffix> with the device's
+// libraries (ascend: opapi nnopbase ascendcl; cuda: ATen CUDA), else nullopt. `why` says why there is none.
+std::optional<LibraryImpl> library_impl_for(const Task& task, const std::string& kind, std::string* why = nullptr);
 
 // Prompt templates per device: resources/prompts/<kind>/<name> (embedded), overridden by $KOPE_PROMPTS_DIR/<kind>/<name>.
 // Returns "" when there is none.

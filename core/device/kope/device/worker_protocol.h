@@ -8,12 +8,15 @@
 //   DIR/in<i>.bin    raw bytes of input i (the judge's), in the task's dtype
 //   DIR/first<k>.bin output k of the correctness call, copied back to the host
 //   DIR/last<k>.bin  output k of the last timed candidate call
-//   DIR/result.json  {"cand_ns":[...], "base_ns":[...], "order":"bc...", "timer":"cudaEvent",
+//   DIR/lib<k>.bin   output k of the library's correctness call (when the job names a library)
+//   DIR/result.json  {"cand_ns":[...], "base_ns":[...], "lib_ns":[...], "order":"bcl...", "timer":"cudaEvent",
+//                     "library_error":"why the library's calls stopped",
 //                     "error":{"call":"...", "code":N, "name":"cudaErrorIllegalAddress", "message":"..."}}
 //   DIR/phase        the phase the worker is in (read when it dies)
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -42,14 +45,19 @@ Outcome outcome_for_worker_exit(int code);
 std::filesystem::path worker_input_path(const std::filesystem::path& dir, std::size_t i);
 std::filesystem::path worker_first_path(const std::filesystem::path& dir, std::size_t k);
 std::filesystem::path worker_last_path(const std::filesystem::path& dir, std::size_t k);
+std::filesystem::path worker_library_path(const std::filesystem::path& dir, std::size_t k);
 
-// Writes job.json and in<i>.bin. `candidate`/`baseline` are written as given (remote runs rewrite them).
+// Writes job.json and in<i>.bin. `candidate`/`baseline` are written as given (remote runs rewrite them); the
+// library is q.library, or `library` when given.
 void write_worker_job(const std::filesystem::path& dir, const MeasureRequest& q,
-                      const std::string& candidate, const std::string& baseline);
-// job.txt: the same job line by line ("candidate PATH", "input NAME DTYPE NUMEL NDIM D0 D1...", "attr NAME V"),
+                      const std::string& candidate, const std::string& baseline,
+                      const std::optional<std::string>& library = std::nullopt);
+// job.txt: the same job line by line ("candidate PATH", "library PATH", "input NAME DTYPE NUMEL NDIM D0 D1...", "attr NAME V"),
 // for workers built without a JSON library (the CUDA and Ascend workers).
-std::string worker_job_text(const MeasureRequest& q, const std::string& candidate, const std::string& baseline);
-nlohmann::json worker_job_json(const MeasureRequest& q, const std::string& candidate, const std::string& baseline);
+std::string worker_job_text(const MeasureRequest& q, const std::string& candidate, const std::string& baseline,
+                            const std::string& library = "");
+nlohmann::json worker_job_json(const MeasureRequest& q, const std::string& candidate, const std::string& baseline,
+                               const std::string& library = "");
 
 // Turns what a worker left (its process result, result.json, output files) into a MeasureResult.
 MeasureResult read_worker_result(const std::filesystem::path& dir, const ProcessResult& pr, const MeasureRequest& q);

@@ -22,6 +22,7 @@ namespace kope::eval {
 struct TrustedBuilds {
   std::filesystem::path baseline;
   std::optional<BuildResult> library;
+  std::string library_why;  // why the device has no library baseline for the task (a warning in the report)
 };
 
 // One evaluation's cases on one device.

@@ -1,0 +1,29 @@
+// What the fake libnnopbase and libopapi share: the aclTensor and aclOpExecutor behind CANN's opaque types.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+
+struct aclTensor {
+  std::vector<int64_t> dims, strides;
+  aclDataType dtype = ACL_FLOAT;
+  int64_t offset = 0;
+  void* data = nullptr;
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return n;
+  }
+  float* f32() const { return static_cast<float*>(data) + offset; }
+};
+
+// The executor runs once, on the host, and is freed by the second phase, as CANN's is unless made repeatable.
+struct aclOpExecutor {
+  std::string kernel;          // what the fake runtime records as launched (and the fake msprof times)
+  uint64_t workspace = 0;      // the bytes the first phase asked for; the second checks it got them
+  std::function<void(void* workspace)> run;
+};
