@@ -16,6 +16,7 @@
 #include "kope/device/cuda.h"
 #include "kope/device/ascend.h"
 #include "kope/device/remote.h"
+#include "kope/device/slurm.h"
 #include "kope/model/dtype.h"
 #include "kope/base/embedded.h"
 #include "kope/base/error.h"
@@ -124,6 +125,11 @@ DeviceSpec parse_device_spec(const std::string& spec) {
 }
 
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceConfig& config) {
+  if (const std::optional<std::string> kind = slurm_kind(spec)) {
+    if (kind->find_first_of("@:") != std::string::npos || kind->empty())
+      throw Error("device \"" + spec + "\": write slurm:KIND with a local kind (slurm:cpu, slurm:cuda, slurm:ascend)");
+    return make_slurm_device(*kind, slurm_options(), config);
+  }
   DeviceSpec s = parse_device_spec(spec);
   DeviceFactory factory;
   {

@@ -32,6 +32,7 @@ device::MeasureRequest measure_request(const ConcreteCase& c, bool time_it, cons
   q.timeout_seconds = o.case_timeout_seconds;
   q.host_memory_bytes = o.memory_bytes;
   q.sanitize = o.sanitize;
+  q.cancel = o.cancel.get();
   return q;
 }
 
@@ -96,6 +97,12 @@ CaseResult measure_on_device(device::Device& dev, const device::Capabilities& ca
   r.name = c.name;
   r.network_failure = "not reported by the " + dev.name() + " device";
   device::MeasureResult m = dev.measure(measure_request(c, time_it, cand, base, scratch, o));
+  // Stopped while the device ran it (a Slurm job cancelled): nothing about the kernel follows.
+  if (o.cancel && o.cancel->cancelled() && !m.ok()) {
+    r.status = CaseStatus::Cancelled;
+    r.message = m.message;
+    return r;
+  }
   r.log = m.log;
   for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
   r.failed_call = m.failed_call;

@@ -15,6 +15,9 @@
 // itself, so its absence fails the test; tests/check_skips.sh, part of the test command, fails on any other
 // GTEST_SKIP.
 #define KOPE_SKIP_WITHOUT_HARDWARE(why) GTEST_SKIP() << "no hardware here: " << why
+// Where a daemon the test starts itself cannot run at all on this machine (slurmd without root), whatever is
+// installed; a missing package is never such a reason.
+#define KOPE_SKIP_CANNOT_START(why) GTEST_SKIP() << "cannot start here: " << why
 // Where a test runs a deliberately degraded sandbox mode (KOPE_SANDBOX=...), the mechanism it checks is absent
 // on purpose: the report must then name it as missing, with the reason, and the test checks no further.
 #define KOPE_RETURN_IF_REPORTED_MISSING(iso, mech)                                               \

@@ -96,6 +96,7 @@ struct MeasureRequest {
   double timeout_seconds = 60.0;
   uint64_t host_memory_bytes = uint64_t{4} << 30;
   bool sanitize = false;               // run the correctness call under the memory checker when there is one
+  const CancelToken* cancel = nullptr; // stop now: devices that wait on others (a Slurm job) stop them; not sent
 };
 
 // The worker-side contract: per-call results, outputs already copied to host memory, device-measured times.
@@ -164,7 +165,8 @@ using DeviceFactory = std::function<std::unique_ptr<Device>(const DeviceConfig&)
 void register_device(const std::string& kind, DeviceFactory factory);
 std::vector<std::string> device_kinds();
 
-// "cpu", "cuda", "ascend", or KIND@[USER@]HOST[:PORT] for a remote host. Throws kope::Error for an unknown kind.
+// "cpu", "cuda", "ascend", KIND@[USER@]HOST[:PORT] for a remote host, or slurm:KIND for a node of a Slurm
+// cluster (kope/device/slurm.h). Throws kope::Error for an unknown kind.
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceConfig& config = {});
 
 struct DeviceSpec {
