@@ -1,4 +1,4 @@
-#include "slurm_cluster.h"
+#include "slurm_internal.h"
 
 #include <chrono>
 #include <cmath>

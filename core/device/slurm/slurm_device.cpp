@@ -13,7 +13,7 @@
 #include "kope/device/remote_agent.h"
 #include "kope/device/worker_protocol.h"
 #include "kope/exec/paths.h"
-#include "slurm_cluster.h"
+#include "slurm_internal.h"
 
 namespace kope::device {
 
