@@ -107,6 +107,11 @@ std::vector<std::string> device_kinds() {
 }
 
 DeviceSpec parse_device_spec(const std::string& spec) {
+  if (const std::optional<std::string> kind = slurm_kind(spec)) {
+    if (kind->empty() || kind->find_first_of("@:") != std::string::npos)
+      throw Error("device \"" + spec + "\": write slurm:KIND with a local kind (slurm:cpu, slurm:cuda, slurm:ascend)");
+    return {*kind, "", "slurm"};
+  }
   DeviceSpec s;
   auto at = spec.find('@');
   s.kind = spec.substr(0, at);
@@ -125,12 +130,8 @@ DeviceSpec parse_device_spec(const std::string& spec) {
 }
 
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceConfig& config) {
-  if (const std::optional<std::string> kind = slurm_kind(spec)) {
-    if (kind->find_first_of("@:") != std::string::npos || kind->empty())
-      throw Error("device \"" + spec + "\": write slurm:KIND with a local kind (slurm:cpu, slurm:cuda, slurm:ascend)");
-    return make_slurm_device(*kind, slurm_options(), config);
-  }
   DeviceSpec s = parse_device_spec(spec);
+  if (s.executor == "slurm") return make_slurm_device(s.kind, slurm_options(), config);
   DeviceFactory factory;
   {
     Registry& r = registry();

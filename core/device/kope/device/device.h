@@ -171,7 +171,8 @@ std::unique_ptr<Device> make_device(const std::string& spec, const DeviceConfig&
 
 struct DeviceSpec {
   std::string kind;
-  std::string host;  // empty: local; may carry user@ and :port
+  std::string host;      // empty: local; may carry user@ and :port
+  std::string executor;  // "slurm" for slurm:KIND (measured on a node of the cluster), else empty
 };
 DeviceSpec parse_device_spec(const std::string& spec);  // throws kope::Error on a malformed spec
 
