@@ -218,3 +218,50 @@ TEST(SlurmDevice, OptionsTheClusterRefusesAreSaidInSbatchsWords) {
   EXPECT_FALSE(none.available);
   EXPECT_NE(none.reason.find("sbatch"), std::string::npos) << none.reason;
 }
+
+// What a user types: `kope eval --executor slurm` with the flags over a settings file, and the errors of bad usage.
+TEST(SlurmDevice, KopeEvalTakesTheExecutorFromFlagsAndTheSettingsFile) {
+  test::OneNodeSlurm& cluster = test::OneNodeSlurm::shared();
+  KOPE_REQUIRE_SLURM(cluster);
+  test::TempDir tmp;
+  test::write_text(tmp / "affine.json", test::affine_task_json());
+  test::write_text(tmp / "k.cpp", test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"));
+  test::write_text(tmp / "slurm.json", R"({"partition": "no-such-partition", "sbatch_args": ["--comment=kope-test"]})");
+  ProcessLimits lim;
+  lim.wall_seconds = 300;
+  const std::vector<std::string> eval = {KOPE_CLI_BINARY, "eval", "--task", "affine.json", "--kernel", "k.cpp",
+                                         "--workspace", "ws", "--reps", "2", "--warmup", "0", "--json", "--executor",
+                                         "slurm", "--slurm-settings", "slurm.json"};
+  // The file's partition does not exist: sbatch says so, and nothing is judged (exit 4).
+  ProcessResult r = run_process(eval, lim, tmp.path());
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("invalid partition specified: no-such-partition"), std::string::npos) << r.err;
+  // The flag overrides it.
+  std::vector<std::string> good = eval;
+  for (const char* a : {"--slurm-partition", "debug", "--slurm-dir", "shared", "--slurm-arg=--nice=1"}) good.push_back(a);
+  r = run_process(good, lim, tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.value("device", ""), "slurm:cpu");
+  EXPECT_EQ(j.value("status", ""), "passed") << r.out;
+  EXPECT_TRUE(fs::is_directory(tmp / "shared/jobs"));  // --slurm-dir, relative to where kope ran
+  // `kope run` takes the same options: the offline policy proposes exp's shipped cpu kernel, judged on the node.
+  r = run_process({KOPE_CLI_BINARY, "run", "--tasks", "exp", "--max-attempts", "1", "--cases", "n999", "--reps", "2",
+                   "--warmup", "0", "--workspace", "ws", "--json", "--executor", "slurm", "--slurm-partition", "debug",
+                   "--slurm-dir", "shared"}, lim, tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const nlohmann::json run = nlohmann::json::parse(r.out);
+  ASSERT_EQ(run["tasks"].size(), 1u) << r.out;
+  EXPECT_GT(run["tasks"][0].value("incumbent_speedup", 0.0), 0.0) << r.out;
+  // Bad usage: a Slurm flag without the executor, an unknown executor, a remote device under Slurm.
+  r = run_process({KOPE_CLI_BINARY, "eval", "--task", "affine.json", "--kernel", "k.cpp", "--slurm-gres", "gpu:1"}, lim, tmp.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--slurm-gres applies to --executor slurm only"), std::string::npos) << r.err;
+  r = run_process({KOPE_CLI_BINARY, "eval", "--task", "affine.json", "--kernel", "k.cpp", "--executor", "pbs"}, lim, tmp.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--executor expects local or slurm, got \"pbs\""), std::string::npos) << r.err;
+  r = run_process({KOPE_CLI_BINARY, "eval", "--task", "affine.json", "--kernel", "k.cpp", "--executor", "slurm",
+                   "--device", "cpu@gpu-box"}, lim, tmp.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not cpu@gpu-box"), std::string::npos) << r.err;
+}
