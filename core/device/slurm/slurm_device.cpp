@@ -3,6 +3,7 @@
 // ended is Slurm's word (scontrol, sacct); what the kernel did is only ever read from the agent's own files.
 #include <unistd.h>
 
+#include <map>
 #include <mutex>
 
 #include <nlohmann/json.hpp>
@@ -75,10 +76,17 @@ class SlurmDevice : public Device {
                          local_->availability().reason};
     if (const std::string r = cluster_.refused("kope-check"); !r.empty())
       return {false, "the cluster does not take kope's jobs: " + r};
+    std::string node;
+    try {
+      const json a = info(&node).value("availability", json::object());
+      if (!a.value("available", false)) return {false, "on Slurm node " + node + ": " + a.value("reason", "")};
+    } catch (const Error& e) {
+      return {false, std::string("no node of the cluster described itself: ") + e.what()};
+    }
     const SlurmOptions& o = cluster_.options();
     return {true, "Slurm " + (o.partition.empty() ? std::string("default partition") : "partition " + o.partition) +
-                      (o.gres.empty() ? "" : ", --gres=" + o.gres) + "; builds here, measures on a node from " +
-                      root().string()};
+                      (o.gres.empty() ? "" : ", --gres=" + o.gres) + " (node " + node + "); builds here, measures "
+                      "on a node from " + root().string()};
   }
 
   Capabilities capabilities() override;
@@ -132,7 +140,7 @@ class SlurmDevice : public Device {
 
   // kope-remote and kope-runner in the shared folder, each under its sha256 so a new build is copied once.
   void ensure_agent();
-  const json& info();
+  const json& info(std::string* node = nullptr);
   SlurmJob run_job(const std::string& op, const fs::path& dir, double limit_seconds, const CancelToken* cancel);
   void send_request(const MeasureRequest& q, const fs::path& dir) const;
   // "" when the agent ran to its end and its files say the rest; else why nothing can be said of the kernel.
@@ -144,8 +152,6 @@ class SlurmDevice : public Device {
   std::unique_ptr<Device> local_;
   std::mutex mu_;
   std::string agent_, runner_;
-  json info_;
-  std::string info_node_;
 };
 
 void SlurmDevice::ensure_agent() {
@@ -200,20 +206,29 @@ void SlurmDevice::send_request(const MeasureRequest& q, const fs::path& dir) con
 std::string SlurmDevice::not_finished(const SlurmJob& j, const fs::path& dir) {
   const std::string where = "Slurm job " + j.id + (j.node.empty() || j.node == "(null)" ? "" : " on " + j.node);
   if (j.cancelled) return "cancelled: " + where + " was stopped (scancel)";
-  if (!j.end.agent_finished())
+  if (!j.end.agent_finished()) {
+    const std::string said = text_tail(dir / "job.err", 300);
     return where + " ended " + j.end.state + (j.end.reason.empty() || j.end.reason == "None" ? "" : " (" + j.end.reason + ")") +
            ": the cluster's doing (a lost or drained node, preemption, its time limit or a cancel), not the "
-           "kernel's" + (text_tail(dir / "job.err", 300).empty() ? "" : "; the job said: " + text_tail(dir / "job.err", 300));
+           "kernel's" + (said.empty() ? "" : "; the job said: " + said);
+  }
   if (j.end.exit_code != 0 || j.end.state != "COMPLETED")
     return "kope-remote failed in " + where + " (exit " + std::to_string(j.end.exit_code) + "): " +
            text_tail(dir / "job.err", 600);
   return "";
 }
 
-const json& SlurmDevice::info() {
+// The node's description, once per process for the same kind and options (a job each time would queue).
+const json& SlurmDevice::info(std::string* node) {
+  static std::mutex mu;
+  static std::map<std::string, std::pair<json, std::string>> described;
+  const std::string key = kind_ + " " + to_json(cluster_.options()).dump() + " " + root().string();
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!info_.is_null()) return info_;
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = described.find(key); it != described.end()) {
+      if (node) *node = it->second.second;
+      return it->second.first;
+    }
   }
   JobFolder job(root());
   const SlurmJob j = run_job("info", job.path, 300, nullptr);
@@ -222,16 +237,16 @@ const json& SlurmDevice::info() {
   if (parsed.is_discarded() || !parsed.contains("availability"))
     throw Error("kope-remote info in Slurm job " + j.id + " printed no device description: " +
                 text_tail(job.path / "job.out", 300));
-  std::lock_guard<std::mutex> lock(mu_);
-  info_ = std::move(parsed);
-  info_node_ = j.node;
-  return info_;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& entry = described.emplace(key, std::make_pair(std::move(parsed), j.node)).first->second;
+  if (node) *node = entry.second;
+  return entry.first;  // std::map keeps it in place
 }
 
 Capabilities SlurmDevice::capabilities() {
   Capabilities c = local_->capabilities();  // the build side is this machine's
   try {
-    const json& j = info()["capabilities"];
+    const json j = info().value("capabilities", json::object());
     c.can_run = j.value("can_run", false);
     c.can_time = j.value("can_time", false);
     c.profiler = j.value("profiler", false);
@@ -245,7 +260,7 @@ Capabilities SlurmDevice::capabilities() {
 Fingerprint SlurmDevice::fingerprint() {
   Fingerprint f;
   try {
-    const json& j = info()["fingerprint"];
+    const json j = info().value("fingerprint", json::object());
     f.model = j.value("model", "");
     f.driver_version = j.value("driver_version", "");
     f.toolkit_version = j.value("toolkit_version", "");
@@ -257,7 +272,9 @@ Fingerprint SlurmDevice::fingerprint() {
     f.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
     const json extra = j.value("extra", json::object());
     for (const auto& [k, v] : extra.items()) f.extra.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
-    f.extra.emplace_back("slurm_node", info_node_);
+    std::string node;
+    info(&node);
+    f.extra.emplace_back("slurm_node", node);
   } catch (const Error& e) {
     f.extra.emplace_back("fingerprint_error", e.what());
   }
