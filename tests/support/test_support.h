@@ -11,7 +11,7 @@
 #include "kope/model/task.h"
 
 // Skips are for missing hardware only (a GPU, an NPU, and the vendor toolkits that come with one, which are not
-// Debian packages). Everything else a test needs is installed by scripts/install-deps.sh or started by the test
+// Debian packages), or for a daemon the test starts that cannot run on this machine at all (slurmd without root). Everything else a test needs is installed by scripts/install-deps.sh or started by the test
 // itself, so its absence fails the test; tests/check_skips.sh, part of the test command, fails on any other
 // GTEST_SKIP.
 #define KOPE_SKIP_WITHOUT_HARDWARE(why) GTEST_SKIP() << "no hardware here: " << why
