@@ -194,6 +194,7 @@ TEST(SlurmDevice, ANodeLostMidJobIsTheClustersFailureNeverTheKernels) {
   }
   downer.join();
   ASSERT_TRUE(acted) << "no job ran:\n" << cluster.logs();
+  EXPECT_NE(error.find("infrastructure failure: Slurm job"), std::string::npos) << error;
   EXPECT_NE(error.find("NODE_FAIL"), std::string::npos) << error;
   EXPECT_NE(error.find("not the kernel's"), std::string::npos) << error;
   // The node comes back (ReturnToService=2 once slurmd registers again) for the tests after this one.

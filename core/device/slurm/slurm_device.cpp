@@ -208,7 +208,7 @@ std::string SlurmDevice::not_finished(const SlurmJob& j, const fs::path& dir) {
   if (j.cancelled) return "cancelled: " + where + " was stopped (scancel)";
   if (!j.end.agent_finished()) {
     const std::string said = text_tail(dir / "job.err", 300);
-    return where + " ended " + j.end.state + (j.end.reason.empty() || j.end.reason == "None" ? "" : " (" + j.end.reason + ")") +
+    return "infrastructure failure: " + where + " ended " + j.end.state + (j.end.reason.empty() || j.end.reason == "None" ? "" : " (" + j.end.reason + ")") +
            ": the cluster's doing (a lost or drained node, preemption, its time limit or a cancel), not the "
            "kernel's" + (said.empty() ? "" : "; the job said: " + said);
   }
