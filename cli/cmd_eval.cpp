@@ -48,6 +48,7 @@ class EvalCommand : public Command {
     add_text(app, "--kernel", kernel_, "FILE", "the kernel's C++ source");
     add_flag(app, "--library", library_, "judge the task's library implementation as the candidate");
     add_device_option(app, device_, "where the kernel runs (default cpu)");
+    add_executor_options(app, executor_);
     add_suite_option(app, suite_);
     add_json_option(app, json_);
     add_eval_options(app, options_);
@@ -62,6 +63,7 @@ class EvalCommand : public Command {
   std::optional<std::string> task_, kernel_, device_;
   bool library_ = false, json_ = false;
   SuiteChoice suite_;
+  ExecutorChoice executor_;
   EvalOptions options_;
 };
 
@@ -84,7 +86,7 @@ KernelSource EvalCommand::kernel_source(const Task& task, EvalOptions& opt) cons
 }
 
 int EvalCommand::run(const Invocation& inv) {
-  const std::string device = require_device(device_);
+  const std::string device = require_device(executor_.device_spec(device_.value_or("cpu")));
   if (!task_ || (!kernel_ == !library_))
     throw UsageError("usage: kope eval --task TASK (--kernel FILE | --library) [--device cpu|cuda|ascend|KIND@HOST] [--json]");
   const Task task = resolve_task(*task_, suite_.load());

@@ -107,6 +107,7 @@ class RunCommand : public Command {
     add_value(app, "--kernels", [this](const std::string& v) { r_.policy.kernels = v; }, "DIR",
               "offline: propose DIR/<task>/*.cpp instead of the shipped kernels");
     add_device_option(app, r_.device, "where kernels run (default cpu): the loop and the LLM agent on any available device");
+    add_executor_options(app, executor_);
     add_suite_option(app, r_.suite);
     add_level_option(app, r_.suite, "without --tasks, the tasks of these levels (default: 1 of the embedded suite; "
                                     "every level of --suite, and for the LLM agent)");
@@ -117,6 +118,7 @@ class RunCommand : public Command {
   }
 
   int run(const Invocation& inv) override {
+    r_.device = executor_.device_spec(r_.device.value_or("cpu"));
     if (r_.policy.policy == "llm") {
       if (inv.app.count("--kernels")) throw UsageError("--kernels applies to --policy offline only");
       return run_llm(r_, inv);
@@ -128,6 +130,7 @@ class RunCommand : public Command {
 
  private:
   RunRequest r_;
+  ExecutorChoice executor_;
   std::vector<std::string> llm_only_;
 };
 

@@ -10,6 +10,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
       bubblewrap libseccomp-dev
       libtorch-dev  # the CPU library baseline (ATen); every library-baseline test needs it
       openssh-server openssh-client
+      slurmctld slurmd slurm-client munge  # a one-node Slurm the tests start (tests/support/slurm_cluster)
       xvfb fonts-wqy-microhei)  # Xvfb and a CJK font for scripts/screenshots.sh (the zh_CN window)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -7,13 +7,16 @@
 #include "kope/base/embedded.h"
 #include "kope/base/error.h"
 #include "kope/base/fsutil.h"
+#include "kope/device/device.h"
 #include "kope/model/suite.h"
 
 namespace kope::agent {
 
 namespace fs = std::filesystem;
 
-PromptTemplates PromptTemplates::load(const std::string& device, const std::optional<fs::path>& dir) {
+PromptTemplates PromptTemplates::load(const std::string& spec, const std::optional<fs::path>& dir) {
+  // The pack is the kind's wherever it runs: cuda@host and slurm:cuda read prompts/cuda/.
+  const std::string device = device::parse_device_spec(spec).kind;
   PromptTemplates t;
   t.device = device;
   t.origin = dir ? dir->string() : "embedded";

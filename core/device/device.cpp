@@ -16,6 +16,7 @@
 #include "kope/device/cuda.h"
 #include "kope/device/ascend.h"
 #include "kope/device/remote.h"
+#include "kope/device/slurm.h"
 #include "kope/model/dtype.h"
 #include "kope/base/embedded.h"
 #include "kope/base/error.h"
@@ -106,6 +107,11 @@ std::vector<std::string> device_kinds() {
 }
 
 DeviceSpec parse_device_spec(const std::string& spec) {
+  if (const std::optional<std::string> kind = slurm_kind(spec)) {
+    if (kind->empty() || kind->find_first_of("@:") != std::string::npos)
+      throw Error("device \"" + spec + "\": write slurm:KIND with a local kind (slurm:cpu, slurm:cuda, slurm:ascend)");
+    return {*kind, "", "slurm"};
+  }
   DeviceSpec s;
   auto at = spec.find('@');
   s.kind = spec.substr(0, at);
@@ -125,6 +131,7 @@ DeviceSpec parse_device_spec(const std::string& spec) {
 
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceConfig& config) {
   DeviceSpec s = parse_device_spec(spec);
+  if (s.executor == "slurm") return make_slurm_device(s.kind, slurm_options(), config);
   DeviceFactory factory;
   {
     Registry& r = registry();

@@ -36,7 +36,8 @@ std::vector<Entry> split_entries(const std::string& text) {
       e.host = spec.substr(at + 1);
       spec = spec.substr(0, at);
     }
-    if (const auto colon = spec.find(':'); colon != std::string::npos) {
+    const bool on_slurm = spec.rfind("slurm:", 0) == 0;  // slurm:KIND names a kind, not an index
+    if (const auto colon = spec.find(':', on_slurm ? 6 : 0); colon != std::string::npos) {
       e.indexes = spec.substr(colon + 1);
       spec = spec.substr(0, colon);
       if (e.indexes.empty()) throw Error("--device \"" + text + "\": \"" + item + "\" has ':' and no index after it");

@@ -35,6 +35,7 @@ device::MeasureRequest measure_request(const ConcreteCase& c, bool time_it, cons
   q.timeout_seconds = o.case_timeout_seconds;
   q.host_memory_bytes = o.memory_bytes;
   q.sanitize = o.sanitize;
+  q.cancel = o.cancel.get();
   return q;
 }
 
@@ -124,6 +125,12 @@ CaseResult measure_on_device(device::Device& dev, const device::Capabilities& ca
   device::MeasureRequest q = measure_request(c, time_it, cand, builds.baseline, lib, scratch, o);
   q.device_index = device_index;
   const device::MeasureResult m = dev.measure(q);
+  // Stopped while the device ran it (a Slurm job cancelled): nothing about the kernel follows.
+  if (o.cancel && o.cancel->cancelled() && !m.ok()) {
+    r.status = CaseStatus::Cancelled;
+    r.message = m.message;
+    return r;
+  }
   r.log = m.log;
   for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
   r.failed_call = m.failed_call;

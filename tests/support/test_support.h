@@ -11,10 +11,13 @@
 #include "kope/model/task.h"
 
 // Skips are for missing hardware only (a GPU, an NPU, and the vendor toolkits that come with one, which are not
-// Debian packages). Everything else a test needs is installed by scripts/install-deps.sh or started by the test
+// Debian packages), or for a daemon the test starts that cannot run on this machine at all (slurmd without root). Everything else a test needs is installed by scripts/install-deps.sh or started by the test
 // itself, so its absence fails the test; tests/check_skips.sh, part of the test command, fails on any other
 // GTEST_SKIP.
 #define KOPE_SKIP_WITHOUT_HARDWARE(why) GTEST_SKIP() << "no hardware here: " << why
+// Where a daemon the test starts itself cannot run at all on this machine (slurmd without root), whatever is
+// installed; a missing package is never such a reason.
+#define KOPE_SKIP_CANNOT_START(why) GTEST_SKIP() << "cannot start here: " << why
 // Where a test runs a deliberately degraded sandbox mode (KOPE_SANDBOX=...), the mechanism it checks is absent
 // on purpose: the report must then name it as missing, with the reason, and the test checks no further.
 #define KOPE_RETURN_IF_REPORTED_MISSING(iso, mech)                                               \

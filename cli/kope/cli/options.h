@@ -71,6 +71,19 @@ void add_limit_option(CLI::App& app, int& limit, const std::string& what);
 // --device SPEC: cpu, cuda, ascend or KIND@[USER@]HOST[:PORT]; `what` says what it selects in this command.
 void add_device_option(CLI::App& app, std::optional<std::string>& spec, const std::string& what);
 
+// --executor slurm and its --slurm-* options, for `eval` and `run`: each measurement as a Slurm job on a node,
+// over the settings file (kope/slurm.json, or --slurm-settings FILE). Without --executor the device runs here.
+struct ExecutorChoice {
+  std::optional<std::string> executor;  // "local" or "slurm"
+  std::optional<std::string> partition, gres, time, account, dir, settings;
+  std::optional<bool> exclusive;
+  std::vector<std::string> sbatch_args;
+  // The device spec the command runs on: `device` itself, or slurm:KIND with this process's Slurm options set.
+  // A --slurm-* option without --executor slurm, or a remote device under Slurm, is a UsageError.
+  std::string device_spec(const std::string& device) const;
+};
+void add_executor_options(CLI::App& app, ExecutorChoice& e);
+
 // --suite DIR and --level L: which tasks a command reads.
 struct SuiteChoice {
   std::optional<std::string> dir;     // task JSON files below DIR instead of the embedded suite

@@ -22,13 +22,6 @@ namespace kope::device {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
 // kope-remote: $KOPE_REMOTE_AGENT, else beside the running executable, else the build tree's.
 fs::path local_agent() {
   if (const char* e = std::getenv("KOPE_REMOTE_AGENT"); e && *e) return e;
@@ -40,6 +33,13 @@ fs::path local_agent() {
 #else
   return "kope-remote";
 #endif
+}
+
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
 }
 
 // A local scratch folder removed when it goes out of scope.

@@ -101,6 +101,7 @@ struct MeasureRequest {
   uint64_t host_memory_bytes = uint64_t{4} << 30;
   bool sanitize = false;               // run the correctness call under the memory checker when there is one
   int device_index = -1;               // which device of the host (a pool's slot); -1: the device's default
+  const CancelToken* cancel = nullptr; // stop now: devices that wait on others (a Slurm job) stop them; not sent
 };
 
 // The worker-side contract: per-call results, outputs already copied to host memory, device-measured times.
@@ -174,12 +175,14 @@ using DeviceFactory = std::function<std::unique_ptr<Device>(const DeviceConfig&)
 void register_device(const std::string& kind, DeviceFactory factory);
 std::vector<std::string> device_kinds();
 
-// "cpu", "cuda", "ascend", or KIND@[USER@]HOST[:PORT] for a remote host. Throws kope::Error for an unknown kind.
+// "cpu", "cuda", "ascend", KIND@[USER@]HOST[:PORT] for a remote host, or slurm:KIND for a node of a Slurm
+// cluster (kope/device/slurm.h). Throws kope::Error for an unknown kind.
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceConfig& config = {});
 
 struct DeviceSpec {
   std::string kind;
-  std::string host;  // empty: local; may carry user@ and :port
+  std::string host;      // empty: local; may carry user@ and :port
+  std::string executor;  // "slurm" for slurm:KIND (measured on a node of the cluster), else empty
 };
 DeviceSpec parse_device_spec(const std::string& spec);  // throws kope::Error on a malformed spec
 

@@ -1,6 +1,7 @@
 // The file formats between kope and kope-remote (the agent on a remote host), and the agent's main().
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,8 @@ nlohmann::json measure_request_json(const MeasureRequest& q);  // the inputs tra
 ProfileResult profile_result_from_json(const nlohmann::json& j);
 
 std::string remote_agent_version();
+// kope-remote here: $KOPE_REMOTE_AGENT, else beside the running executable, else the build tree's.
+std::filesystem::path local_agent();
 int remote_agent_main(int argc, char** argv);
 
 }  // namespace kope::device
