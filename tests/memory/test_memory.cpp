@@ -720,9 +720,6 @@ TEST(MemoryLoop, SecondRunSkipsWhatTheFirstLearnedFailed) {
   cli({"frobnicate"}, 2);
 }
 
-}  // namespace
-}  // namespace kope
-
 TEST_F(MemoryTest, CrossHardwareMemoryLocalForeignOrBoth) {
   // gelu learned on an Ascend board and on the CPU; the agent now works on the CPU.
   auto on = [&](const std::string& device, const std::string& task, double a, const std::string& thought) {
@@ -758,3 +755,6 @@ TEST_F(MemoryTest, CrossHardwareMemoryLocalForeignOrBoth) {
   EXPECT_EQ(memory::device_memory_from_name("foreign"), D::Foreign);
   EXPECT_FALSE(memory::device_memory_from_name("remote"));
 }
+
+}  // namespace
+}  // namespace kope

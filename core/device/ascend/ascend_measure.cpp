@@ -130,8 +130,11 @@ ProcessResult AscendDevice::run_worker(const std::vector<std::string>& argv, con
                                        const ProcessLimits& lim) {
   // Sandboxed by default; KOPE_ASCEND_SANDBOX=0 runs it unconfined (own process group, wall limit), for a
   // board whose runtime needs more than the spec below gives, and the report says so.
+  // A pool's NPU (`--device ascend:0-7`): the worker's aclrtSetDevice takes it from KOPE_ASCEND_DEVICE.
+  std::vector<std::string> env = tool_env();
+  if (q.device_index >= 0) env.push_back("KOPE_ASCEND_DEVICE=" + std::to_string(q.device_index));
   if (const char* e = std::getenv("KOPE_ASCEND_SANDBOX"); e && std::string(e) == "0")
-    return run_process(argv, lim, dir, tool_env());
+    return run_process(argv, lim, dir, env);
   WorkerSandbox w;
   w.argv = argv;
   if (!argv.empty() && fs::path(argv[0]).is_relative()) {
@@ -146,7 +149,7 @@ ProcessResult AscendDevice::run_worker(const std::vector<std::string>& argv, con
     if (!so->empty()) w.ro.push_back(so->parent_path());
   if (!toolkit().home.empty()) w.ro.push_back(toolkit().home);
   w.dev_patterns = ascend_device_patterns();
-  w.env = tool_env();
+  w.env = env;
   w.memory_bytes = lim.address_space_bytes;
   return run_sandboxed(worker_sandbox_spec(w), lim.wall_seconds, lim.max_captured_bytes);
 }

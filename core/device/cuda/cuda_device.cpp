@@ -246,8 +246,10 @@ class CudaDevice : public Device {
         if (!line.empty()) ro.push_back(line);
     }
     const bool both = !q.baseline.empty() || !q.library.empty();
-    ProcessResult pr = run_sandboxed(worker_spec({worker.string(), dir.string(), both ? "both" : "candidate"}, dir, ro),
-                                     q.timeout_seconds, lim.max_captured_bytes);
+    SandboxSpec spec = worker_spec({worker.string(), dir.string(), both ? "both" : "candidate"}, dir, ro);
+    // A pool's GPU (`--device cuda:0,1`): the worker's cudaSetDevice takes it from KOPE_CUDA_DEVICE.
+    if (q.device_index >= 0) spec.env.push_back("KOPE_CUDA_DEVICE=" + std::to_string(q.device_index));
+    ProcessResult pr = run_sandboxed(spec, q.timeout_seconds, lim.max_captured_bytes);
     m = read_worker_result(dir, pr, q);
     m.timer = "cudaEvent";
     m.findings.insert(m.findings.end(), findings.begin(), findings.end());
