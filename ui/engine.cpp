@@ -9,8 +9,8 @@
 #include "kope/agent/context.h"
 #include "kope/agent/make_policy.h"
 #include "kope/base/error.h"
-#include "kope/device/pool.h"
 #include "kope/model/report.h"
+#include "run_pool.h"
 
 using namespace kope::exec;
 using namespace kope::workspace;
@@ -252,11 +252,7 @@ quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::sh
   const std::string policy_name = settings.policy, memory = settings.memory, devices = settings.devices;
   onWorker(job, true, [=](EngineWorker& w) mutable {
     // The pool as `kope run --device` applies it: timing slots first (no run holds one now), then the devices.
-    const device::DevicePool pool = device::parse_device_pool(devices);
-    device::configure_timing_slots(pool);
-    opt.device = pool.device;
-    opt.eval.device = pool.specs.front();
-    opt.device_specs = pool.specs;
+    apply_device_pool(devices, opt);
     for (const std::string& task : opt.tasks)
       if (auto inc = w.workspace().incumbent(task, opt.device)) {
         const QString t = QString::fromStdString(task);

@@ -112,8 +112,8 @@ TEST_F(RunJobsTest, TwoTasksAtOnceFillARowEachAndEndWithTheirIncumbents) {
   // the run-wide budget: attempts done against tasks x attempts (no token budget was set)
   EXPECT_EQ(run->monitor()->budgetBar()->maximum(), 4);
   EXPECT_EQ(run->monitor()->budgetBar()->value(), 4);
-  EXPECT_GE(run->monitor()->slots()->rowCount(), 1);
-  EXPECT_EQ(run->monitor()->slots()->index(0, SlotModel::State).data(StatusRole).toString(), "idle");
+  EXPECT_GE(run->monitor()->slotModel()->rowCount(), 1);
+  EXPECT_EQ(run->monitor()->slotModel()->index(0, SlotModel::State).data(StatusRole).toString(), "idle");
   EXPECT_NE(ws.runs(1).at(0).command.find("--jobs 2"), std::string::npos) << ws.runs(1).at(0).command;
   EXPECT_EQ(QSettings().value("run/jobs").toInt(), 2);  // saved with the run settings
 }

@@ -186,14 +186,14 @@ QVariant SlotModel::cell(const SlotState& s, int column, int role) const {
   return {};
 }
 
-void SlotModel::refresh(std::vector<SlotState> slots) {
-  if (slots.size() != rows().size()) {
-    setRows(std::move(slots));
+void SlotModel::refresh(std::vector<SlotState> states) {
+  if (states.size() != rows().size()) {
+    setRows(std::move(states));
     return;
   }
-  for (std::size_t i = 0; i < slots.size(); ++i) {
+  for (std::size_t i = 0; i < states.size(); ++i) {
     const SlotState& a = rows()[i];
-    const SlotState& b = slots[i];
+    const SlotState& b = states[i];
     if (a.spec.name != b.spec.name || a.busy != b.busy || a.doing != b.doing || a.retired != b.retired ||
         a.why != b.why || a.measurements != b.measurements)
       replace(static_cast<int>(i), b);

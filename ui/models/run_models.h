@@ -68,7 +68,7 @@ class SlotModel : public RowModel<SlotState> {
   QString header(int column) const override;
   QVariant cell(const SlotState& s, int column, int role) const override;
   // Replaces the rows only where something changed, so a selection and the view's scroll survive a poll.
-  void refresh(std::vector<SlotState> slots);
+  void refresh(std::vector<SlotState> states);
 };
 
 }  // namespace kope::ui

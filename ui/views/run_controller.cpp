@@ -17,10 +17,10 @@
 #include <QVBoxLayout>
 
 #include "engine.h"
-#include "kope/device/pool.h"
 #include "kope/llm/config.h"
 #include "models/status.h"
 #include "run_monitor.h"
+#include "run_pool.h"
 #include "settings.h"
 #include "view_util.h"
 
@@ -385,20 +385,16 @@ void RunController::start() {
   job_ = engine_->runLoop(*suite_, s, control_);
   const int tasks = static_cast<int>(s.tasks.size());
   monitor_->begin(control_, {tasks, s.loop.max_attempts, s.loop.max_tokens_total, s.loop.max_wall_seconds},
-                  device::parse_device_pool(s.devices).specs);
+                  check_device_pool(s.devices).devices);
   setRunning(true);
   showPhase(QString::fromStdString(s.tasks.front()), phaseText("starting"));
   emit runStarted();
 }
 
 bool RunController::checkDevices() {
-  std::string why;
-  try {
-    const device::DevicePool pool = device::parse_device_pool(devices_->text().trimmed().toStdString());
-    if (!running_) monitor_->setPool(pool.specs);
-  } catch (const std::exception& e) {
-    why = e.what();
-  }
+  const PoolCheck pool = check_device_pool(devices_->text().trimmed().toStdString());
+  if (pool.error.empty() && !running_) monitor_->setPool(pool.devices);
+  const std::string& why = pool.error;
   devices_error_->setText(QString::fromStdString(why));
   devices_error_->setVisible(!why.empty());
   return why.empty();

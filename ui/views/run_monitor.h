@@ -48,7 +48,7 @@ class RunMonitor : public QWidget {
   void incumbent(const std::string& task, double speedup);
 
   InFlightModel* inFlight() const { return in_flight_; }
-  SlotModel* slots() const { return slots_; }
+  SlotModel* slotModel() const { return slots_; }
   QTableView* inFlightView() const { return in_flight_view_; }
   QTableView* slotView() const { return slot_view_; }
   QProgressBar* budgetBar() const { return budget_; }
