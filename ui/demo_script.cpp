@@ -154,7 +154,7 @@ const char* demoRunJobs(Demo& d, const QString& task) {
   RunController* run = d.w.runController();
   const QSize before = d.w.size();
   run->setCurrentTask(task.toStdString());
-  run->checkTask(task == "gelu" ? "softmax" : "gelu");
+  run->checkTask(task == "gelu" ? "mish" : "gelu");
   run->maxAttempts()->setValue(3);
   run->jobsBox()->setValue(2);
   run->devicesEdit()->setText("cpu:0,cpu:1");

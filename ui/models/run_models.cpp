@@ -37,7 +37,8 @@ QString InFlightModel::header(int column) const {
 
 QVariant InFlightModel::cell(const InFlightRow& r, int column, int role) const {
   if (role == StatusRole) return q(r.finished ? "finished" : r.phase);
-  if (role == Qt::BackgroundRole && column == LastStatus) return statusColor(r.last_status);
+  if (role == Qt::BackgroundRole && column == LastStatus)
+    return r.last_status.empty() ? QVariant() : QVariant(statusColor(r.last_status));
   if (role == RawRole) {
     switch (column) {
       case Task: return q(r.task);

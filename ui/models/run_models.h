@@ -33,7 +33,8 @@ struct InFlightRow {
 class InFlightModel : public RowModel<InFlightRow> {
   Q_OBJECT
  public:
-  enum Column { Task, Phase, Attempt, LastStatus, Incumbent, Tokens, ColumnCount };
+  // The phase is last: it stretches, and its case detail is the longest text.
+  enum Column { Task, Attempt, LastStatus, Incumbent, Tokens, Phase, ColumnCount };
   using RowModel::RowModel;
   int columns() const override { return ColumnCount; }
   QString header(int column) const override;
@@ -62,7 +63,7 @@ class InFlightModel : public RowModel<InFlightRow> {
 class SlotModel : public RowModel<SlotState> {
   Q_OBJECT
  public:
-  enum Column { Slot, State, Doing, Measurements, ColumnCount };
+  enum Column { Slot, State, Measurements, Doing, ColumnCount };
   using RowModel::RowModel;
   int columns() const override { return ColumnCount; }
   QString header(int column) const override;

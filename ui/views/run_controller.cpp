@@ -14,7 +14,10 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "engine.h"
 #include "kope/llm/config.h"
@@ -151,6 +154,7 @@ void RunController::buildControls() {
   fork_label_ = new QLabel;
   fork_label_->setTextFormat(Qt::PlainText);
   fork_label_->setWordWrap(true);
+  fork_label_->hide();  // shown once a fork is chosen
 
   attempt_view_ = makeTableView(this);
   attempt_view_->setModel(attempts_);
@@ -163,34 +167,36 @@ void RunController::buildControls() {
 // the tasks in flight with the device pool, and the attempts with the steering log, share the rest in a
 // splitter (nothing has a fixed height).
 void RunController::layOut() {
-  auto* choices = new QWidget;
-  auto* cl = new QVBoxLayout(choices);
+  choices_ = new QWidget;
+  auto* cl = new QVBoxLayout(choices_);
   cl->setContentsMargins(0, 0, 0, 0);
   cl->addLayout(form_);
   cl->addStretch(1);
   auto* scroll = new QScrollArea;
-  scroll->setWidget(choices);
+  scroll->setWidget(choices_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumHeight(120);
+  scroll->setMinimumHeight(60);
 
+  // Tables ask for little height, so the whole controller fits a 700-high window.
+  attempt_view_->setMinimumHeight(48);
+  steering_view_->setMinimumHeight(48);
   auto* records = new QSplitter(Qt::Vertical);
   records->addWidget(attempt_view_);
   records->addWidget(steering_view_);
   records->setStretchFactor(0, 3);
   records->setStretchFactor(1, 1);
-  auto* split = new QSplitter(Qt::Vertical);
-  split->setObjectName("run-split");
-  split->setChildrenCollapsible(false);
-  split->addWidget(scroll);
-  split->addWidget(monitor_);
-  split->addWidget(records);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 3);
-  split->setStretchFactor(2, 2);
-  auto* steer = new QWidget;
-  auto* sl = new QVBoxLayout(steer);
+  split_ = new QSplitter(Qt::Vertical);
+  split_->setObjectName("run-split");
+  split_->addWidget(scroll);
+  split_->addWidget(monitor_);
+  split_->addWidget(records);
+  split_->setStretchFactor(0, 3);
+  split_->setStretchFactor(1, 3);
+  split_->setStretchFactor(2, 2);
+  steer_ = new QWidget;
+  auto* sl = new QVBoxLayout(steer_);
   sl->setContentsMargins(0, 0, 0, 0);
   sl->addLayout(buttons_);
   sl->addWidget(phase_);
@@ -199,11 +205,35 @@ void RunController::layOut() {
   sl->addLayout(approval_);
   sl->addWidget(pin_);
   sl->addWidget(fork_label_);
-  split->insertWidget(1, steer);
-  split->setStretchFactor(1, 0);
+  split_->insertWidget(1, steer_);
+  split_->setStretchFactor(1, 0);
+  split_->setCollapsible(1, false);  // the buttons and steering stay; a short window may fold the others away
+  connect(split_, &QSplitter::splitterMoved, this, [this] { user_sized_ = true; });
   auto* l = new QVBoxLayout(this);
   l->setContentsMargins(4, 4, 4, 4);
-  l->addWidget(split, 1);
+  l->addWidget(split_, 1);
+}
+
+// Until a person drags a handle: the steering as tall as it needs; the choices as tall as they need up to a
+// quarter of the rest (they matter before the run, the live panes during it); the tasks in flight and the pool
+// 60% of what remains, the attempts and the steering log the remainder.
+void RunController::fitPanes() {
+  if (user_sized_ || split_->height() <= 0) return;
+  const int total = split_->height() - 3 * split_->handleWidth();
+  const int steer = steer_->sizeHint().height();
+  const int choices = std::max(60, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4));
+  const int rest = std::max(0, total - steer - choices);
+  split_->setSizes({choices, steer, rest * 3 / 5, rest - rest * 3 / 5});
+}
+
+void RunController::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  QTimer::singleShot(0, this, &RunController::fitPanes);
+}
+
+void RunController::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  QTimer::singleShot(0, this, &RunController::fitPanes);
 }
 
 // The steering acts a person takes, sent to the run's control.
@@ -350,6 +380,7 @@ void RunController::forkFrom(qint64 evaluationId) {
     pending_fork_ = evaluationId;
   }
   fork_label_->setText(tr("The next attempt starts from evaluation %1 as the incumbent.").arg(evaluationId));
+  fork_label_->show();
 }
 
 void RunController::start() {

@@ -22,6 +22,7 @@ class QLineEdit;
 class QListView;
 class QProgressBar;
 class QScrollArea;
+class QSplitter;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -88,6 +89,9 @@ class RunController : public QWidget {
   void attemptFinished(const QString& task, const kope::loop::Attempt& attempt);
 
  private:
+  void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void fitPanes();
   void buildForm();
   void buildControls();
   void layOut();
@@ -137,6 +141,10 @@ class RunController : public QWidget {
   QPushButton* reject_ = nullptr;
   QCheckBox* pin_ = nullptr;
   QHBoxLayout* buttons_ = nullptr;
+  QSplitter* split_ = nullptr;
+  QWidget* choices_ = nullptr;
+  QWidget* steer_ = nullptr;
+  bool user_sized_ = false;  // a person dragged a handle: the panes stay as they put them
   QHBoxLayout* hint_row_ = nullptr;
   QHBoxLayout* approval_ = nullptr;
   QTableView* attempt_view_ = nullptr;

@@ -68,7 +68,6 @@ void RunMonitor::buildViews() {
   in_flight_view_->setObjectName("in-flight");
   in_flight_view_->setModel(in_flight_);
   in_flight_view_->setContextMenuPolicy(Qt::CustomContextMenu);
-  in_flight_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   connect(in_flight_view_, &QWidget::customContextMenuRequested, this, &RunMonitor::showMenu);
   connect(in_flight_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &RunMonitor::updateButtons);
@@ -101,6 +100,14 @@ void RunMonitor::buildViews() {
   pl->addWidget(pool_label_);
   pl->addWidget(slot_view_, 1);
 
+  // Compact rows, columns as wide as their text with the last (the phase, what a slot does) stretching: a
+  // 700-high window still shows a few tasks and slots without scrolling sideways.
+  for (QTableView* v : {in_flight_view_, slot_view_}) {
+    v->setMinimumHeight(48);
+    v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
+    v->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    v->horizontalHeader()->setStretchLastSection(true);
+  }
   auto* split = new QSplitter(Qt::Vertical);
   split->setChildrenCollapsible(false);
   split->addWidget(tasks);
@@ -133,7 +140,6 @@ void RunMonitor::end(const std::vector<TaskOutcome>& outcomes) {
   poll_->stop();
   updateBudget();
   updateButtons();
-  in_flight_view_->resizeColumnsToContents();
 }
 
 void RunMonitor::setPool(std::vector<std::string> devices) {
@@ -143,7 +149,6 @@ void RunMonitor::setPool(std::vector<std::string> devices) {
 
 void RunMonitor::phase(const std::string& task, const std::string& phase) {
   in_flight_->setPhase(task, phase);
-  if (phase == "starting") in_flight_view_->resizeColumnsToContents();
   updateButtons();
 }
 
