@@ -648,27 +648,27 @@
 <context>
     <name>kope::ui::HistoryPane</name>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="101"/>
+        <location filename="../ui/views/history_pane.cpp" line="102"/>
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="102"/>
+        <location filename="../ui/views/history_pane.cpp" line="103"/>
         <source>Bring this kernel version and its results back into the editor</source>
         <translation>将此内核版本及其结果恢复到编辑器</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="103"/>
+        <location filename="../ui/views/history_pane.cpp" line="104"/>
         <source>Compare the two selected</source>
         <translation>比较所选的两个版本</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="104"/>
+        <location filename="../ui/views/history_pane.cpp" line="105"/>
         <source>Compare with the incumbent</source>
         <translation>与当前最优比较</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="105"/>
+        <location filename="../ui/views/history_pane.cpp" line="106"/>
         <source>Fork a run from here</source>
         <translation>从此版本分叉运行</translation>
     </message>
@@ -706,27 +706,27 @@
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="58"/>
+        <location filename="../ui/models/run_models.cpp" line="59"/>
         <source>%1 (stopping)</source>
         <translation>%1（正在停止）</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="59"/>
+        <location filename="../ui/models/run_models.cpp" line="60"/>
         <source>%1 (pause asked)</source>
         <translation>%1（已请求暂停）</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="60"/>
+        <location filename="../ui/models/run_models.cpp" line="61"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="63"/>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
+        <location filename="../ui/models/run_models.cpp" line="64"/>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="65"/>
+        <location filename="../ui/models/run_models.cpp" line="66"/>
         <source>baseline</source>
         <translation>基线</translation>
     </message>
@@ -1196,173 +1196,173 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="219"/>
+        <location filename="../ui/views/run_controller.cpp" line="250"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation>正在停止：正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="253"/>
+        <location filename="../ui/views/run_controller.cpp" line="284"/>
         <source>write the hint in the hint field first</source>
         <translation>请先在建议框中写下建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="274"/>
-        <location filename="../ui/views/run_controller.cpp" line="301"/>
+        <location filename="../ui/views/run_controller.cpp" line="305"/>
+        <location filename="../ui/views/run_controller.cpp" line="332"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation>等待批准：%1（在编辑器中编辑，然后批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="319"/>
+        <location filename="../ui/views/run_controller.cpp" line="350"/>
         <source>run %1 stopped</source>
         <translation>运行 %1 已停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="319"/>
+        <location filename="../ui/views/run_controller.cpp" line="350"/>
         <source>run %1 done</source>
         <translation>运行 %1 完成</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="330"/>
+        <location filename="../ui/views/run_controller.cpp" line="361"/>
         <source>the run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="352"/>
+        <location filename="../ui/views/run_controller.cpp" line="383"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation>下一次尝试将以评测 %1 作为当前最优开始。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="360"/>
+        <location filename="../ui/views/run_controller.cpp" line="392"/>
         <source>Choose at least one task to run.</source>
         <translation>请至少选择一个任务来运行。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="364"/>
+        <location filename="../ui/views/run_controller.cpp" line="396"/>
         <source>The run did not start: %1</source>
         <translation>运行未开始：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="430"/>
+        <location filename="../ui/views/run_controller.cpp" line="463"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="446"/>
+        <location filename="../ui/views/run_controller.cpp" line="479"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="467"/>
+        <location filename="../ui/views/run_controller.cpp" line="500"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="468"/>
+        <location filename="../ui/views/run_controller.cpp" line="501"/>
         <source>Policy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="469"/>
+        <location filename="../ui/views/run_controller.cpp" line="502"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation>offline 重放内置内核；输入 LLM 配置名以使用模型</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="470"/>
+        <location filename="../ui/views/run_controller.cpp" line="503"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="471"/>
+        <location filename="../ui/views/run_controller.cpp" line="504"/>
         <source>Attempts per task</source>
         <translation>每个任务的尝试次数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="472"/>
+        <location filename="../ui/views/run_controller.cpp" line="505"/>
         <source>Patience (attempts without gain)</source>
         <translation>耐心（无提升的尝试次数）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="473"/>
+        <location filename="../ui/views/run_controller.cpp" line="506"/>
         <source>Token budget (thousands)</source>
         <translation>Token 预算（千）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="474"/>
+        <location filename="../ui/views/run_controller.cpp" line="507"/>
         <source>Wall time (minutes)</source>
         <translation>墙钟时间（分钟）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="475"/>
+        <location filename="../ui/views/run_controller.cpp" line="508"/>
         <source>Tasks at once</source>
         <translation>同时进行的任务数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="476"/>
+        <location filename="../ui/views/run_controller.cpp" line="509"/>
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation>同时推进的任务数（kope run --jobs）；同一设备上的计时从不重叠</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="477"/>
+        <location filename="../ui/views/run_controller.cpp" line="510"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="478"/>
+        <location filename="../ui/views/run_controller.cpp" line="511"/>
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="479"/>
+        <location filename="../ui/views/run_controller.cpp" line="512"/>
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation>设备池（kope run --device）：每个计时槽一次只测量一个内核</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="481"/>
+        <location filename="../ui/views/run_controller.cpp" line="514"/>
         <source>Start run</source>
         <translation>开始运行</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="482"/>
+        <location filename="../ui/views/run_controller.cpp" line="515"/>
         <source>Pause after attempt</source>
         <translation>本次尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="483"/>
+        <location filename="../ui/views/run_controller.cpp" line="516"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="484"/>
+        <location filename="../ui/views/run_controller.cpp" line="517"/>
         <source>A hint for the next prompt</source>
         <translation>给下一次提示的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="485"/>
+        <location filename="../ui/views/run_controller.cpp" line="518"/>
         <source>Send hint</source>
         <translation>发送建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="486"/>
+        <location filename="../ui/views/run_controller.cpp" line="519"/>
         <source>Hold each candidate for approval</source>
         <translation>每个候选都等待批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="487"/>
+        <location filename="../ui/views/run_controller.cpp" line="520"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="488"/>
+        <location filename="../ui/views/run_controller.cpp" line="521"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="489"/>
+        <location filename="../ui/views/run_controller.cpp" line="522"/>
         <source>Pin the incumbent</source>
         <translation>固定当前最优</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="490"/>
+        <location filename="../ui/views/run_controller.cpp" line="523"/>
         <source>No run yet.</source>
         <translation>尚无运行。</translation>
     </message>
@@ -1398,92 +1398,92 @@
 <context>
     <name>kope::ui::RunMonitor</name>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="158"/>
-        <source>case %1 of %2 (%3)</source>
-        <translation>用例 %1 / %2（%3）</translation>
+        <location filename="../ui/views/run_monitor.cpp" line="164"/>
+        <source>%1/%2 (%3)</source>
+        <translation>%1/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="193"/>
+        <location filename="../ui/views/run_monitor.cpp" line="199"/>
         <source>pauses after its current attempt</source>
         <translation>将在当前尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="193"/>
+        <location filename="../ui/views/run_monitor.cpp" line="199"/>
         <source>resumed</source>
         <translation>已继续</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="202"/>
+        <location filename="../ui/views/run_monitor.cpp" line="208"/>
         <source>stopping: its running evaluation is cancelled</source>
         <translation>正在停止：其正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="236"/>
+        <location filename="../ui/views/run_monitor.cpp" line="242"/>
         <source>%1 of %2 tokens</source>
         <translation>Token %1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="241"/>
+        <location filename="../ui/views/run_monitor.cpp" line="247"/>
         <source>%1 of %2 attempts</source>
         <translation>尝试 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="247"/>
+        <location filename="../ui/views/run_monitor.cpp" line="253"/>
         <source>%1 of %2 wall time</source>
         <translation>墙钟时间 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="251"/>
+        <location filename="../ui/views/run_monitor.cpp" line="257"/>
         <source>%1 elapsed</source>
         <translation>已用 %1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="263"/>
+        <location filename="../ui/views/run_monitor.cpp" line="269"/>
         <source>Resume task</source>
         <translation>继续任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="263"/>
+        <location filename="../ui/views/run_monitor.cpp" line="269"/>
         <source>Pause task</source>
         <translation>暂停任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="269"/>
+        <location filename="../ui/views/run_monitor.cpp" line="275"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="270"/>
+        <location filename="../ui/views/run_monitor.cpp" line="276"/>
         <source>Tasks in flight</source>
         <translation>进行中的任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="271"/>
+        <location filename="../ui/views/run_monitor.cpp" line="277"/>
         <source>Device pool</source>
         <translation>设备池</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="272"/>
+        <location filename="../ui/views/run_monitor.cpp" line="278"/>
         <source>Pause the selected task after its current attempt, or resume it</source>
         <translation>在当前尝试后暂停所选任务，或使其继续</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="273"/>
+        <location filename="../ui/views/run_monitor.cpp" line="279"/>
         <source>Stop task</source>
         <translation>停止任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="274"/>
+        <location filename="../ui/views/run_monitor.cpp" line="280"/>
         <source>Stop the selected task now; the others go on</source>
         <translation>立即停止所选任务；其他任务继续</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="275"/>
+        <location filename="../ui/views/run_monitor.cpp" line="281"/>
         <source>Hint to task</source>
         <translation>给任务的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="276"/>
+        <location filename="../ui/views/run_monitor.cpp" line="282"/>
         <source>Send the hint being written above to the selected task alone</source>
         <translation>将上方正在编写的建议只发送给所选任务</translation>
     </message>
@@ -1491,42 +1491,42 @@
 <context>
     <name>kope::ui::SlotModel</name>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="156"/>
+        <location filename="../ui/models/run_models.cpp" line="157"/>
         <source>Slot</source>
         <translation>计时槽</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="157"/>
+        <location filename="../ui/models/run_models.cpp" line="158"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="158"/>
+        <location filename="../ui/models/run_models.cpp" line="159"/>
         <source>Doing</source>
         <translation>正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="159"/>
+        <location filename="../ui/models/run_models.cpp" line="160"/>
         <source>Measurements</source>
         <translation>测量次数</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="182"/>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
         <source>retired</source>
         <translation>已移出</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="182"/>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="182"/>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
         <source>out of the pool: %1</source>
         <translation>已移出设备池：%1</translation>
     </message>

@@ -61,7 +61,7 @@ QVariant InFlightModel::cell(const InFlightRow& r, int column, int role) const {
       return r.detail.empty() || r.finished ? p : tr("%1: %2").arg(p, q(r.detail));
     }
     case Attempt:
-      return max_attempts_ > 0 ? tr("%1 of %2").arg(r.attempts).arg(max_attempts_) : QString::number(r.attempts);
+      return max_attempts_ > 0 ? tr("%1/%2").arg(r.attempts).arg(max_attempts_) : QString::number(r.attempts);
     case LastStatus: return statusText(r.last_status);
     case Incumbent: return r.incumbent ? q(format::speedup(r.incumbent)) : tr("baseline");
     case Tokens: return tokenText(r.tokens);

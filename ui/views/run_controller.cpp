@@ -214,16 +214,17 @@ void RunController::layOut() {
   l->addWidget(split_, 1);
 }
 
-// Until a person drags a handle: the steering as tall as it needs; the choices as tall as they need up to a
-// quarter of the rest (they matter before the run, the live panes during it); the tasks in flight and the pool
-// 60% of what remains, the attempts and the steering log the remainder.
+// Until a person drags a handle: the steering as tall as it needs; the choices, which matter before a run, as
+// tall as they need up to a quarter of the rest, and folded to a strip during one; the tasks in flight and the
+// pool 60% of what remains (65% during a run), the attempts and the steering log the remainder.
 void RunController::fitPanes() {
   if (user_sized_ || split_->height() <= 0) return;
   const int total = split_->height() - 3 * split_->handleWidth();
   const int steer = steer_->sizeHint().height();
-  const int choices = std::max(60, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4));
+  const int choices = running_ ? 60 : std::max(60, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4));
   const int rest = std::max(0, total - steer - choices);
-  split_->setSizes({choices, steer, rest * 3 / 5, rest - rest * 3 / 5});
+  const int live = rest * (running_ ? 65 : 60) / 100;
+  split_->setSizes({choices, steer, live, rest - live});
 }
 
 void RunController::showEvent(QShowEvent* event) {
@@ -433,6 +434,7 @@ bool RunController::checkDevices() {
 
 void RunController::setRunning(bool running) {
   running_ = running;
+  fitPanes();
   if (!running) {
     held_.reset();
     pause_->setChecked(false);

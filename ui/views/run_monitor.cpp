@@ -106,7 +106,8 @@ void RunMonitor::buildViews() {
     v->setMinimumHeight(48);
     v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
     v->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    v->horizontalHeader()->setStretchLastSection(true);
+    v->horizontalHeader()->setSectionResizeMode(v->model()->columnCount() - 1, QHeaderView::Stretch);
+    v->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the stretched column elides; its tooltip tells all
   }
   auto* split = new QSplitter(Qt::Vertical);
   split->setChildrenCollapsible(false);
@@ -160,7 +161,7 @@ void RunMonitor::progress(const std::string& task, const ProgressEvent& e) {
     case EvalProgress::Phase::Testing:
     case EvalProgress::Phase::Timing:
       in_flight_->setPhase(task, e.phase == EvalProgress::Phase::Testing ? "testing" : "timing",
-                           tr("case %1 of %2 (%3)")
+                           tr("%1/%2 (%3)")  // compact: the column is narrow; case 2 of 6
                                .arg(e.case_index + 1)
                                .arg(e.case_count)
                                .arg(QString::fromStdString(e.case_name))
