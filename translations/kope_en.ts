@@ -4,160 +4,165 @@
 <context>
     <name>Status</name>
     <message>
-        <location filename="../ui/models/status.cpp" line="18"/>
+        <location filename="../ui/models/status.cpp" line="19"/>
         <source>passed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="19"/>
+        <location filename="../ui/models/status.cpp" line="20"/>
         <source>wrong</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="20"/>
+        <location filename="../ui/models/status.cpp" line="21"/>
         <source>crash</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="21"/>
+        <location filename="../ui/models/status.cpp" line="22"/>
         <source>timeout</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="22"/>
+        <location filename="../ui/models/status.cpp" line="23"/>
         <source>runtime error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="23"/>
+        <location filename="../ui/models/status.cpp" line="24"/>
         <source>load error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="24"/>
+        <location filename="../ui/models/status.cpp" line="25"/>
         <source>inputs modified</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="25"/>
+        <location filename="../ui/models/status.cpp" line="26"/>
         <source>compile error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="26"/>
+        <location filename="../ui/models/status.cpp" line="27"/>
         <source>no cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="27"/>
+        <location filename="../ui/models/status.cpp" line="28"/>
         <source>running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="28"/>
+        <location filename="../ui/models/status.cpp" line="29"/>
         <source>interrupted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="29"/>
+        <location filename="../ui/models/status.cpp" line="30"/>
         <source>error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="30"/>
+        <location filename="../ui/models/status.cpp" line="31"/>
         <source>cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="31"/>
+        <location filename="../ui/models/status.cpp" line="32"/>
         <source>stopped</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="32"/>
+        <location filename="../ui/models/status.cpp" line="33"/>
         <source>done</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="33"/>
+        <location filename="../ui/models/status.cpp" line="34"/>
         <source>rejected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="34"/>
+        <location filename="../ui/models/status.cpp" line="35"/>
         <source>needs review</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="35"/>
+        <location filename="../ui/models/status.cpp" line="36"/>
         <source>proposing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="36"/>
+        <location filename="../ui/models/status.cpp" line="37"/>
         <source>held for approval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="37"/>
+        <location filename="../ui/models/status.cpp" line="38"/>
         <source>compiling</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="38"/>
+        <location filename="../ui/models/status.cpp" line="39"/>
         <source>testing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="39"/>
+        <location filename="../ui/models/status.cpp" line="40"/>
         <source>timing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="40"/>
+        <location filename="../ui/models/status.cpp" line="41"/>
         <source>paused</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="41"/>
+        <location filename="../ui/models/status.cpp" line="42"/>
         <source>starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="43"/>
+        <source>finished</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::AttemptModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="123"/>
+        <location filename="../ui/models/models.cpp" line="127"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="124"/>
+        <location filename="../ui/models/models.cpp" line="128"/>
         <source>Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="125"/>
+        <location filename="../ui/models/models.cpp" line="129"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="126"/>
+        <location filename="../ui/models/models.cpp" line="130"/>
         <source>Speedup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="127"/>
+        <location filename="../ui/models/models.cpp" line="131"/>
         <source>Promoted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="128"/>
+        <location filename="../ui/models/models.cpp" line="132"/>
         <source>Idea</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="157"/>
+        <location filename="../ui/models/models.cpp" line="161"/>
         <source>yes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -165,52 +170,52 @@
 <context>
     <name>kope::ui::CaseModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="35"/>
+        <location filename="../ui/models/models.cpp" line="39"/>
         <source>Case</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="36"/>
+        <location filename="../ui/models/models.cpp" line="40"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="37"/>
+        <location filename="../ui/models/models.cpp" line="41"/>
         <source>Max rel. error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="38"/>
+        <location filename="../ui/models/models.cpp" line="42"/>
         <source>Baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="39"/>
+        <location filename="../ui/models/models.cpp" line="43"/>
         <source>Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="40"/>
+        <location filename="../ui/models/models.cpp" line="44"/>
         <source>Speedup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="41"/>
+        <location filename="../ui/models/models.cpp" line="45"/>
         <source>95% interval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="42"/>
+        <location filename="../ui/models/models.cpp" line="46"/>
         <source>Memory floor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="43"/>
+        <location filename="../ui/models/models.cpp" line="47"/>
         <source>HAP</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="44"/>
+        <location filename="../ui/models/models.cpp" line="48"/>
         <source>Message</source>
         <translation type="unfinished"></translation>
     </message>
@@ -218,67 +223,67 @@
 <context>
     <name>kope::ui::CasesPane</name>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="89"/>
+        <location filename="../ui/views/cases_pane.cpp" line="90"/>
         <source>Output</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="90"/>
+        <location filename="../ui/views/cases_pane.cpp" line="91"/>
         <source>Mean rel. error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="91"/>
+        <location filename="../ui/views/cases_pane.cpp" line="92"/>
         <source>Max rel. error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="92"/>
+        <location filename="../ui/views/cases_pane.cpp" line="93"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="93"/>
+        <location filename="../ui/views/cases_pane.cpp" line="94"/>
         <source>Worst at</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="94"/>
+        <location filename="../ui/views/cases_pane.cpp" line="95"/>
         <source>Expected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="95"/>
+        <location filename="../ui/views/cases_pane.cpp" line="96"/>
         <source>Got</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="99"/>
+        <location filename="../ui/views/cases_pane.cpp" line="100"/>
         <source>Correctness call</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="100"/>
+        <location filename="../ui/views/cases_pane.cpp" line="101"/>
         <source>Last timed call</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="102"/>
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
         <source>Baseline median</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="102"/>
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
         <source>kernel median</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="103"/>
+        <location filename="../ui/views/cases_pane.cpp" line="104"/>
         <source>speedup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="106"/>
+        <location filename="../ui/views/cases_pane.cpp" line="107"/>
         <source>Runner log</source>
         <translation type="unfinished"></translation>
     </message>
@@ -286,37 +291,37 @@
 <context>
     <name>kope::ui::CompareModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="237"/>
+        <location filename="../ui/models/models.cpp" line="241"/>
         <source>Case</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="238"/>
+        <location filename="../ui/models/models.cpp" line="242"/>
         <source>A status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="239"/>
+        <location filename="../ui/models/models.cpp" line="243"/>
         <source>B status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="240"/>
+        <location filename="../ui/models/models.cpp" line="244"/>
         <source>A median</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="241"/>
+        <location filename="../ui/models/models.cpp" line="245"/>
         <source>B median</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="242"/>
+        <location filename="../ui/models/models.cpp" line="246"/>
         <source>B over A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="243"/>
+        <location filename="../ui/models/models.cpp" line="247"/>
         <source>95% interval</source>
         <translation type="unfinished"></translation>
     </message>
@@ -324,53 +329,53 @@
 <context>
     <name>kope::ui::ComparePane</name>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="85"/>
+        <location filename="../ui/views/compare_pane.cpp" line="88"/>
         <source>Pick two versions in History (or one and the incumbent) to compare them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="86"/>
+        <location filename="../ui/views/compare_pane.cpp" line="89"/>
         <source>A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="87"/>
+        <location filename="../ui/views/compare_pane.cpp" line="90"/>
         <source>B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="88"/>
-        <location filename="../ui/views/compare_pane.cpp" line="107"/>
+        <location filename="../ui/views/compare_pane.cpp" line="91"/>
+        <location filename="../ui/views/compare_pane.cpp" line="110"/>
         <source>B over A, per case</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="91"/>
+        <location filename="../ui/views/compare_pane.cpp" line="94"/>
         <source>A: evaluation %1 (%2) · B: evaluation %3 (%4) · B over A: %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="96"/>
+        <location filename="../ui/views/compare_pane.cpp" line="99"/>
         <source>(different tasks)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="97"/>
+        <location filename="../ui/views/compare_pane.cpp" line="100"/>
         <source>A: evaluation %1, %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="98"/>
+        <location filename="../ui/views/compare_pane.cpp" line="101"/>
         <source>B: evaluation %1, %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="107"/>
+        <location filename="../ui/views/compare_pane.cpp" line="110"/>
         <source>B over A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="108"/>
+        <location filename="../ui/views/compare_pane.cpp" line="111"/>
         <source>A median / B median</source>
         <translation type="unfinished"></translation>
     </message>
@@ -401,27 +406,27 @@
 <context>
     <name>kope::ui::DiagnosticModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="92"/>
+        <location filename="../ui/models/models.cpp" line="96"/>
         <source>File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="93"/>
+        <location filename="../ui/models/models.cpp" line="97"/>
         <source>Line</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="94"/>
+        <location filename="../ui/models/models.cpp" line="98"/>
         <source>Column</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="95"/>
+        <location filename="../ui/models/models.cpp" line="99"/>
         <source>Severity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="96"/>
+        <location filename="../ui/models/models.cpp" line="100"/>
         <source>Message</source>
         <translation type="unfinished"></translation>
     </message>
@@ -429,57 +434,57 @@
 <context>
     <name>kope::ui::DoctorDialog</name>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="68"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="70"/>
         <source>Checking this machine...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="96"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="98"/>
         <source>The checks failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="98"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="100"/>
         <source>Verdicts on this machine are trustworthy because:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="100"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="102"/>
         <source>Verdicts on this machine are weakened because:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="102"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="104"/>
         <source>(nothing found)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="103"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="105"/>
         <source>kope cannot give verdicts here until the failed checks are fixed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="108"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="110"/>
         <source>Machine check</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="109"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="111"/>
         <source>What this machine gives kope, as `kope doctor` reports it: each check with its verdict and what to do.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="111"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="113"/>
         <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="112"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="114"/>
         <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="113"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="115"/>
         <source>%1 checks run.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -487,117 +492,122 @@
 <context>
     <name>kope::ui::DoctorModel</name>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="25"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="27"/>
         <source>unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="27"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="29"/>
         <source>ok</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="28"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="30"/>
         <source>info</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="29"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="31"/>
         <source>warn</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="30"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="32"/>
         <source>fail</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="37"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="39"/>
         <source>C++ compiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="38"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="40"/>
         <source>Library baseline (ATen)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="39"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="41"/>
         <source>User namespaces</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="40"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
         <source>Bubblewrap (namespaces)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="41"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="43"/>
         <source>Seccomp filter</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
-        <source>Cgroups (whole-tree limits)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="43"/>
-        <source>Cache sizes for the flush</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../ui/doctor/doctor_model.cpp" line="44"/>
-        <source>Timer resolution</source>
+        <source>Exact CPU clock on workers (perf task-clock)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/doctor/doctor_model.cpp" line="45"/>
-        <source>CPU frequency governor</source>
+        <source>Cgroups (whole-tree limits)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/doctor/doctor_model.cpp" line="46"/>
-        <source>Turbo / boost</source>
+        <source>Cache sizes for the flush</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/doctor/doctor_model.cpp" line="47"/>
-        <source>Isolated cores</source>
+        <source>Timer resolution</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/doctor/doctor_model.cpp" line="48"/>
-        <source>SMT (hyper-threading)</source>
+        <source>CPU frequency governor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/doctor/doctor_model.cpp" line="49"/>
-        <source>Load at the time</source>
+        <source>Turbo / boost</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/doctor/doctor_model.cpp" line="50"/>
+        <source>Isolated cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="51"/>
+        <source>SMT (hyper-threading)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="52"/>
+        <source>Load at the time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="53"/>
         <source>Devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="56"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="59"/>
         <source>Verdict</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="57"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="60"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="58"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="61"/>
         <source>Found</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="59"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="62"/>
         <source>What to do</source>
         <translation type="unfinished"></translation>
     </message>
@@ -605,32 +615,32 @@
 <context>
     <name>kope::ui::HistoryModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="167"/>
+        <location filename="../ui/models/models.cpp" line="171"/>
         <source>Id</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="168"/>
+        <location filename="../ui/models/models.cpp" line="172"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="169"/>
+        <location filename="../ui/models/models.cpp" line="173"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="170"/>
+        <location filename="../ui/models/models.cpp" line="174"/>
         <source>Speedup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="171"/>
+        <location filename="../ui/models/models.cpp" line="175"/>
         <source>Started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="172"/>
+        <location filename="../ui/models/models.cpp" line="176"/>
         <source>Kernel</source>
         <translation type="unfinished"></translation>
     </message>
@@ -638,147 +648,205 @@
 <context>
     <name>kope::ui::HistoryPane</name>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="101"/>
+        <location filename="../ui/views/history_pane.cpp" line="102"/>
         <source>Restore this version</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="102"/>
+        <location filename="../ui/views/history_pane.cpp" line="103"/>
         <source>Bring this kernel version and its results back into the editor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="103"/>
+        <location filename="../ui/views/history_pane.cpp" line="104"/>
         <source>Compare the two selected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="104"/>
+        <location filename="../ui/views/history_pane.cpp" line="105"/>
         <source>Compare with the incumbent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="105"/>
+        <location filename="../ui/views/history_pane.cpp" line="106"/>
         <source>Fork a run from here</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::InFlightModel</name>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="28"/>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="29"/>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="30"/>
+        <source>Attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="31"/>
+        <source>Last status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="32"/>
+        <source>Incumbent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="33"/>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="59"/>
+        <source>%1 (stopping)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="60"/>
+        <source>%1 (pause asked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="61"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="64"/>
+        <source>%1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="66"/>
+        <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="319"/>
+        <location filename="../ui/main_window_build.cpp" line="293"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="328"/>
+        <location filename="../ui/main_window_build.cpp" line="302"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="322"/>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window_build.cpp" line="296"/>
         <source>Cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window_build.cpp" line="299"/>
         <source>Chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326"/>
+        <location filename="../ui/main_window_build.cpp" line="300"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window_build.cpp" line="303"/>
         <source>&amp;Open kernel...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window_build.cpp" line="304"/>
         <source>&amp;Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="331"/>
+        <location filename="../ui/main_window_build.cpp" line="305"/>
         <source>&amp;Evaluate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="332"/>
+        <location filename="../ui/main_window_build.cpp" line="306"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="335"/>
+        <location filename="../ui/main_window_build.cpp" line="309"/>
         <source>Load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="336"/>
+        <location filename="../ui/main_window_build.cpp" line="310"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
+        <location filename="../ui/main_window_build.cpp" line="313"/>
         <source> Shipped kernels: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window_build.cpp" line="314"/>
         <source> Warm-ups: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="341"/>
+        <location filename="../ui/main_window_build.cpp" line="315"/>
         <source> Timed runs: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="342"/>
+        <location filename="../ui/main_window_build.cpp" line="316"/>
         <source> Timeout (s): </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window_build.cpp" line="317"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window_build.cpp" line="318"/>
         <source>&amp;Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="356"/>
-        <location filename="../ui/main_window.cpp" line="447"/>
+        <location filename="../ui/main_window.cpp" line="186"/>
+        <location filename="../ui/main_window_build.cpp" line="330"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="465"/>
+        <location filename="../ui/main_window.cpp" line="204"/>
         <source>Reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="477"/>
+        <location filename="../ui/main_window.cpp" line="216"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="482"/>
+        <location filename="../ui/main_window.cpp" line="221"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="533"/>
+        <location filename="../ui/main_window.cpp" line="272"/>
         <source>Open kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="273"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -788,7 +856,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="57"/>
+        <location filename="../ui/main_window.cpp" line="54"/>
         <source>Unsaved changes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -808,203 +876,203 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="121"/>
+        <location filename="../ui/main_window_build.cpp" line="80"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="183"/>
+        <location filename="../ui/main_window_build.cpp" line="148"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="187"/>
+        <location filename="../ui/main_window_build.cpp" line="152"/>
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="192"/>
+        <location filename="../ui/main_window_build.cpp" line="157"/>
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="229"/>
+        <location filename="../ui/main_window_build.cpp" line="194"/>
         <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="231"/>
+        <location filename="../ui/main_window_build.cpp" line="196"/>
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window_build.cpp" line="294"/>
         <source>Run controller</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="321"/>
+        <location filename="../ui/main_window_build.cpp" line="295"/>
         <source>Experience graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window_build.cpp" line="297"/>
         <source>Compile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="324"/>
+        <location filename="../ui/main_window_build.cpp" line="298"/>
         <source>Profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window_build.cpp" line="301"/>
         <source>Compare</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window_build.cpp" line="307"/>
         <source>&amp;Cancel evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window_build.cpp" line="308"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="337"/>
+        <location filename="../ui/main_window_build.cpp" line="311"/>
         <source>&amp;Machine check...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
+        <location filename="../ui/main_window_build.cpp" line="312"/>
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="345"/>
+        <location filename="../ui/main_window_build.cpp" line="319"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="346"/>
+        <location filename="../ui/main_window_build.cpp" line="320"/>
         <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="374"/>
+        <location filename="../ui/main_window.cpp" line="113"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="398"/>
+        <location filename="../ui/main_window.cpp" line="137"/>
         <source>untitled.cpp</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="400"/>
+        <location filename="../ui/main_window.cpp" line="139"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="426"/>
+        <location filename="../ui/main_window.cpp" line="165"/>
         <source>the editor has changed since this evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="474"/>
+        <location filename="../ui/main_window.cpp" line="213"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="491"/>
+        <location filename="../ui/main_window.cpp" line="230"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="502"/>
-        <location filename="../ui/main_window.cpp" line="509"/>
+        <location filename="../ui/main_window.cpp" line="241"/>
+        <location filename="../ui/main_window.cpp" line="248"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="526"/>
+        <location filename="../ui/main_window.cpp" line="265"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="528"/>
+        <location filename="../ui/main_window.cpp" line="267"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="546"/>
+        <location filename="../ui/main_window.cpp" line="285"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="552"/>
+        <location filename="../ui/main_window.cpp" line="291"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="581"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>Select a task first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="586"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="595"/>
+        <location filename="../ui/main_window.cpp" line="334"/>
         <source>Evaluating %1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="615"/>
+        <location filename="../ui/main_window.cpp" line="354"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="640"/>
+        <location filename="../ui/main_window.cpp" line="379"/>
         <source>Did not compile: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="648"/>
+        <location filename="../ui/main_window.cpp" line="387"/>
         <source>Result: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="649"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="650"/>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>, score %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="651"/>
+        <location filename="../ui/main_window.cpp" line="390"/>
         <source>Warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="665"/>
+        <location filename="../ui/main_window.cpp" line="404"/>
         <source>Error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="671"/>
+        <location filename="../ui/main_window.cpp" line="410"/>
         <source>Working...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="671"/>
+        <location filename="../ui/main_window.cpp" line="410"/>
         <source>Idle</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1012,87 +1080,87 @@
 <context>
     <name>kope::ui::ProfilePane</name>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="75"/>
+        <location filename="../ui/views/profile_pane.cpp" line="76"/>
         <source>Device profiler counters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="81"/>
+        <location filename="../ui/views/profile_pane.cpp" line="82"/>
         <source>Timed samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="82"/>
+        <location filename="../ui/views/profile_pane.cpp" line="83"/>
         <source>No timed case: evaluate a kernel to see its samples.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
         <source>seconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
         <source>milliseconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
         <source>nanoseconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="96"/>
+        <location filename="../ui/views/profile_pane.cpp" line="97"/>
         <source>memory-bound floor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="97"/>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
         <source>Timed samples of case %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
         <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
         <source>kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="99"/>
+        <location filename="../ui/views/profile_pane.cpp" line="100"/>
         <source>sample</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
         <source>microseconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="101"/>
+        <location filename="../ui/views/profile_pane.cpp" line="102"/>
         <source>Baseline median %1, kernel median %2 over %3 samples.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="105"/>
+        <location filename="../ui/views/profile_pane.cpp" line="106"/>
         <source>Speedup %1, 95% interval %2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="107"/>
+        <location filename="../ui/views/profile_pane.cpp" line="108"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="109"/>
+        <location filename="../ui/views/profile_pane.cpp" line="110"/>
         <source>Memory-bound floor %1; position against it (HAP) %2: 50% is the baseline&apos;s speed, 100% the floor.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="113"/>
+        <location filename="../ui/views/profile_pane.cpp" line="114"/>
         <source>No memory-bound floor was measured for this case.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1100,27 +1168,27 @@
 <context>
     <name>kope::ui::ResultsHeader</name>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="61"/>
+        <location filename="../ui/views/results_header.cpp" line="62"/>
         <source>Task %1 · kernel %2 · evaluating: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="64"/>
+        <location filename="../ui/views/results_header.cpp" line="65"/>
         <source>No task selected.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="64"/>
+        <location filename="../ui/views/results_header.cpp" line="65"/>
         <source>Task %1 · no evaluation of this kernel yet.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="67"/>
+        <location filename="../ui/views/results_header.cpp" line="68"/>
         <source>Task %1 · kernel %2 (%3) · evaluation %4 · %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="72"/>
+        <location filename="../ui/views/results_header.cpp" line="73"/>
         <source>STALE: %1 — </source>
         <translation type="unfinished"></translation>
     </message>
@@ -1128,137 +1196,173 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="140"/>
+        <location filename="../ui/views/run_controller.cpp" line="250"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="187"/>
+        <location filename="../ui/views/run_controller.cpp" line="284"/>
+        <source>write the hint in the hint field first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="305"/>
+        <location filename="../ui/views/run_controller.cpp" line="332"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="203"/>
+        <location filename="../ui/views/run_controller.cpp" line="350"/>
         <source>run %1 stopped</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="203"/>
+        <location filename="../ui/views/run_controller.cpp" line="350"/>
         <source>run %1 done</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="213"/>
+        <location filename="../ui/views/run_controller.cpp" line="361"/>
         <source>the run failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="237"/>
+        <location filename="../ui/views/run_controller.cpp" line="383"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="245"/>
+        <location filename="../ui/views/run_controller.cpp" line="392"/>
         <source>Choose at least one task to run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="294"/>
+        <location filename="../ui/views/run_controller.cpp" line="396"/>
+        <source>The run did not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="463"/>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="310"/>
+        <location filename="../ui/views/run_controller.cpp" line="479"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="331"/>
+        <location filename="../ui/views/run_controller.cpp" line="500"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="332"/>
+        <location filename="../ui/views/run_controller.cpp" line="501"/>
         <source>Policy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="333"/>
+        <location filename="../ui/views/run_controller.cpp" line="502"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="334"/>
+        <location filename="../ui/views/run_controller.cpp" line="503"/>
         <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="335"/>
+        <location filename="../ui/views/run_controller.cpp" line="504"/>
         <source>Attempts per task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="336"/>
+        <location filename="../ui/views/run_controller.cpp" line="505"/>
         <source>Patience (attempts without gain)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="337"/>
+        <location filename="../ui/views/run_controller.cpp" line="506"/>
         <source>Token budget (thousands)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="338"/>
+        <location filename="../ui/views/run_controller.cpp" line="507"/>
         <source>Wall time (minutes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="339"/>
+        <location filename="../ui/views/run_controller.cpp" line="508"/>
+        <source>Tasks at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="509"/>
+        <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="510"/>
+        <source>Devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="512"/>
+        <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="514"/>
         <source>Start run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="340"/>
+        <location filename="../ui/views/run_controller.cpp" line="515"/>
         <source>Pause after attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="341"/>
+        <location filename="../ui/views/run_controller.cpp" line="516"/>
         <source>Stop now</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="342"/>
+        <location filename="../ui/views/run_controller.cpp" line="517"/>
         <source>A hint for the next prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="343"/>
+        <location filename="../ui/views/run_controller.cpp" line="518"/>
         <source>Send hint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="344"/>
+        <location filename="../ui/views/run_controller.cpp" line="519"/>
         <source>Hold each candidate for approval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="345"/>
+        <location filename="../ui/views/run_controller.cpp" line="520"/>
         <source>Approve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="346"/>
+        <location filename="../ui/views/run_controller.cpp" line="521"/>
         <source>Reject</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="347"/>
+        <location filename="../ui/views/run_controller.cpp" line="522"/>
         <source>Pin the incumbent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="348"/>
+        <location filename="../ui/views/run_controller.cpp" line="523"/>
         <source>No run yet.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1266,28 +1370,164 @@
 <context>
     <name>kope::ui::RunModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="209"/>
+        <location filename="../ui/models/models.cpp" line="213"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="210"/>
+        <location filename="../ui/models/models.cpp" line="214"/>
         <source>Command</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="211"/>
+        <location filename="../ui/models/models.cpp" line="215"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="212"/>
+        <location filename="../ui/models/models.cpp" line="216"/>
         <source>Started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="213"/>
+        <location filename="../ui/models/models.cpp" line="217"/>
         <source>Finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunMonitor</name>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="164"/>
+        <source>%1/%2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="199"/>
+        <source>pauses after its current attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="199"/>
+        <source>resumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="208"/>
+        <source>stopping: its running evaluation is cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="242"/>
+        <source>%1 of %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="247"/>
+        <source>%1 of %2 attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="253"/>
+        <source>%1 of %2 wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="257"/>
+        <source>%1 elapsed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="269"/>
+        <source>Resume task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="269"/>
+        <source>Pause task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="275"/>
+        <source>Budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="276"/>
+        <source>Tasks in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="277"/>
+        <source>Device pool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="278"/>
+        <source>Pause the selected task after its current attempt, or resume it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="279"/>
+        <source>Stop task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="280"/>
+        <source>Stop the selected task now; the others go on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="281"/>
+        <source>Hint to task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="282"/>
+        <source>Send the hint being written above to the selected task alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::SlotModel</name>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="157"/>
+        <source>Slot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="158"/>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="159"/>
+        <source>Doing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="160"/>
+        <source>Measurements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <source>retired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <source>busy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <source>idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
+        <source>out of the pool: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1317,17 +1557,17 @@
 <context>
     <name>kope::ui::SteeringModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="280"/>
+        <location filename="../ui/models/models.cpp" line="284"/>
         <source>At</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="281"/>
+        <location filename="../ui/models/models.cpp" line="285"/>
         <source>Act</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="282"/>
+        <location filename="../ui/models/models.cpp" line="286"/>
         <source>Detail</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1335,7 +1575,7 @@
 <context>
     <name>kope::ui::TaskModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="300"/>
+        <location filename="../ui/models/models.cpp" line="304"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>

@@ -4,160 +4,165 @@
 <context>
     <name>Status</name>
     <message>
-        <location filename="../ui/models/status.cpp" line="18"/>
+        <location filename="../ui/models/status.cpp" line="19"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="19"/>
+        <location filename="../ui/models/status.cpp" line="20"/>
         <source>wrong</source>
         <translation>错误结果</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="20"/>
+        <location filename="../ui/models/status.cpp" line="21"/>
         <source>crash</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="21"/>
+        <location filename="../ui/models/status.cpp" line="22"/>
         <source>timeout</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="22"/>
+        <location filename="../ui/models/status.cpp" line="23"/>
         <source>runtime error</source>
         <translation>运行时错误</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="23"/>
+        <location filename="../ui/models/status.cpp" line="24"/>
         <source>load error</source>
         <translation>加载错误</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="24"/>
+        <location filename="../ui/models/status.cpp" line="25"/>
         <source>inputs modified</source>
         <translation>输入被修改</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="25"/>
+        <location filename="../ui/models/status.cpp" line="26"/>
         <source>compile error</source>
         <translation>编译错误</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="26"/>
+        <location filename="../ui/models/status.cpp" line="27"/>
         <source>no cases</source>
         <translation>无用例</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="27"/>
+        <location filename="../ui/models/status.cpp" line="28"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="28"/>
+        <location filename="../ui/models/status.cpp" line="29"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="29"/>
+        <location filename="../ui/models/status.cpp" line="30"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="30"/>
+        <location filename="../ui/models/status.cpp" line="31"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="31"/>
+        <location filename="../ui/models/status.cpp" line="32"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="32"/>
+        <location filename="../ui/models/status.cpp" line="33"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="33"/>
+        <location filename="../ui/models/status.cpp" line="34"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="34"/>
+        <location filename="../ui/models/status.cpp" line="35"/>
         <source>needs review</source>
         <translation>待复核</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="35"/>
+        <location filename="../ui/models/status.cpp" line="36"/>
         <source>proposing</source>
         <translation>提议中</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="36"/>
+        <location filename="../ui/models/status.cpp" line="37"/>
         <source>held for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="37"/>
+        <location filename="../ui/models/status.cpp" line="38"/>
         <source>compiling</source>
         <translation>编译中</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="38"/>
+        <location filename="../ui/models/status.cpp" line="39"/>
         <source>testing</source>
         <translation>测试中</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="39"/>
+        <location filename="../ui/models/status.cpp" line="40"/>
         <source>timing</source>
         <translation>计时中</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="40"/>
+        <location filename="../ui/models/status.cpp" line="41"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="41"/>
+        <location filename="../ui/models/status.cpp" line="42"/>
         <source>starting</source>
         <translation>启动中</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="43"/>
+        <source>finished</source>
+        <translation>已结束</translation>
     </message>
 </context>
 <context>
     <name>kope::ui::AttemptModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="123"/>
+        <location filename="../ui/models/models.cpp" line="127"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="124"/>
+        <location filename="../ui/models/models.cpp" line="128"/>
         <source>Kernel</source>
         <translation>内核</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="125"/>
+        <location filename="../ui/models/models.cpp" line="129"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="126"/>
+        <location filename="../ui/models/models.cpp" line="130"/>
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="127"/>
+        <location filename="../ui/models/models.cpp" line="131"/>
         <source>Promoted</source>
         <translation>已晋升</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="128"/>
+        <location filename="../ui/models/models.cpp" line="132"/>
         <source>Idea</source>
         <translation>思路</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="157"/>
+        <location filename="../ui/models/models.cpp" line="161"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -165,52 +170,52 @@
 <context>
     <name>kope::ui::CaseModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="35"/>
+        <location filename="../ui/models/models.cpp" line="39"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="36"/>
+        <location filename="../ui/models/models.cpp" line="40"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="37"/>
+        <location filename="../ui/models/models.cpp" line="41"/>
         <source>Max rel. error</source>
         <translation>最大相对误差</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="38"/>
+        <location filename="../ui/models/models.cpp" line="42"/>
         <source>Baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="39"/>
+        <location filename="../ui/models/models.cpp" line="43"/>
         <source>Kernel</source>
         <translation>内核</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="40"/>
+        <location filename="../ui/models/models.cpp" line="44"/>
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="41"/>
+        <location filename="../ui/models/models.cpp" line="45"/>
         <source>95% interval</source>
         <translation>95% 区间</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="42"/>
+        <location filename="../ui/models/models.cpp" line="46"/>
         <source>Memory floor</source>
         <translation>内存带宽下限</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="43"/>
+        <location filename="../ui/models/models.cpp" line="47"/>
         <source>HAP</source>
         <translation>HAP</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="44"/>
+        <location filename="../ui/models/models.cpp" line="48"/>
         <source>Message</source>
         <translation>信息</translation>
     </message>
@@ -218,67 +223,67 @@
 <context>
     <name>kope::ui::CasesPane</name>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="89"/>
+        <location filename="../ui/views/cases_pane.cpp" line="90"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="90"/>
+        <location filename="../ui/views/cases_pane.cpp" line="91"/>
         <source>Mean rel. error</source>
         <translation>平均相对误差</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="91"/>
+        <location filename="../ui/views/cases_pane.cpp" line="92"/>
         <source>Max rel. error</source>
         <translation>最大相对误差</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="92"/>
+        <location filename="../ui/views/cases_pane.cpp" line="93"/>
         <source>Limit</source>
         <translation>限值</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="93"/>
+        <location filename="../ui/views/cases_pane.cpp" line="94"/>
         <source>Worst at</source>
         <translation>最差位置</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="94"/>
+        <location filename="../ui/views/cases_pane.cpp" line="95"/>
         <source>Expected</source>
         <translation>期望值</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="95"/>
+        <location filename="../ui/views/cases_pane.cpp" line="96"/>
         <source>Got</source>
         <translation>实际值</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="99"/>
+        <location filename="../ui/views/cases_pane.cpp" line="100"/>
         <source>Correctness call</source>
         <translation>正确性调用</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="100"/>
+        <location filename="../ui/views/cases_pane.cpp" line="101"/>
         <source>Last timed call</source>
         <translation>最后一次计时调用</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="102"/>
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
         <source>Baseline median</source>
         <translation>基线中位数</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="102"/>
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
         <source>kernel median</source>
         <translation>内核中位数</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="103"/>
+        <location filename="../ui/views/cases_pane.cpp" line="104"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="106"/>
+        <location filename="../ui/views/cases_pane.cpp" line="107"/>
         <source>Runner log</source>
         <translation>运行器日志</translation>
     </message>
@@ -286,37 +291,37 @@
 <context>
     <name>kope::ui::CompareModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="237"/>
+        <location filename="../ui/models/models.cpp" line="241"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="238"/>
+        <location filename="../ui/models/models.cpp" line="242"/>
         <source>A status</source>
         <translation>A 状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="239"/>
+        <location filename="../ui/models/models.cpp" line="243"/>
         <source>B status</source>
         <translation>B 状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="240"/>
+        <location filename="../ui/models/models.cpp" line="244"/>
         <source>A median</source>
         <translation>A 中位数</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="241"/>
+        <location filename="../ui/models/models.cpp" line="245"/>
         <source>B median</source>
         <translation>B 中位数</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="242"/>
+        <location filename="../ui/models/models.cpp" line="246"/>
         <source>B over A</source>
         <translation>B 相对 A</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="243"/>
+        <location filename="../ui/models/models.cpp" line="247"/>
         <source>95% interval</source>
         <translation>95% 区间</translation>
     </message>
@@ -324,53 +329,53 @@
 <context>
     <name>kope::ui::ComparePane</name>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="85"/>
+        <location filename="../ui/views/compare_pane.cpp" line="88"/>
         <source>Pick two versions in History (or one and the incumbent) to compare them.</source>
         <translation>在“历史”中选择两个版本（或一个版本与当前最优）进行比较。</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="86"/>
+        <location filename="../ui/views/compare_pane.cpp" line="89"/>
         <source>A</source>
         <translation>A</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="87"/>
+        <location filename="../ui/views/compare_pane.cpp" line="90"/>
         <source>B</source>
         <translation>B</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="88"/>
-        <location filename="../ui/views/compare_pane.cpp" line="107"/>
+        <location filename="../ui/views/compare_pane.cpp" line="91"/>
+        <location filename="../ui/views/compare_pane.cpp" line="110"/>
         <source>B over A, per case</source>
         <translation>各用例 B 相对 A 的加速比</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="91"/>
+        <location filename="../ui/views/compare_pane.cpp" line="94"/>
         <source>A: evaluation %1 (%2) · B: evaluation %3 (%4) · B over A: %5</source>
         <translation>A：评测 %1（%2）· B：评测 %3（%4）· B 相对 A：%5</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="96"/>
+        <location filename="../ui/views/compare_pane.cpp" line="99"/>
         <source>(different tasks)</source>
         <translation>（不同任务）</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="97"/>
+        <location filename="../ui/views/compare_pane.cpp" line="100"/>
         <source>A: evaluation %1, %2</source>
         <translation>A：评测 %1，%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="98"/>
+        <location filename="../ui/views/compare_pane.cpp" line="101"/>
         <source>B: evaluation %1, %2</source>
         <translation>B：评测 %1，%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="107"/>
+        <location filename="../ui/views/compare_pane.cpp" line="110"/>
         <source>B over A</source>
         <translation>B 相对 A</translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="108"/>
+        <location filename="../ui/views/compare_pane.cpp" line="111"/>
         <source>A median / B median</source>
         <translation>A 中位数 / B 中位数</translation>
     </message>
@@ -401,27 +406,27 @@
 <context>
     <name>kope::ui::DiagnosticModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="92"/>
+        <location filename="../ui/models/models.cpp" line="96"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="93"/>
+        <location filename="../ui/models/models.cpp" line="97"/>
         <source>Line</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="94"/>
+        <location filename="../ui/models/models.cpp" line="98"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="95"/>
+        <location filename="../ui/models/models.cpp" line="99"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="96"/>
+        <location filename="../ui/models/models.cpp" line="100"/>
         <source>Message</source>
         <translation>信息</translation>
     </message>
@@ -429,57 +434,57 @@
 <context>
     <name>kope::ui::DoctorDialog</name>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="68"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="70"/>
         <source>Checking this machine...</source>
         <translation>正在检查本机...</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="96"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="98"/>
         <source>The checks failed: %1</source>
         <translation>检查失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="98"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="100"/>
         <source>Verdicts on this machine are trustworthy because:</source>
         <translation>本机上的评判结果可信，因为：</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="100"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="102"/>
         <source>Verdicts on this machine are weakened because:</source>
         <translation>本机上的评判结果可信度降低，因为：</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="102"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="104"/>
         <source>(nothing found)</source>
         <translation>（未发现问题）</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="103"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="105"/>
         <source>kope cannot give verdicts here until the failed checks are fixed.</source>
         <translation>在修复失败的检查项之前，kope 无法在此给出评判结果。</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="108"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="110"/>
         <source>Machine check</source>
         <translation>本机检查</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="109"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="111"/>
         <source>What this machine gives kope, as `kope doctor` reports it: each check with its verdict and what to do.</source>
         <translation>本机为 kope 提供的条件（与 `kope doctor` 的报告相同）：每项检查的结论及处理建议。</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="111"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="113"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="112"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="114"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="113"/>
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="115"/>
         <source>%1 checks run.</source>
         <translation>已运行 %1 项检查。</translation>
     </message>
@@ -487,121 +492,122 @@
 <context>
     <name>kope::ui::DoctorModel</name>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="25"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="27"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="27"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="29"/>
         <source>ok</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="28"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="30"/>
         <source>info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="29"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="31"/>
         <source>warn</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="30"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="32"/>
         <source>fail</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="37"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="39"/>
         <source>C++ compiler</source>
         <translation>C++ 编译器</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="38"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="40"/>
         <source>Library baseline (ATen)</source>
         <translation>库基线（ATen）</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="39"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="41"/>
         <source>User namespaces</source>
         <translation>用户命名空间</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="40"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
         <source>Bubblewrap (namespaces)</source>
         <translation>Bubblewrap（命名空间）</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="41"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="43"/>
         <source>Seccomp filter</source>
         <translation>Seccomp 过滤器</translation>
     </message>
     <message>
+        <location filename="../ui/doctor/doctor_model.cpp" line="44"/>
         <source>Exact CPU clock on workers (perf task-clock)</source>
         <translation>工作进程的精确 CPU 时钟（perf task-clock）</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="45"/>
         <source>Cgroups (whole-tree limits)</source>
         <translation>Cgroups（整个进程树的限制）</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="43"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="46"/>
         <source>Cache sizes for the flush</source>
         <translation>缓存刷新所依据的缓存大小</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="44"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="47"/>
         <source>Timer resolution</source>
         <translation>计时器分辨率</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="45"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="48"/>
         <source>CPU frequency governor</source>
         <translation>CPU 调频策略</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="46"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="49"/>
         <source>Turbo / boost</source>
         <translation>睿频 / 加速</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="47"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="50"/>
         <source>Isolated cores</source>
         <translation>隔离的核心</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="48"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="51"/>
         <source>SMT (hyper-threading)</source>
         <translation>SMT（超线程）</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="49"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="52"/>
         <source>Load at the time</source>
         <translation>当前负载</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="50"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="53"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="56"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="59"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="57"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="60"/>
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="58"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="61"/>
         <source>Found</source>
         <translation>检测结果</translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="59"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="62"/>
         <source>What to do</source>
         <translation>处理建议</translation>
     </message>
@@ -609,32 +615,32 @@
 <context>
     <name>kope::ui::HistoryModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="167"/>
+        <location filename="../ui/models/models.cpp" line="171"/>
         <source>Id</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="168"/>
+        <location filename="../ui/models/models.cpp" line="172"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="169"/>
+        <location filename="../ui/models/models.cpp" line="173"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="170"/>
+        <location filename="../ui/models/models.cpp" line="174"/>
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="171"/>
+        <location filename="../ui/models/models.cpp" line="175"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="172"/>
+        <location filename="../ui/models/models.cpp" line="176"/>
         <source>Kernel</source>
         <translation>内核</translation>
     </message>
@@ -642,147 +648,205 @@
 <context>
     <name>kope::ui::HistoryPane</name>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="101"/>
+        <location filename="../ui/views/history_pane.cpp" line="102"/>
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="102"/>
+        <location filename="../ui/views/history_pane.cpp" line="103"/>
         <source>Bring this kernel version and its results back into the editor</source>
         <translation>将此内核版本及其结果恢复到编辑器</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="103"/>
+        <location filename="../ui/views/history_pane.cpp" line="104"/>
         <source>Compare the two selected</source>
         <translation>比较所选的两个版本</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="104"/>
+        <location filename="../ui/views/history_pane.cpp" line="105"/>
         <source>Compare with the incumbent</source>
         <translation>与当前最优比较</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="105"/>
+        <location filename="../ui/views/history_pane.cpp" line="106"/>
         <source>Fork a run from here</source>
         <translation>从此版本分叉运行</translation>
     </message>
 </context>
 <context>
-    <name>kope::ui::MainWindow</name>
+    <name>kope::ui::InFlightModel</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="319"/>
-        <source>Tasks</source>
-        <translation>任务</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="328"/>
+        <location filename="../ui/models/run_models.cpp" line="28"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="322"/>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/models/run_models.cpp" line="29"/>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="30"/>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="31"/>
+        <source>Last status</source>
+        <translation>最近状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="32"/>
+        <source>Incumbent</source>
+        <translation>当前最优</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="33"/>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="59"/>
+        <source>%1 (stopping)</source>
+        <translation>%1（正在停止）</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="60"/>
+        <source>%1 (pause asked)</source>
+        <translation>%1（已请求暂停）</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="61"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="64"/>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="66"/>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::MainWindow</name>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="293"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="302"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window_build.cpp" line="296"/>
         <source>Cases</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window_build.cpp" line="299"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326"/>
+        <location filename="../ui/main_window_build.cpp" line="300"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window_build.cpp" line="303"/>
         <source>&amp;Open kernel...</source>
         <translation>打开内核(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window_build.cpp" line="304"/>
         <source>&amp;Save kernel</source>
         <translation>保存内核(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="331"/>
+        <location filename="../ui/main_window_build.cpp" line="305"/>
         <source>&amp;Evaluate</source>
         <translation>评测(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="332"/>
+        <location filename="../ui/main_window_build.cpp" line="306"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation>编译，与 fp64 标准输出比对，并与基线对比计时 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="335"/>
+        <location filename="../ui/main_window_build.cpp" line="309"/>
         <source>Load</source>
         <translation>载入</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="336"/>
+        <location filename="../ui/main_window_build.cpp" line="310"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
+        <location filename="../ui/main_window_build.cpp" line="313"/>
         <source> Shipped kernels: </source>
         <translation> 内置内核： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window_build.cpp" line="314"/>
         <source> Warm-ups: </source>
         <translation> 预热次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="341"/>
+        <location filename="../ui/main_window_build.cpp" line="315"/>
         <source> Timed runs: </source>
         <translation> 计时次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="342"/>
+        <location filename="../ui/main_window_build.cpp" line="316"/>
         <source> Timeout (s): </source>
         <translation> 超时（秒）： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window_build.cpp" line="317"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window_build.cpp" line="318"/>
         <source>&amp;Kernel</source>
         <translation>内核(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="356"/>
-        <location filename="../ui/main_window.cpp" line="447"/>
+        <location filename="../ui/main_window.cpp" line="186"/>
+        <location filename="../ui/main_window_build.cpp" line="330"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation>尚无评测。请编写或载入一个内核，然后点击“评测”。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="465"/>
+        <location filename="../ui/main_window.cpp" line="204"/>
         <source>Reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="477"/>
+        <location filename="../ui/main_window.cpp" line="216"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation>无法读取内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="482"/>
+        <location filename="../ui/main_window.cpp" line="221"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="533"/>
+        <location filename="../ui/main_window.cpp" line="272"/>
         <source>Open kernel</source>
         <translation>打开内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="273"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation>C++ 源文件 (*.cpp *.cc *.cxx *.c);;所有文件 (*)</translation>
     </message>
@@ -792,7 +856,7 @@
         <translation>保存内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="57"/>
+        <location filename="../ui/main_window.cpp" line="54"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -812,203 +876,203 @@
         <translation>评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="121"/>
+        <location filename="../ui/main_window_build.cpp" line="80"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation>内核有未保存的修改。切换到任务 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="183"/>
+        <location filename="../ui/main_window_build.cpp" line="148"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation>内核有未保存的修改。在等待批准的候选替换它们之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="187"/>
+        <location filename="../ui/main_window_build.cpp" line="152"/>
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation>候选 %1 正在等待批准：可在此编辑，然后在运行控制器中批准或拒绝。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="192"/>
+        <location filename="../ui/main_window_build.cpp" line="157"/>
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation>候选已按编辑器中的内容交给循环（或已被拒绝）；其尝试显示在运行控制器中。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window_build.cpp" line="294"/>
         <source>Run controller</source>
         <translation>运行控制器</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="321"/>
+        <location filename="../ui/main_window_build.cpp" line="295"/>
         <source>Experience graph</source>
         <translation>经验图</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="229"/>
+        <location filename="../ui/main_window_build.cpp" line="194"/>
         <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
         <translation>内核有未保存的修改。在打开此案例的内核之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="231"/>
+        <location filename="../ui/main_window_build.cpp" line="196"/>
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation>来自经验图的内核：评估它即可在此查看结果。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window_build.cpp" line="297"/>
         <source>Compile</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="324"/>
+        <location filename="../ui/main_window_build.cpp" line="298"/>
         <source>Profile</source>
         <translation>性能剖析</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window_build.cpp" line="301"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window_build.cpp" line="307"/>
         <source>&amp;Cancel evaluation</source>
         <translation>取消评测(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window_build.cpp" line="308"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation>停止正在运行的评测 (Esc)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="337"/>
+        <location filename="../ui/main_window_build.cpp" line="311"/>
         <source>&amp;Machine check...</source>
         <translation>本机检查(&amp;M)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
+        <location filename="../ui/main_window_build.cpp" line="312"/>
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation>本机为 kope 提供的条件：编译器、库基线、沙箱、计时条件、设备（kope doctor）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="345"/>
+        <location filename="../ui/main_window_build.cpp" line="319"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="346"/>
+        <location filename="../ui/main_window_build.cpp" line="320"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="374"/>
+        <location filename="../ui/main_window.cpp" line="113"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation>内核有未保存的修改。退出前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="398"/>
+        <location filename="../ui/main_window.cpp" line="137"/>
         <source>untitled.cpp</source>
         <translation>untitled.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="400"/>
+        <location filename="../ui/main_window.cpp" line="139"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation>%1[*]%2 — Kope 工作台</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="426"/>
+        <location filename="../ui/main_window.cpp" line="165"/>
         <source>the editor has changed since this evaluation</source>
         <translation>编辑器内容自此次评测后已更改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="474"/>
+        <location filename="../ui/main_window.cpp" line="213"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation>内核有未保存的修改。打开 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="491"/>
+        <location filename="../ui/main_window.cpp" line="230"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation>内核有未保存的修改。加载 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="502"/>
-        <location filename="../ui/main_window.cpp" line="509"/>
+        <location filename="../ui/main_window.cpp" line="241"/>
+        <location filename="../ui/main_window.cpp" line="248"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation>内核有未保存的修改。恢复评测 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="526"/>
+        <location filename="../ui/main_window.cpp" line="265"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation>评测 %1 没有报告：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="528"/>
+        <location filename="../ui/main_window.cpp" line="267"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation>已恢复评测 %1（内核版本 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="546"/>
+        <location filename="../ui/main_window.cpp" line="285"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation>无法写入内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="552"/>
+        <location filename="../ui/main_window.cpp" line="291"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="581"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>Select a task first.</source>
         <translation>请先选择一个任务。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="586"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation>内核为空：请编写一个或载入内置内核。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="595"/>
+        <location filename="../ui/main_window.cpp" line="334"/>
         <source>Evaluating %1 on %2...</source>
         <translation>正在 %2 上评测 %1...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="615"/>
+        <location filename="../ui/main_window.cpp" line="354"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="640"/>
+        <location filename="../ui/main_window.cpp" line="379"/>
         <source>Did not compile: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="648"/>
+        <location filename="../ui/main_window.cpp" line="387"/>
         <source>Result: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="649"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation>，加速比 %1（%2 个用例的几何平均）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="650"/>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>, score %1</source>
         <translation>，得分 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="651"/>
+        <location filename="../ui/main_window.cpp" line="390"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="665"/>
+        <location filename="../ui/main_window.cpp" line="404"/>
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="671"/>
+        <location filename="../ui/main_window.cpp" line="410"/>
         <source>Working...</source>
         <translation>运行中...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="671"/>
+        <location filename="../ui/main_window.cpp" line="410"/>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
@@ -1016,87 +1080,87 @@
 <context>
     <name>kope::ui::ProfilePane</name>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="75"/>
+        <location filename="../ui/views/profile_pane.cpp" line="76"/>
         <source>Device profiler counters</source>
         <translation>设备剖析器计数器</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="81"/>
+        <location filename="../ui/views/profile_pane.cpp" line="82"/>
         <source>Timed samples</source>
         <translation>计时样本</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="82"/>
+        <location filename="../ui/views/profile_pane.cpp" line="83"/>
         <source>No timed case: evaluate a kernel to see its samples.</source>
         <translation>没有计时用例：评测一个内核以查看其样本。</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
         <source>milliseconds</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
         <source>nanoseconds</source>
         <translation>纳秒</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="96"/>
+        <location filename="../ui/views/profile_pane.cpp" line="97"/>
         <source>memory-bound floor</source>
         <translation>内存带宽下限</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="97"/>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
         <source>Timed samples of case %1</source>
         <translation>用例 %1 的计时样本</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
         <source>baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
         <source>kernel</source>
         <translation>内核</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="99"/>
+        <location filename="../ui/views/profile_pane.cpp" line="100"/>
         <source>sample</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="92"/>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
         <source>microseconds</source>
         <translation>微秒</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="101"/>
+        <location filename="../ui/views/profile_pane.cpp" line="102"/>
         <source>Baseline median %1, kernel median %2 over %3 samples.</source>
         <translation>基线中位数 %1，内核中位数 %2，共 %3 个样本。</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="105"/>
+        <location filename="../ui/views/profile_pane.cpp" line="106"/>
         <source>Speedup %1, 95% interval %2.</source>
         <translation>加速比 %1，95% 区间 %2。</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="107"/>
+        <location filename="../ui/views/profile_pane.cpp" line="108"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="109"/>
+        <location filename="../ui/views/profile_pane.cpp" line="110"/>
         <source>Memory-bound floor %1; position against it (HAP) %2: 50% is the baseline&apos;s speed, 100% the floor.</source>
         <translation>内存带宽下限 %1；相对位置（HAP）%2：50% 为基线速度，100% 为下限。</translation>
     </message>
     <message>
-        <location filename="../ui/views/profile_pane.cpp" line="113"/>
+        <location filename="../ui/views/profile_pane.cpp" line="114"/>
         <source>No memory-bound floor was measured for this case.</source>
         <translation>此用例未测得内存带宽下限。</translation>
     </message>
@@ -1104,27 +1168,27 @@
 <context>
     <name>kope::ui::ResultsHeader</name>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="61"/>
+        <location filename="../ui/views/results_header.cpp" line="62"/>
         <source>Task %1 · kernel %2 · evaluating: %3</source>
         <translation>任务 %1 · 内核 %2 · 评测中：%3</translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="64"/>
+        <location filename="../ui/views/results_header.cpp" line="65"/>
         <source>No task selected.</source>
         <translation>未选择任务。</translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="64"/>
+        <location filename="../ui/views/results_header.cpp" line="65"/>
         <source>Task %1 · no evaluation of this kernel yet.</source>
         <translation>任务 %1 · 此内核尚未评测。</translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="67"/>
+        <location filename="../ui/views/results_header.cpp" line="68"/>
         <source>Task %1 · kernel %2 (%3) · evaluation %4 · %5</source>
         <translation>任务 %1 · 内核 %2（%3）· 评测 %4 · %5</translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="72"/>
+        <location filename="../ui/views/results_header.cpp" line="73"/>
         <source>STALE: %1 — </source>
         <translation>已过时：%1 — </translation>
     </message>
@@ -1132,137 +1196,173 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="140"/>
+        <location filename="../ui/views/run_controller.cpp" line="250"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation>正在停止：正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="187"/>
+        <location filename="../ui/views/run_controller.cpp" line="284"/>
+        <source>write the hint in the hint field first</source>
+        <translation>请先在建议框中写下建议</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="305"/>
+        <location filename="../ui/views/run_controller.cpp" line="332"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation>等待批准：%1（在编辑器中编辑，然后批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="203"/>
+        <location filename="../ui/views/run_controller.cpp" line="350"/>
         <source>run %1 stopped</source>
         <translation>运行 %1 已停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="203"/>
+        <location filename="../ui/views/run_controller.cpp" line="350"/>
         <source>run %1 done</source>
         <translation>运行 %1 完成</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="213"/>
+        <location filename="../ui/views/run_controller.cpp" line="361"/>
         <source>the run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="237"/>
+        <location filename="../ui/views/run_controller.cpp" line="383"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation>下一次尝试将以评测 %1 作为当前最优开始。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="245"/>
+        <location filename="../ui/views/run_controller.cpp" line="392"/>
         <source>Choose at least one task to run.</source>
         <translation>请至少选择一个任务来运行。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="294"/>
+        <location filename="../ui/views/run_controller.cpp" line="396"/>
+        <source>The run did not start: %1</source>
+        <translation>运行未开始：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="463"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="310"/>
+        <location filename="../ui/views/run_controller.cpp" line="479"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="331"/>
+        <location filename="../ui/views/run_controller.cpp" line="500"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="332"/>
+        <location filename="../ui/views/run_controller.cpp" line="501"/>
         <source>Policy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="333"/>
+        <location filename="../ui/views/run_controller.cpp" line="502"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation>offline 重放内置内核；输入 LLM 配置名以使用模型</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="334"/>
+        <location filename="../ui/views/run_controller.cpp" line="503"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="335"/>
+        <location filename="../ui/views/run_controller.cpp" line="504"/>
         <source>Attempts per task</source>
         <translation>每个任务的尝试次数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="336"/>
+        <location filename="../ui/views/run_controller.cpp" line="505"/>
         <source>Patience (attempts without gain)</source>
         <translation>耐心（无提升的尝试次数）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="337"/>
+        <location filename="../ui/views/run_controller.cpp" line="506"/>
         <source>Token budget (thousands)</source>
         <translation>Token 预算（千）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="338"/>
+        <location filename="../ui/views/run_controller.cpp" line="507"/>
         <source>Wall time (minutes)</source>
         <translation>墙钟时间（分钟）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="339"/>
+        <location filename="../ui/views/run_controller.cpp" line="508"/>
+        <source>Tasks at once</source>
+        <translation>同时进行的任务数</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="509"/>
+        <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
+        <translation>同时推进的任务数（kope run --jobs）；同一设备上的计时从不重叠</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="510"/>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
+        <translation>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="512"/>
+        <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
+        <translation>设备池（kope run --device）：每个计时槽一次只测量一个内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="514"/>
         <source>Start run</source>
         <translation>开始运行</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="340"/>
+        <location filename="../ui/views/run_controller.cpp" line="515"/>
         <source>Pause after attempt</source>
         <translation>本次尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="341"/>
+        <location filename="../ui/views/run_controller.cpp" line="516"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="342"/>
+        <location filename="../ui/views/run_controller.cpp" line="517"/>
         <source>A hint for the next prompt</source>
         <translation>给下一次提示的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="343"/>
+        <location filename="../ui/views/run_controller.cpp" line="518"/>
         <source>Send hint</source>
         <translation>发送建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="344"/>
+        <location filename="../ui/views/run_controller.cpp" line="519"/>
         <source>Hold each candidate for approval</source>
         <translation>每个候选都等待批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="345"/>
+        <location filename="../ui/views/run_controller.cpp" line="520"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="346"/>
+        <location filename="../ui/views/run_controller.cpp" line="521"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="347"/>
+        <location filename="../ui/views/run_controller.cpp" line="522"/>
         <source>Pin the incumbent</source>
         <translation>固定当前最优</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="348"/>
+        <location filename="../ui/views/run_controller.cpp" line="523"/>
         <source>No run yet.</source>
         <translation>尚无运行。</translation>
     </message>
@@ -1270,29 +1370,165 @@
 <context>
     <name>kope::ui::RunModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="209"/>
+        <location filename="../ui/models/models.cpp" line="213"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="210"/>
+        <location filename="../ui/models/models.cpp" line="214"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="211"/>
+        <location filename="../ui/models/models.cpp" line="215"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="212"/>
+        <location filename="../ui/models/models.cpp" line="216"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="213"/>
+        <location filename="../ui/models/models.cpp" line="217"/>
         <source>Finished</source>
         <translation>结束时间</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunMonitor</name>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="164"/>
+        <source>%1/%2 (%3)</source>
+        <translation>%1/%2（%3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="199"/>
+        <source>pauses after its current attempt</source>
+        <translation>将在当前尝试后暂停</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="199"/>
+        <source>resumed</source>
+        <translation>已继续</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="208"/>
+        <source>stopping: its running evaluation is cancelled</source>
+        <translation>正在停止：其正在运行的评测已取消</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="242"/>
+        <source>%1 of %2 tokens</source>
+        <translation>Token %1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="247"/>
+        <source>%1 of %2 attempts</source>
+        <translation>尝试 %1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="253"/>
+        <source>%1 of %2 wall time</source>
+        <translation>墙钟时间 %1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="257"/>
+        <source>%1 elapsed</source>
+        <translation>已用 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="269"/>
+        <source>Resume task</source>
+        <translation>继续任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="269"/>
+        <source>Pause task</source>
+        <translation>暂停任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="275"/>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="276"/>
+        <source>Tasks in flight</source>
+        <translation>进行中的任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="277"/>
+        <source>Device pool</source>
+        <translation>设备池</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="278"/>
+        <source>Pause the selected task after its current attempt, or resume it</source>
+        <translation>在当前尝试后暂停所选任务，或使其继续</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="279"/>
+        <source>Stop task</source>
+        <translation>停止任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="280"/>
+        <source>Stop the selected task now; the others go on</source>
+        <translation>立即停止所选任务；其他任务继续</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="281"/>
+        <source>Hint to task</source>
+        <translation>给任务的建议</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="282"/>
+        <source>Send the hint being written above to the selected task alone</source>
+        <translation>将上方正在编写的建议只发送给所选任务</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::SlotModel</name>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="157"/>
+        <source>Slot</source>
+        <translation>计时槽</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="158"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="159"/>
+        <source>Doing</source>
+        <translation>正在进行</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="160"/>
+        <source>Measurements</source>
+        <translation>测量次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <source>retired</source>
+        <translation>已移出</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <source>busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
+        <source>out of the pool: %1</source>
+        <translation>已移出设备池：%1</translation>
     </message>
 </context>
 <context>
@@ -1321,17 +1557,17 @@
 <context>
     <name>kope::ui::SteeringModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="280"/>
+        <location filename="../ui/models/models.cpp" line="284"/>
         <source>At</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="281"/>
+        <location filename="../ui/models/models.cpp" line="285"/>
         <source>Act</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="282"/>
+        <location filename="../ui/models/models.cpp" line="286"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
@@ -1339,7 +1575,7 @@
 <context>
     <name>kope::ui::TaskModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="300"/>
+        <location filename="../ui/models/models.cpp" line="304"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>

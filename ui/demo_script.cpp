@@ -22,6 +22,7 @@
 #include "i18n.h"
 #include "main_window.h"
 #include "models/models.h"
+#include "models/run_models.h"
 #include "views/cases_pane.h"
 #include "views/compare_pane.h"
 #include "views/compile_pane.h"
@@ -29,6 +30,7 @@
 #include "views/profile_pane.h"
 #include "views/results_header.h"
 #include "views/run_controller.h"
+#include "views/run_monitor.h"
 
 namespace kope::ui {
 
@@ -146,6 +148,40 @@ const char* demoRun(Demo& d) {
   return nullptr;
 }
 
+// 5b. two tasks at once (--jobs 2) on a pool of two CPU timing slots: the tasks in flight, the budget and the
+// device pool, live at 1024x700 and at a large size, and when done.
+const char* demoRunJobs(Demo& d, const QString& task) {
+  RunController* run = d.w.runController();
+  const QSize before = d.w.size();
+  run->setCurrentTask(task.toStdString());
+  run->checkTask(task == "gelu" ? "mish" : "gelu");
+  run->maxAttempts()->setValue(3);
+  run->jobsBox()->setValue(2);
+  run->devicesEdit()->setText("cpu:0,cpu:1");
+  int finished = 0;
+  auto finished_c = QObject::connect(run, &RunController::runFinished, [&finished] { ++finished; });
+  run->startButton()->click();
+  InFlightModel* rows = run->monitor()->inFlight();
+  auto timing = [&] {
+    for (const InFlightRow& r : rows->rows())
+      if (r.phase == "timing" && !r.finished) return rows->rowCount() == 2;
+    return false;
+  };
+  if (!waitFor([&] { return timing() || finished > 0; })) return "the two-task run never timed a case";
+  d.w.resize(1024, 700);
+  d.shot("run_jobs_1024x700");
+  d.w.resize(1600, 1000);
+  waitFor([&] { return timing() || finished > 0; });
+  d.shot("run_jobs_large");
+  if (!waitFor([&] { return finished > 0; })) return "the two-task run did not finish";
+  QObject::disconnect(finished_c);
+  d.shot("run_jobs_done");
+  d.w.resize(before);
+  run->jobsBox()->setValue(1);
+  run->devicesEdit()->setText("cpu");
+  return nullptr;
+}
+
 // 6. history and the side-by-side comparison of two versions.
 const char* demoHistory(Demo& d) {
   MainWindow& w = d.w;
@@ -207,6 +243,7 @@ int runDemoScript(MainWindow& w, const QString& outDir, const QString& task) {
   const char* why = demoCorrectKernel(d, candidate);
   if (!why) why = demoBrokenKernels(d);
   if (!why) why = demoRun(d);
+  if (!why) why = demoRunJobs(d, task);
   if (!why) why = demoHistory(d);
   if (!why) why = demoMachineCheckAndChinese(d);
   if (why) return fail(why);

@@ -10,6 +10,7 @@
 #include "kope/agent/make_policy.h"
 #include "kope/base/error.h"
 #include "kope/model/report.h"
+#include "run_pool.h"
 
 using namespace kope::exec;
 using namespace kope::workspace;
@@ -172,6 +173,73 @@ void Engine::cancelEvaluation() {
   emit evaluationCancelled(job);
 }
 
+namespace {
+
+// The task each loop thread is on, per job: when a thread starts its next task, the one before it has ended.
+struct ThreadTask {
+  quint64 job = 0;
+  std::string task;
+};
+thread_local ThreadTask t_current;
+// RunControl calls on_phase(task, "held") and then on_held(proposal) on the task's own thread.
+thread_local std::string t_held_task;
+
+void emitPhase(const QPointer<Engine>& self, quint64 job, const std::string& task, const std::string& phase) {
+  const QString t = QString::fromStdString(task), p = QString::fromStdString(phase);
+  deliver(self, [job, t, p](Engine& engine) { emit engine.loopPhase(job, t, p); });
+}
+
+// The loop's events as the engine's signals: a task starting (and the end of the one before it on the same
+// thread), and each attempt.
+std::function<void(const LoopEvent&)> loop_events(const QPointer<Engine>& self, quint64 job) {
+  return [self, job](const LoopEvent& e) {
+    if (!e.attempt && !e.skipped) {
+      if (t_current.job == job && !t_current.task.empty()) emitPhase(self, job, t_current.task, "finished");
+      t_current = {job, e.task};
+      emitPhase(self, job, e.task, "starting");
+      return;
+    }
+    if (!e.attempt) return;
+    const Attempt a = *e.attempt;
+    const QString t = QString::fromStdString(e.task);
+    deliver(self, [job, t, a](Engine& engine) { emit engine.loopAttempt(job, t, a); });
+  };
+}
+
+// Steering callbacks and each evaluation's progress, named by their task (several run at once with jobs > 1).
+void connect_control(const QPointer<Engine>& self, quint64 job, LoopOptions& opt, RunControl& control) {
+  opt.eval.progress = {};
+  opt.eval_progress = [self, job](const std::string& task, const EvalProgress& p) {
+    const ProgressEvent e = event_of(p);
+    const QString t = QString::fromStdString(task);
+    deliver(self, [job, t, e](Engine& engine) { emit engine.loopProgress(job, t, e); });
+  };
+  control.on_phase = [self, job](const std::string& task, const std::string& phase) {
+    if (phase == "held") t_held_task = task;
+    emitPhase(self, job, task, phase);
+  };
+  control.on_held = [self, job](const Proposal& proposal) {
+    const QString t = QString::fromStdString(t_held_task);
+    deliver(self, [job, t, proposal](Engine& engine) { emit engine.loopHeld(job, t, proposal); });
+  };
+  control.on_act = [self](const SteeringAct& a) {
+    deliver(self, [a](Engine& engine) { emit engine.steeringAct(a); });
+  };
+}
+
+std::string run_command(const RunSettings& settings, const LoopOptions& opt) {
+  std::string command = "kope-workbench run --policy " + settings.policy + " --memory " + settings.memory +
+                        " --max-attempts " + std::to_string(opt.max_attempts) + " --jobs " +
+                        std::to_string(opt.jobs) + " --device " + settings.devices;
+  if (!opt.tasks.empty()) {
+    command += " --tasks ";
+    for (std::size_t i = 0; i < opt.tasks.size(); ++i) command += (i ? "," : "") + opt.tasks[i];
+  }
+  return command;
+}
+
+}  // namespace
+
 quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::shared_ptr<RunControl> control) {
   const quint64 job = next_job_++;
   QPointer<Engine> self(this);
@@ -179,42 +247,23 @@ quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::sh
   opt.tasks = settings.tasks;
   opt.control = control;
   opt.eval.cancel = control->cancel_token();
-  auto task_of = std::make_shared<std::string>();
-  opt.eval.progress = [self, job, task_of](const EvalProgress& p) {
-    const ProgressEvent e = event_of(p);
-    const QString t = QString::fromStdString(*task_of);
-    deliver(self, [job, t, e](Engine& engine) { emit engine.loopProgress(job, t, e); });
-  };
-  control->on_phase = [self, job](const std::string& task, const std::string& phase) {
-    const QString t = QString::fromStdString(task), p = QString::fromStdString(phase);
-    deliver(self, [job, t, p](Engine& engine) { emit engine.loopPhase(job, t, p); });
-  };
-  control->on_held = [self, job, task_of](const Proposal& proposal) {
-    const QString t = QString::fromStdString(*task_of);
-    deliver(self, [job, t, proposal](Engine& engine) { emit engine.loopHeld(job, t, proposal); });
-  };
-  control->on_act = [self](const SteeringAct& a) {
-    deliver(self, [a](Engine& engine) { emit engine.steeringAct(a); });
-  };
-  std::string command = "kope-workbench run --policy " + settings.policy + " --memory " + settings.memory +
-                        " --max-attempts " + std::to_string(opt.max_attempts);
-  if (!opt.tasks.empty()) {
-    command += " --tasks ";
-    for (std::size_t i = 0; i < opt.tasks.size(); ++i) command += (i ? "," : "") + opt.tasks[i];
-  }
-  const std::string policy_name = settings.policy;
-  const std::string memory = settings.memory;
-  onWorker(job, true, [=](EngineWorker& w) {
-    std::unique_ptr<Policy> policy =
-        agent::make_policy(policy_choice(policy_name, memory, opt.device, opt.eval.cancel), w.workspace());
-    const LoopRun lr = run_loop_in_new_run(w.workspace(), w.evaluator(), suite, *policy, opt, command,
-                                           [&](const LoopEvent& e) {
-      *task_of = e.task;
-      if (!e.attempt) return;
-      const Attempt a = *e.attempt;
-      const QString t = QString::fromStdString(e.task);
-      deliver(self, [job, t, a](Engine& engine) { emit engine.loopAttempt(job, t, a); });
-    });
+  connect_control(self, job, opt, *control);
+  const std::string command = run_command(settings, opt);
+  const std::string policy_name = settings.policy, memory = settings.memory, devices = settings.devices;
+  onWorker(job, true, [=](EngineWorker& w) mutable {
+    // The pool as `kope run --device` applies it: timing slots first (no run holds one now), then the devices.
+    apply_device_pool(devices, opt);
+    for (const std::string& task : opt.tasks)
+      if (auto inc = w.workspace().incumbent(task, opt.device)) {
+        const QString t = QString::fromStdString(task);
+        const double speedup = inc->speedup;
+        deliver(self, [job, t, speedup](Engine& engine) { emit engine.loopIncumbent(job, t, speedup); });
+      }
+    // Each thread of tasks gets its own policy over its own connection to the workspace.
+    const agent::PolicyChoice choice = policy_choice(policy_name, memory, opt.device, opt.eval.cancel);
+    const PolicyFactory make = [choice](Workspace& ws) { return agent::make_policy(choice, ws); };
+    const LoopRun lr = run_loop_in_new_run(w.workspace(), w.evaluator(), suite, make, opt, command,
+                                           loop_events(self, job));
     const QVector<TaskOutcome> out(lr.outcomes.begin(), lr.outcomes.end());
     const qint64 run = lr.run_id;
     deliver(self, [job, run, out](Engine& engine) {

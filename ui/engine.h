@@ -43,7 +43,9 @@ struct RunSettings {
   std::vector<std::string> tasks;
   std::string policy = "offline";  // or an LLM profile name, once the llm module is in
   std::string memory = "off";      // off, dump, active: the memory arm, once the memory module is in
-  loop::LoopOptions loop;
+  // The device pool, as `kope run --device` takes it (kope/device/pool.h): "cpu", "cpu:0-3,cpu:4-7", "cuda:0,1".
+  std::string devices = "cpu";
+  loop::LoopOptions loop;  // loop.jobs: tasks advanced at once, each with its own policy
 };
 
 class Engine : public QObject {
@@ -58,7 +60,9 @@ class Engine : public QObject {
                    const EvalOptions& options);
   // Cancels the pending evaluation: its token is set and its result is not delivered (evaluationCancelled).
   void cancelEvaluation();
-  // The loop over the chosen tasks, steered through `control`; attempts arrive one by one.
+  // The loop over the chosen tasks, steered through `control`; attempts arrive one by one (from several tasks at
+  // once when settings.loop.jobs > 1). Each task's recorded incumbent arrives first (loopIncumbent); a task's
+  // start and end arrive as the phases "starting" and "finished".
   quint64 runLoop(const Suite& suite, const RunSettings& settings, std::shared_ptr<loop::RunControl> control);
   void refreshHistory(const std::optional<std::string>& task, int limit = 200);
   void refreshRuns(int limit = 50);
@@ -82,6 +86,7 @@ class Engine : public QObject {
   void evaluationFinished(quint64 job, qint64 evaluationId, const kope::EvalReport& report);
   void evaluationCancelled(quint64 job);
   void loopPhase(quint64 job, const QString& task, const QString& phase);
+  void loopIncumbent(quint64 job, const QString& task, double speedup);
   void loopHeld(quint64 job, const QString& task, const kope::loop::Proposal& proposal);
   void loopProgress(quint64 job, const QString& task, const kope::ui::ProgressEvent& event);
   void loopAttempt(quint64 job, const QString& task, const kope::loop::Attempt& attempt);

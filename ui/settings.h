@@ -36,5 +36,8 @@ inline const Setting<QByteArray> kWindowState{"window/state", QByteArray()};
 inline const Setting<int> kWarmup{"eval/warmup", 1};
 inline const Setting<int> kReps{"eval/reps", 5};
 inline const Setting<int> kTimeoutSeconds{"eval/timeout_s", 60};
+// The run controller's tasks in flight at once and device pool, as last started.
+inline const Setting<int> kRunJobs{"run/jobs", 1};
+inline const Setting<QString> kRunDevices{"run/devices", QStringLiteral("cpu")};
 
 }  // namespace kope::ui

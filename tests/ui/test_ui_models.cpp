@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "models/models.h"
+#include "models/run_models.h"
 #include "models/status.h"
 
 using namespace kope;
@@ -142,6 +143,68 @@ TEST(Models, TaskModelChecksTasksForARun) {
   m.setCheckable(false);
   EXPECT_FALSE(m.index(0, 0).data(Qt::CheckStateRole).isValid());
   EXPECT_FALSE(m.setData(m.index(0, 0), Qt::Checked, Qt::CheckStateRole));
+}
+
+// The tasks in flight: a row per task as its events come, attempts counted, tokens summed, the incumbent from a
+// promotion and from the run's outcomes at the end.
+TEST(Models, InFlightModelFollowsEachTaskToItsIncumbent) {
+  InFlightModel m;
+  auto t = tester(m);
+  m.setMaxAttempts(2);
+  m.setPhase("gelu", "starting");
+  m.setPhase("mish", "proposing");
+  m.setIncumbent("mish", 1.25);
+  m.setPhase("gelu", "timing", "case 1 of 3 (n1)");
+  ASSERT_EQ(m.rowCount(), 2);
+  EXPECT_EQ(m.index(0, InFlightModel::Phase).data(StatusRole).toString(), "timing");
+  EXPECT_FALSE(m.index(0, InFlightModel::LastStatus).data(Qt::BackgroundRole).isValid());  // no attempt yet
+  Attempt a;
+  a.status = "passed";
+  a.speedup = 1.8;
+  a.promoted = true;
+  a.tokens = 1200;
+  m.addAttempt("gelu", a);
+  EXPECT_DOUBLE_EQ(m.index(0, InFlightModel::Incumbent).data(RawRole).toDouble(), 1.8);
+  EXPECT_EQ(m.index(0, InFlightModel::Tokens).data(RawRole).toLongLong(), 1200);
+  a.promoted = false;
+  a.status = "wrong";
+  m.addAttempt("gelu", a);  // the last attempt allowed: the task is done
+  EXPECT_EQ(m.index(0, InFlightModel::Phase).data(StatusRole).toString(), "finished");
+  EXPECT_EQ(m.attemptsDone(), 2);
+  EXPECT_EQ(m.tokens(), 2400);
+  m.setSteered("mish", true, false);
+  EXPECT_TRUE(m.at(1).paused);
+  TaskOutcome o;
+  o.task = "mish";
+  o.incumbent_name = "offline:mish/01.cpp";
+  o.incumbent_speedup = 3.5;
+  m.finish({o});
+  EXPECT_DOUBLE_EQ(m.index(1, InFlightModel::Incumbent).data(RawRole).toDouble(), 3.5);
+  EXPECT_EQ(m.index(1, InFlightModel::Phase).data(StatusRole).toString(), "finished");
+  EXPECT_EQ(m.rowOf("nope"), -1);
+}
+
+// The device pool: a row per timing slot; a poll that changes nothing leaves the rows, a retired slot says why.
+TEST(Models, SlotModelShowsBusyIdleAndRetiredSlots) {
+  SlotModel m;
+  auto t = tester(m);
+  SlotState a, b;
+  a.spec.name = "cpu:0-1";
+  b.spec.name = "cpu:2-3";
+  m.refresh({a, b});
+  ASSERT_EQ(m.rowCount(), 2);
+  EXPECT_EQ(m.index(0, SlotModel::State).data(StatusRole).toString(), "idle");
+  a.busy = true;
+  a.doing = "timing case n4096";
+  b.retired = true;
+  b.why = "health check failed";
+  m.refresh({a, b});
+  EXPECT_EQ(m.index(0, SlotModel::State).data(StatusRole).toString(), "busy");
+  EXPECT_EQ(m.index(0, SlotModel::Doing).data(RawRole).toString(), "timing case n4096");
+  EXPECT_EQ(m.index(1, SlotModel::State).data(StatusRole).toString(), "retired");
+  EXPECT_EQ(m.index(1, SlotModel::Doing).data(RawRole).toString(), "health check failed");
+  m.refresh({a});
+  EXPECT_EQ(m.rowCount(), 1);
 }
 
 TEST(Models, StatusWordsAndColours) {

@@ -147,8 +147,9 @@ void GraphWidget::buildSide() {
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   split->setChildrenCollapsible(false);
-  view_->setMinimumWidth(300);
-  side_->setMinimumWidth(280);
+  // Small enough that the graph's dock fits a 1024-wide window beside the editor.
+  view_->setMinimumWidth(200);
+  side_->setMinimumWidth(180);
   split->setSizes({1000, 560});  // scaled to the real width at the first show
   lay->addWidget(legend);
   lay->addWidget(split, 1);

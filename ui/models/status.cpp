@@ -40,6 +40,7 @@ constexpr Word kWords[] = {
     {"timing", QT_TRANSLATE_NOOP("Status", "timing")},
     {"paused", QT_TRANSLATE_NOOP("Status", "paused")},
     {"starting", QT_TRANSLATE_NOOP("Status", "starting")},
+    {"finished", QT_TRANSLATE_NOOP("Status", "finished")},
 };
 
 }  // namespace

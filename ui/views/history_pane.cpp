@@ -1,6 +1,6 @@
 #include "history_pane.h"
 
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QItemSelectionModel>
 #include <QPushButton>
 #include <QSplitter>
@@ -26,12 +26,13 @@ HistoryPane::HistoryPane(QWidget* parent) : QWidget(parent) {
   compare_ = new QPushButton;
   incumbent_ = new QPushButton;
   fork_ = new QPushButton;
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(restore_);
-  buttons->addWidget(compare_);
-  buttons->addWidget(incumbent_);
-  buttons->addWidget(fork_);
-  buttons->addStretch(1);
+  // Two by two, so a 1024-wide window still fits the pane beside the docks.
+  auto* buttons = new QGridLayout;
+  buttons->addWidget(restore_, 0, 0);
+  buttons->addWidget(compare_, 0, 1);
+  buttons->addWidget(incumbent_, 1, 0);
+  buttons->addWidget(fork_, 1, 1);
+  buttons->setColumnStretch(2, 1);
   auto* split = new QSplitter(Qt::Horizontal);
   split->addWidget(view_);
   split->addWidget(run_view_);

@@ -10,14 +10,21 @@
 #include <QListView>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "engine.h"
 #include "kope/llm/config.h"
 #include "models/status.h"
+#include "run_monitor.h"
+#include "run_pool.h"
+#include "settings.h"
 #include "view_util.h"
 
 using namespace kope::loop;
@@ -36,9 +43,11 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
 
   buildForm();
   buildControls();
+  layOut();
   connectSteering();
   connectEngine();
   retranslate();
+  checkDevices();  // a saved pool that no longer parses is named at once
   setRunning(false);
 }
 
@@ -70,6 +79,24 @@ void RunController::buildForm() {
   patience_ = budget(1000, "-");
   token_budget_ = budget(1000000, "-");
   wall_minutes_ = budget(100000, "-");
+  jobs_ = new QSpinBox;
+  jobs_->setRange(1, 64);
+  jobs_->setValue(kRunJobs.get());
+  devices_ = new QLineEdit(kRunDevices.get());
+  devices_->setObjectName("run-devices");
+  devices_error_ = new QLabel;
+  devices_error_->setObjectName("run-devices-error");
+  devices_error_->setTextFormat(Qt::PlainText);  // the parser's message quotes what was typed
+  devices_error_->setWordWrap(true);
+  devices_error_->setStyleSheet("color: #b00020;");
+  devices_error_->hide();
+  auto* devices = new QWidget;
+  auto* dl = new QVBoxLayout(devices);
+  dl->setContentsMargins(0, 0, 0, 0);
+  dl->setSpacing(2);
+  dl->addWidget(devices_);
+  dl->addWidget(devices_error_);
+  connect(devices_, &QLineEdit::textChanged, this, [this] { checkDevices(); });
   tasks_label_ = new QLabel;
   policy_label_ = new QLabel;
   memory_label_ = new QLabel;
@@ -77,6 +104,8 @@ void RunController::buildForm() {
   patience_label_ = new QLabel;
   tokens_label_ = new QLabel;
   wall_label_ = new QLabel;
+  jobs_label_ = new QLabel;
+  devices_label_ = new QLabel;
   form_ = new QFormLayout;
   form_->addRow(tasks_label_, task_view_);
   form_->addRow(policy_label_, policy_);
@@ -85,6 +114,8 @@ void RunController::buildForm() {
   form_->addRow(patience_label_, patience_);
   form_->addRow(tokens_label_, token_budget_);
   form_->addRow(wall_label_, wall_minutes_);
+  form_->addRow(jobs_label_, jobs_);
+  form_->addRow(devices_label_, devices);
 }
 
 // Start, pause, stop, the phase and progress, hints, approval, pin and fork, and the attempts and acts below.
@@ -93,10 +124,10 @@ void RunController::buildControls() {
   pause_ = new QPushButton;
   pause_->setCheckable(true);
   stop_ = new QPushButton;
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(start_);
-  buttons->addWidget(pause_);
-  buttons->addWidget(stop_);
+  buttons_ = new QHBoxLayout;
+  buttons_->addWidget(start_);
+  buttons_->addWidget(pause_);
+  buttons_->addWidget(stop_);
 
   phase_ = new QLabel;
   phase_->setObjectName("run-phase");
@@ -109,42 +140,101 @@ void RunController::buildControls() {
 
   hint_ = new QLineEdit;
   send_hint_ = new QPushButton;
-  auto* hint_row = new QHBoxLayout;
-  hint_row->addWidget(hint_, 1);
-  hint_row->addWidget(send_hint_);
+  hint_row_ = new QHBoxLayout;
+  hint_row_->addWidget(hint_, 1);
+  hint_row_->addWidget(send_hint_);
   hold_ = new QCheckBox;
   approve_ = new QPushButton;
   reject_ = new QPushButton;
-  auto* approval = new QHBoxLayout;
-  approval->addWidget(hold_, 1);
-  approval->addWidget(approve_);
-  approval->addWidget(reject_);
+  approval_ = new QHBoxLayout;
+  approval_->addWidget(hold_, 1);
+  approval_->addWidget(approve_);
+  approval_->addWidget(reject_);
   pin_ = new QCheckBox;
   fork_label_ = new QLabel;
   fork_label_->setTextFormat(Qt::PlainText);
   fork_label_->setWordWrap(true);
+  fork_label_->hide();  // shown once a fork is chosen
 
   attempt_view_ = makeTableView(this);
   attempt_view_->setModel(attempts_);
   steering_view_ = makeTableView(this);
   steering_view_->setModel(steering_);
-  auto* split = new QSplitter(Qt::Vertical);
-  split->addWidget(attempt_view_);
-  split->addWidget(steering_view_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 1);
+  monitor_ = new RunMonitor;
+}
 
+// The run's choices scroll when the window is small; the buttons, phase and steering stay in sight below them;
+// the tasks in flight with the device pool, and the attempts with the steering log, share the rest in a
+// splitter (nothing has a fixed height).
+void RunController::layOut() {
+  choices_ = new QWidget;
+  auto* cl = new QVBoxLayout(choices_);
+  cl->setContentsMargins(0, 0, 0, 0);
+  cl->addLayout(form_);
+  cl->addStretch(1);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(choices_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumHeight(60);
+
+  // Tables ask for little height, so the whole controller fits a 700-high window.
+  attempt_view_->setMinimumHeight(48);
+  steering_view_->setMinimumHeight(48);
+  auto* records = new QSplitter(Qt::Vertical);
+  records->addWidget(attempt_view_);
+  records->addWidget(steering_view_);
+  records->setStretchFactor(0, 3);
+  records->setStretchFactor(1, 1);
+  split_ = new QSplitter(Qt::Vertical);
+  split_->setObjectName("run-split");
+  split_->addWidget(scroll);
+  split_->addWidget(monitor_);
+  split_->addWidget(records);
+  split_->setStretchFactor(0, 3);
+  split_->setStretchFactor(1, 3);
+  split_->setStretchFactor(2, 2);
+  steer_ = new QWidget;
+  auto* sl = new QVBoxLayout(steer_);
+  sl->setContentsMargins(0, 0, 0, 0);
+  sl->addLayout(buttons_);
+  sl->addWidget(phase_);
+  sl->addWidget(progress_);
+  sl->addLayout(hint_row_);
+  sl->addLayout(approval_);
+  sl->addWidget(pin_);
+  sl->addWidget(fork_label_);
+  split_->insertWidget(1, steer_);
+  split_->setStretchFactor(1, 0);
+  split_->setCollapsible(1, false);  // the buttons and steering stay; a short window may fold the others away
+  connect(split_, &QSplitter::splitterMoved, this, [this] { user_sized_ = true; });
   auto* l = new QVBoxLayout(this);
   l->setContentsMargins(4, 4, 4, 4);
-  l->addLayout(form_);
-  l->addLayout(buttons);
-  l->addWidget(phase_);
-  l->addWidget(progress_);
-  l->addLayout(hint_row);
-  l->addLayout(approval);
-  l->addWidget(pin_);
-  l->addWidget(fork_label_);
-  l->addWidget(split, 1);
+  l->addWidget(split_, 1);
+}
+
+// Until a person drags a handle: the steering as tall as it needs; the choices, which matter before a run, as
+// tall as they need up to a quarter of the rest, and folded to a strip during one; the tasks in flight and the
+// pool 60% of what remains (65% during a run), the attempts and the steering log the remainder.
+void RunController::fitPanes() {
+  if (user_sized_ || split_->height() <= 0) return;
+  const int total = split_->height() - 3 * split_->handleWidth();
+  const int steer = steer_->sizeHint().height();
+  const int choices = running_ ? 60 : std::max(60, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4));
+  const int rest = std::max(0, total - steer - choices);
+  const int live = rest * (running_ ? 65 : 60) / 100;
+  split_->setSizes({choices, steer, live, rest - live});
+}
+
+void RunController::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  QTimer::singleShot(0, this, &RunController::fitPanes);
+}
+
+void RunController::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  QTimer::singleShot(0, this, &RunController::fitPanes);
 }
 
 // The steering acts a person takes, sent to the run's control.
@@ -182,31 +272,63 @@ void RunController::connectSteering() {
     if (!control_ || !held_) return;
     Proposal p = *held_;
     if (editedSource) p.source = editedSource().toStdString();
-    held_.reset();
-    control_->decide(p);
-    emit candidateDecided();
-    updateButtons();
+    decideHeld(p);
   });
   connect(reject_, &QPushButton::clicked, this, [this] {
-    if (!control_ || !held_) return;
-    held_.reset();
-    control_->decide(std::nullopt);
-    emit candidateDecided();
-    updateButtons();
+    if (control_ && held_) decideHeld(std::nullopt);
   });
+  // One task alone, from the tasks in flight: its hint is the one being written above.
+  connect(monitor_, &RunMonitor::hintToTask, this, [this](const QString& task) {
+    if (!control_) return;
+    if (hint_->text().trimmed().isEmpty()) {
+      showPhase(task, tr("write the hint in the hint field first"));
+      hint_->setFocus();
+      return;
+    }
+    control_->add_hint(hint_->text().trimmed().toStdString(), task.toStdString());
+    hint_->clear();
+  });
+  connect(monitor_, &RunMonitor::steered, this, &RunController::showPhase);
+}
+
+// The held candidate of held_task_ goes on (as edited) or is rejected; another task's candidate that waits too
+// is shown next.
+void RunController::decideHeld(std::optional<Proposal> decision) {
+  held_.reset();
+  control_->decide(std::move(decision), held_task_);
+  emit candidateDecided();
+  const auto waiting = control_->all_held();
+  for (const auto& [task, proposal] : waiting) {
+    if (task == held_task_) continue;
+    held_ = proposal;
+    held_task_ = task;
+    showPhase(QString::fromStdString(task), tr("held for approval: %1 (edit it in the editor, then Approve or Reject)")
+                                                .arg(QString::fromStdString(proposal.name)));
+    emit candidateHeld(QString::fromStdString(task), proposal);
+    break;
+  }
+  updateButtons();
 }
 
 // What the engine reports of the run, shown as it comes.
 void RunController::connectEngine() {
   connect(engine_, &Engine::loopPhase, this, [this](quint64 job, const QString& task, const QString& phase) {
-    if (job == job_) showPhase(task, phaseText(phase.toStdString()));
+    if (job != job_) return;
+    showPhase(task, phaseText(phase.toStdString()));
+    monitor_->phase(task.toStdString(), phase.toStdString());
+  });
+  connect(engine_, &Engine::loopIncumbent, this, [this](quint64 job, const QString& task, double speedup) {
+    if (job == job_) monitor_->incumbent(task.toStdString(), speedup);
   });
   connect(engine_, &Engine::loopProgress, this, [this](quint64 job, const QString& task, const ProgressEvent& e) {
-    if (job == job_) showProgress(task, e);
+    if (job != job_) return;
+    showProgress(task, e);
+    monitor_->progress(task.toStdString(), e);
   });
   connect(engine_, &Engine::loopHeld, this, [this](quint64 job, const QString& task, const Proposal& p) {
-    if (job != job_) return;
+    if (job != job_ || held_) return;  // one candidate in the editor at a time; the next after its decision
     held_ = p;
+    held_task_ = task.toStdString();
     showPhase(task, tr("held for approval: %1 (edit it in the editor, then Approve or Reject)").arg(QString::fromStdString(p.name)));
     updateButtons();
     emit candidateHeld(task, p);
@@ -215,12 +337,14 @@ void RunController::connectEngine() {
     if (job != job_) return;
     attempts_->append({task.toStdString(), a});
     attempt_view_->resizeColumnsToContents();
+    monitor_->attempt(task.toStdString(), a);
     emit attemptFinished(task, a);
   });
   connect(engine_, &Engine::steeringAct, this, [this](const SteeringAct& a) { steering_->append(a); });
-  connect(engine_, &Engine::loopFinished, this, [this](quint64 job, qint64 run, const QVector<TaskOutcome>&) {
+  connect(engine_, &Engine::loopFinished, this, [this](quint64 job, qint64 run, const QVector<TaskOutcome>& out) {
     if (job != job_) return;
     last_run_ = run;
+    monitor_->end(std::vector<TaskOutcome>(out.begin(), out.end()));
     const bool stopped = control_ && control_->stopped();
     setRunning(false);
     showPhase(QString(), stopped ? tr("run %1 stopped").arg(run) : tr("run %1 done").arg(run));
@@ -232,6 +356,7 @@ void RunController::connectEngine() {
   });
   connect(engine_, &Engine::jobFailed, this, [this](quint64 job, const QString& msg) {
     if (job != job_ || !running_) return;
+    monitor_->end({});
     setRunning(false);
     showPhase(QString(), tr("the run failed: %1").arg(msg));
     emit runFinished(0);
@@ -256,6 +381,7 @@ void RunController::forkFrom(qint64 evaluationId) {
     pending_fork_ = evaluationId;
   }
   fork_label_->setText(tr("The next attempt starts from evaluation %1 as the incumbent.").arg(evaluationId));
+  fork_label_->show();
 }
 
 void RunController::start() {
@@ -266,6 +392,14 @@ void RunController::start() {
     showPhase(QString(), tr("Choose at least one task to run."));
     return;
   }
+  if (!checkDevices()) {
+    showPhase(QString(), tr("The run did not start: %1").arg(devices_error_->text()));
+    return;
+  }
+  s.devices = devices_->text().trimmed().toStdString();
+  s.loop.jobs = jobs_->value();
+  kRunJobs.set(jobs_->value());
+  kRunDevices.set(devices_->text().trimmed());
   s.policy = policy_->currentText().trimmed().toStdString();
   s.memory = memory_->currentText().toStdString();
   s.loop.max_attempts = max_attempts_->value();
@@ -281,13 +415,26 @@ void RunController::start() {
   attempts_->clear();
   steering_->setRows(control_->pending_acts());
   job_ = engine_->runLoop(*suite_, s, control_);
+  const int tasks = static_cast<int>(s.tasks.size());
+  monitor_->begin(control_, {tasks, s.loop.max_attempts, s.loop.max_tokens_total, s.loop.max_wall_seconds},
+                  check_device_pool(s.devices).devices);
   setRunning(true);
   showPhase(QString::fromStdString(s.tasks.front()), phaseText("starting"));
   emit runStarted();
 }
 
+bool RunController::checkDevices() {
+  const PoolCheck pool = check_device_pool(devices_->text().trimmed().toStdString());
+  if (pool.error.empty() && !running_) monitor_->setPool(pool.devices);
+  const std::string& why = pool.error;
+  devices_error_->setText(QString::fromStdString(why));
+  devices_error_->setVisible(!why.empty());
+  return why.empty();
+}
+
 void RunController::setRunning(bool running) {
   running_ = running;
+  fitPanes();
   if (!running) {
     held_.reset();
     pause_->setChecked(false);
@@ -307,7 +454,8 @@ void RunController::updateButtons() {
   policy_->setEnabled(!running_);
   memory_->setEnabled(!running_);
   max_attempts_->setEnabled(!running_);
-  for (QSpinBox* b : {patience_, token_budget_, wall_minutes_}) b->setEnabled(!running_);
+  for (QSpinBox* b : {patience_, token_budget_, wall_minutes_, jobs_}) b->setEnabled(!running_);
+  devices_->setEnabled(!running_);
   task_view_->setEnabled(!running_);
 }
 
@@ -357,6 +505,12 @@ void RunController::retranslate() {
   patience_label_->setText(tr("Patience (attempts without gain)"));
   tokens_label_->setText(tr("Token budget (thousands)"));
   wall_label_->setText(tr("Wall time (minutes)"));
+  jobs_label_->setText(tr("Tasks at once"));
+  jobs_->setToolTip(tr("How many tasks advance side by side (kope run --jobs); timing never overlaps on a device"));
+  devices_label_->setText(tr("Devices"));
+  devices_->setPlaceholderText(tr("cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7"));
+  devices_->setToolTip(tr("The device pool (kope run --device): each timing slot measures one kernel at a time"));
+  monitor_->retranslate();
   start_->setText(tr("Start run"));
   pause_->setText(tr("Pause after attempt"));
   stop_->setText(tr("Stop now"));

@@ -1,5 +1,5 @@
-// The run controller: choose tasks, a policy (offline or an LLM profile), the memory arm and budgets; start a
-// run and watch each attempt's phase live; pause after the attempt, resume, stop now; steer with a hint, hold
+// The run controller: choose tasks, a policy (offline or an LLM profile), the memory arm, budgets, the tasks in
+// flight at once and the device pool; start a run and watch each task's phase live (RunMonitor); pause after the attempt, resume, stop now; steer with a hint, hold
 // each candidate for approval (editable in the editor), fork from a recorded version, pin the incumbent. Every
 // act lands in the run's steering log.
 #pragma once
@@ -16,10 +16,13 @@
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListView;
 class QProgressBar;
+class QScrollArea;
+class QSplitter;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -27,6 +30,7 @@ class QTableView;
 namespace kope::ui {
 
 class Engine;
+class RunMonitor;
 struct ProgressEvent;
 
 class RunController : public QWidget {
@@ -46,6 +50,12 @@ class RunController : public QWidget {
   QSpinBox* wallMinutes() const { return wall_minutes_; }
   QComboBox* policyBox() const { return policy_; }
   QComboBox* memoryBox() const { return memory_; }
+  // Tasks advanced at once (`kope run --jobs`) and the device pool (`--device`); a malformed pool is named in
+  // devicesError() and the run does not start.
+  QSpinBox* jobsBox() const { return jobs_; }
+  QLineEdit* devicesEdit() const { return devices_; }
+  QLabel* devicesError() const { return devices_error_; }
+  RunMonitor* monitor() const { return monitor_; }
   QPushButton* startButton() const { return start_; }
   QPushButton* pauseButton() const { return pause_; }
   QPushButton* stopButton() const { return stop_; }
@@ -79,8 +89,15 @@ class RunController : public QWidget {
   void attemptFinished(const QString& task, const kope::loop::Attempt& attempt);
 
  private:
+  void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void fitPanes();
   void buildForm();
   void buildControls();
+  void layOut();
+  // Whether the Devices field holds a well-formed pool; if not, the reason is shown beside it.
+  bool checkDevices();
+  void decideHeld(std::optional<loop::Proposal> decision);
   void connectSteering();
   void connectEngine();
   void setRunning(bool running);
@@ -95,6 +112,7 @@ class RunController : public QWidget {
   qint64 last_run_ = 0;
   bool running_ = false;
   std::optional<loop::Proposal> held_;
+  std::string held_task_;
   std::optional<qint64> pending_fork_;
 
   TaskModel* tasks_ = nullptr;
@@ -107,6 +125,10 @@ class RunController : public QWidget {
   QSpinBox* patience_ = nullptr;
   QSpinBox* token_budget_ = nullptr;
   QSpinBox* wall_minutes_ = nullptr;
+  QSpinBox* jobs_ = nullptr;
+  QLineEdit* devices_ = nullptr;
+  QLabel* devices_error_ = nullptr;
+  RunMonitor* monitor_ = nullptr;
   QPushButton* start_ = nullptr;
   QPushButton* pause_ = nullptr;
   QPushButton* stop_ = nullptr;
@@ -118,6 +140,13 @@ class RunController : public QWidget {
   QPushButton* approve_ = nullptr;
   QPushButton* reject_ = nullptr;
   QCheckBox* pin_ = nullptr;
+  QHBoxLayout* buttons_ = nullptr;
+  QSplitter* split_ = nullptr;
+  QWidget* choices_ = nullptr;
+  QWidget* steer_ = nullptr;
+  bool user_sized_ = false;  // a person dragged a handle: the panes stay as they put them
+  QHBoxLayout* hint_row_ = nullptr;
+  QHBoxLayout* approval_ = nullptr;
   QTableView* attempt_view_ = nullptr;
   QTableView* steering_view_ = nullptr;
   QFormLayout* form_ = nullptr;
@@ -128,6 +157,8 @@ class RunController : public QWidget {
   QLabel* patience_label_ = nullptr;
   QLabel* tokens_label_ = nullptr;
   QLabel* wall_label_ = nullptr;
+  QLabel* jobs_label_ = nullptr;
+  QLabel* devices_label_ = nullptr;
   QLabel* fork_label_ = nullptr;
 };
 
