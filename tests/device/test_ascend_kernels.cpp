@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "fake_cann.h"
-#include "kope/base/timing_slots.h"
 #include "kope/device/device.h"
 #include "kope/eval/evaluator.h"
 #include "kope/model/inputs.h"
@@ -358,30 +357,3 @@ TEST(AscendLibrary, AFailingOperatorLeavesTheCandidateTimedAgainstNaive) {
   EXPECT_NE(m.library_message.find("the library returned 161002"), std::string::npos) << m.library_message;
 }
 
-// A pool of NPUs (`--device ascend:7,1`): each measurement goes to a free one; NPU 7, which the fake driver
-// refuses (aclrtSetDevice 107001), leaves the pool with that reason and the case runs on NPU 1.
-TEST(AscendPool, ADeviceThatFailsLeavesThePoolAndTheCaseRunsOnAnother) {
-  register_fake_board();
-  test::TempDir tmp;
-  Evaluator ev{EvalPaths::under(tmp / "ws")};
-  const Task& t = *suite().find("exp");
-  auto ks = embedded_candidates(t.name, "ascend");
-  ASSERT_FALSE(ks.empty());
-  TimingSlots& pool = TimingSlots::of("ascend-board");
-  pool.configure({{"ascend:7", {}, 7}, {"ascend:1", {}, 1}});
-  EvalOptions o;
-  o.device = "ascend-board";
-  o.cases = {small_cases(t).front()};
-  o.warmup = 1;
-  o.reps = 3;
-  o.library = false;
-  EvalReport r = ev.evaluate(t, ks.front().source, ks.front().name, o);
-  const auto states = pool.states();
-  pool.configure({});
-  ASSERT_TRUE(r.correct()) << r.status() << " " << (r.errors.empty() ? "" : r.errors.front());
-  ASSERT_EQ(states.size(), 2u);
-  EXPECT_TRUE(states[0].retired);
-  EXPECT_NE(states[0].why.find("107001"), std::string::npos) << states[0].why;
-  EXPECT_FALSE(states[1].retired);
-  EXPECT_GE(states[1].measurements, 1);
-}

@@ -474,3 +474,15 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   q.scratch = cann.tmp / "job2";
   EXPECT_EQ(dev->measure(q).outcome, Outcome::Crash);
 }
+
+// A pool's NPU index reaches the worker's aclrtSetDevice: the fake driver has NPUs 0 and 1 and refuses 7 with
+// 107001, a failure of the device set-up (the pool retires such a device: kope/base/timing_slots.h).
+TEST_F(AscendMeasure, APoolsDeviceIndexReachesTheWorker) {
+  q_.device_index = 1;
+  MeasureResult one = build_and_measure({}, 1);
+  ASSERT_EQ(one.outcome, Outcome::Ok) << one.message << "\n" << one.log;
+  q_.device_index = 7;
+  MeasureResult seven = build_and_measure({}, 1);
+  EXPECT_NE(seven.outcome, Outcome::Ok);
+  EXPECT_NE((seven.message + seven.log).find("107001"), std::string::npos) << seven.message << "\n" << seven.log;
+}
