@@ -217,6 +217,22 @@ json to_json(const Capabilities& c) {
           {"profiler", c.profiler},   {"sanitizer", c.sanitizer},         {"build_modes", c.build_modes}};
 }
 
+Fingerprint fingerprint_from_json(const nlohmann::json& j) {
+  Fingerprint f;
+  f.model = j.value("model", "");
+  f.driver_version = j.value("driver_version", "");
+  f.toolkit_version = j.value("toolkit_version", "");
+  f.host = j.value("host", "");
+  f.count = j.value("count", 0);
+  f.core_clock_mhz = j.value("core_clock_mhz", 0.0);
+  f.memory_clock_mhz = j.value("memory_clock_mhz", 0.0);
+  f.memory_bytes = j.value("memory_bytes", uint64_t{0});
+  f.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
+  const nlohmann::json extra = j.value("extra", nlohmann::json::object());  // a named copy: items() must not outlive it
+  for (const auto& [k, v] : extra.items()) f.extra.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+  return f;
+}
+
 json to_json(const Fingerprint& f) {
   json extra = json::object();
   for (const auto& [k, v] : f.extra) extra[k] = v;

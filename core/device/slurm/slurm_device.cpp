@@ -260,18 +260,7 @@ Capabilities SlurmDevice::capabilities() {
 Fingerprint SlurmDevice::fingerprint() {
   Fingerprint f;
   try {
-    const json j = info().value("fingerprint", json::object());
-    f.model = j.value("model", "");
-    f.driver_version = j.value("driver_version", "");
-    f.toolkit_version = j.value("toolkit_version", "");
-    f.host = j.value("host", "");
-    f.count = j.value("count", 0);
-    f.core_clock_mhz = j.value("core_clock_mhz", 0.0);
-    f.memory_clock_mhz = j.value("memory_clock_mhz", 0.0);
-    f.memory_bytes = j.value("memory_bytes", uint64_t{0});
-    f.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
-    const json extra = j.value("extra", json::object());
-    for (const auto& [k, v] : extra.items()) f.extra.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+    f = fingerprint_from_json(info().value("fingerprint", json::object()));
     std::string node;
     info(&node);
     f.extra.emplace_back("slurm_node", node);

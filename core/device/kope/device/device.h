@@ -203,6 +203,8 @@ std::vector<std::string> prompt_template_names(const std::string& kind);
 nlohmann::json to_json(const Availability& a);
 nlohmann::json to_json(const Capabilities& c);
 nlohmann::json to_json(const Fingerprint& f);
+// The fields to_json writes (a remote agent's or a Slurm node's answer); missing ones keep their defaults.
+Fingerprint fingerprint_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const ProfileResult& p);
 
 // Looks a program up in PATH (or the PATH given in `env` entries), then in `extra_dirs`; empty when absent.
