@@ -26,7 +26,9 @@ struct AgentPolicy::Parts {
 namespace {
 
 llm::Profile resolve(const PolicyChoice& c) {
-  return llm::resolve_profile(c.profile, c.overrides, c.settings ? *c.settings : llm::settings_path());
+  llm::Profile p = llm::resolve_profile(c.profile, c.overrides, c.settings ? *c.settings : llm::settings_path());
+  p.api_key = c.api_key;
+  return p;
 }
 
 }  // namespace

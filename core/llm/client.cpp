@@ -206,7 +206,10 @@ Verdict stream_error_verdict(const ApiError& e) {
 Verdict http_error_verdict(long s, const std::string& error_body, const Profile& p) {
   const ApiError e = parse_api_error(error_body);
   const std::string said = "HTTP " + std::to_string(s) + " " + describe(e);
-  if (s == 401 || s == 403) return {false, ErrorKind::Auth, said + " (check the key in $" + p.api_key_env + ")"};
+  if (s == 401 || s == 403) {
+    const std::string where = p.api_key ? p.api_key->origin : "$" + p.api_key_env;
+    return {false, ErrorKind::Auth, said + " (check the key in " + where + ")"};
+  }
   if (s == 429 && (e.code == "insufficient_quota" || e.type == "insufficient_quota"))
     return {false, ErrorKind::Quota, said + " (the account's quota is spent; retrying will not help)"};
   if (s == 429) return {true, ErrorKind::RateLimit, said};
@@ -221,6 +224,7 @@ void fill_reply(ChatReply& reply, StreamDecoder& dec, const ChatRequest& req, co
   reply.answer = std::move(dec.answer);
   reply.reasoning = std::move(dec.reasoning);
   reply.finish_reason = dec.finish_reason;
+  reply.model = dec.model;
   reply.usage = dec.usage;
   if (!reply.usage.from_server) {
     reply.usage.prompt_tokens = estimate_tokens(p.provider, req.system);

@@ -15,44 +15,59 @@ fs::path settings_path() {
   return fs::current_path() / "llm.json";
 }
 
-namespace {
-
 std::string default_key_env(Provider p) { return p == Provider::Anthropic ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"; }
 
 std::string default_base_url(Provider p) {
   return p == Provider::Anthropic ? "https://api.anthropic.com" : "https://api.openai.com/v1";
 }
 
+namespace {
+
 [[noreturn]] void bad(const fs::path& file, const std::string& ptr, const std::string& what) {
   throw Error("LLM settings '" + file.string() + "': " + ptr + ": " + what);
 }
 
-Profile parse_profile(const fs::path& file, const std::string& ptr, const std::string& name, const json& j) {
-  if (!j.is_object()) bad(file, ptr, "a profile must be an object");
+}  // namespace
+
+std::string FieldProblem::text() const {
+  std::string s = profile.empty() ? std::string() : "profile \"" + profile + "\": ";
+  return s + (field.empty() ? std::string() : field + ": ") + message;
+}
+
+Profile read_profile(const std::string& name, const json& j, std::vector<FieldProblem>& problems) {
+  auto bad = [&](const std::string& field, const std::string& what) { problems.push_back({name, field, what}); };
+  Profile p;
+  p.name = name;
+  if (!j.is_object()) {
+    bad("", "a profile must be an object");
+    return p;
+  }
   static const char* known[] = {"provider", "base_url", "model", "context_window", "max_output_tokens",
                                 "temperature", "price_in_per_mtok", "price_out_per_mtok", "api_key_env",
                                 "connect_timeout_s", "low_speed_time_s", "max_retries", "max_in_flight"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
-    if (it.key() == "api_key") bad(file, ptr + "/api_key", "keys are not read from files; name the environment variable in \"api_key_env\"");
-    if (!ok) bad(file, ptr + "/" + it.key(), "unknown field");
+    if (it.key() == "api_key") bad("api_key", "keys are not read from files; name the environment variable in \"api_key_env\"");
+    else if (!ok) bad(it.key(), "unknown field");
   }
-  Profile p;
-  p.name = name;
   auto str = [&](const char* k, std::string& out, bool required) {
     if (!j.contains(k)) {
-      if (required) bad(file, ptr + "/" + k, "missing");
-      return;
+      if (required) bad(k, "missing");
+      return false;
     }
-    if (!j[k].is_string() || j[k].get<std::string>().empty()) bad(file, ptr + "/" + k, "expected a non-empty string");
+    if (!j[k].is_string() || j[k].get<std::string>().empty()) {
+      bad(k, "expected a non-empty string");
+      return false;
+    }
     out = j[k].get<std::string>();
+    return true;
   };
   std::string prov;
-  str("provider", prov, true);
-  auto pv = provider_from_name(prov);
-  if (!pv) bad(file, ptr + "/provider", "expected \"openai\" or \"anthropic\", got \"" + prov + "\"");
-  p.provider = *pv;
+  if (str("provider", prov, true)) {
+    if (auto pv = provider_from_name(prov)) p.provider = *pv;
+    else bad("provider", "expected \"openai\" or \"anthropic\", got \"" + prov + "\"");
+  }
   p.base_url = default_base_url(p.provider);
   str("base_url", p.base_url, false);
   str("model", p.model, true);
@@ -60,14 +75,18 @@ Profile parse_profile(const fs::path& file, const std::string& ptr, const std::s
   str("api_key_env", p.api_key_env, false);
   auto integer = [&](const char* k, int64_t& out, int64_t lo) {
     if (!j.contains(k)) return;
-    if (!j[k].is_number_integer() || j[k].get<int64_t>() < lo)
-      bad(file, ptr + "/" + k, "expected a whole number of at least " + std::to_string(lo));
+    if (!j[k].is_number_integer() || j[k].get<int64_t>() < lo) {
+      bad(k, "expected a whole number of at least " + std::to_string(lo));
+      return;
+    }
     out = j[k].get<int64_t>();
   };
   auto number = [&](const char* k, double lo, double hi) -> std::optional<double> {
     if (!j.contains(k)) return std::nullopt;
-    if (!j[k].is_number() || j[k].get<double>() < lo || j[k].get<double>() > hi)
-      bad(file, ptr + "/" + k, "expected a number from " + json(lo).dump() + " to " + json(hi).dump());
+    if (!j[k].is_number() || j[k].get<double>() < lo || j[k].get<double>() > hi) {
+      bad(k, "expected a number from " + json(lo).dump() + " to " + json(hi).dump());
+      return std::nullopt;
+    }
     return j[k].get<double>();
   };
   integer("context_window", p.context_window, 256);
@@ -84,9 +103,21 @@ Profile parse_profile(const fs::path& file, const std::string& ptr, const std::s
   if (auto t = number("connect_timeout_s", 0.1, 600)) p.connect_timeout_s = *t;
   if (auto t = number("low_speed_time_s", 1, 3600)) p.low_speed_time_s = *t;
   if (p.max_output_tokens >= p.context_window)
-    bad(file, ptr + "/max_output_tokens", "must be below context_window (" + std::to_string(p.context_window) + ")");
+    bad("max_output_tokens", "must be below context_window (" + std::to_string(p.context_window) + ")");
   return p;
 }
+
+Profile parse_profile(const fs::path& file, const std::string& ptr, const std::string& name, const json& j) {
+  std::vector<FieldProblem> problems;
+  Profile p = read_profile(name, j, problems);
+  if (!problems.empty()) {
+    const FieldProblem& f = problems.front();
+    bad(file, f.field.empty() ? ptr : ptr + "/" + f.field, f.message);
+  }
+  return p;
+}
+
+namespace {
 
 json read_settings(const fs::path& file) {
   std::error_code ec;
@@ -162,6 +193,7 @@ Profile resolve_profile(const std::optional<std::string>& name, const ProfileOve
 }
 
 std::string api_key_for(const Profile& p) {
+  if (p.api_key && !p.api_key->value.empty()) return p.api_key->value;
   const char* v = std::getenv(p.api_key_env.c_str());
   if (v && *v) return v;
   const bool local = p.base_url.find("://localhost") != std::string::npos ||

@@ -73,6 +73,7 @@ class OpenAiDecoder : public StreamDecoder {
       error = error_from_json(j);
       return;
     }
+    if (auto m = j.find("model"); m != j.end() && m->is_string() && model.empty()) model = m->get<std::string>();
     if (auto u = j.find("usage"); u != j.end() && u->is_object()) {
       usage.prompt_tokens = int_field(*u, "prompt_tokens");
       usage.completion_tokens = int_field(*u, "completion_tokens");
@@ -103,6 +104,7 @@ class AnthropicDecoder : public StreamDecoder {
     if (!j.is_object()) return;
     const std::string type = j.value("type", e.event);
     if (type == "message_start") {
+      if (j.contains("message") && j["message"].is_object()) model = j["message"].value("model", "");
       const json& u = j["message"].value("usage", json::object());
       // Input tokens include the cached parts, which Anthropic reports apart.
       usage.prompt_tokens = int_field(u, "input_tokens") + int_field(u, "cache_creation_input_tokens") +
@@ -155,6 +157,7 @@ bool decode_whole_body(Provider p, std::string_view body, StreamDecoder& dec) {
     dec.error = error_from_json(j);
     return true;
   }
+  if (j.contains("model") && j["model"].is_string()) dec.model = j["model"].get<std::string>();
   if (p == Provider::OpenAI) {
     if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty()) return false;
     const json& c = j["choices"][0];

@@ -30,6 +30,8 @@ struct PolicyChoice {
   std::optional<std::string> profile;
   llm::ProfileOverrides overrides;
   std::optional<std::filesystem::path> settings;  // nullopt: llm::settings_path()
+  // The key a front end read for the profile (the window: from the system keychain); else the profile's variable.
+  std::optional<llm::ApiKey> api_key;
   std::string device = "cpu";                     // whose prompt templates the agent is given
   std::optional<std::filesystem::path> prompts;   // templates overriding the embedded ones (DIR/<device>/...)
   AssembleOptions context;                        // the memory arm, the warm and cold quotas, the reserve R

@@ -21,6 +21,13 @@ enum class Provider { OpenAI, Anthropic };
 std::string_view provider_name(Provider p);
 std::optional<Provider> provider_from_name(std::string_view s);
 
+// A key handed to the core at run time by a front end (the window reads it from the system keychain), with where
+// it came from, for messages. Never read from or written to a file, never recorded, never in an error message.
+struct ApiKey {
+  std::string value;
+  std::string origin;  // e.g. "the system keychain"
+};
+
 struct Profile {
   std::string name;  // the profile's name in the settings file, or "flags"
   Provider provider = Provider::OpenAI;
@@ -31,6 +38,7 @@ struct Profile {
   double temperature = 0.2;
   std::optional<double> price_in_per_mtok, price_out_per_mtok;  // currency per million tokens, when known
   std::string api_key_env;  // the variable the key is read from; never the key itself
+  std::optional<ApiKey> api_key;  // at run time only, from a front end: used instead of the variable
 
   // Transport; the defaults suit hosted APIs, the tests shorten them.
   double connect_timeout_s = 15;
@@ -73,6 +81,7 @@ struct ChatReply {
   std::string answer;
   std::string reasoning;  // delta.reasoning_content / thinking blocks, kept apart from the answer
   std::string finish_reason;
+  std::string model;  // the model the server says answered ("model" of its reply), empty when it does not say
   Usage usage;
   double latency_s = 0;      // from the first send to the last byte, retries and waits included
   int retries = 0;           // requests sent beyond the first
@@ -109,6 +118,7 @@ class StreamDecoder {
   bool done = false;  // the protocol's terminator arrived ([DONE] or message_stop)
   bool any_content = false;
   std::string answer, reasoning, finish_reason;
+  std::string model;  // the model the server says answered, when it says
   Usage usage;
   std::optional<ApiError> error;  // an error event in a 200 stream
 };
