@@ -1,62 +1,14 @@
-// kope-workbench: the desktop front of the workbench.
+// kope-workbench: the desktop front of the workbench. The start itself (options, checks, dialogs, exit
+// statuses) is ui/startup.cpp, where the tests reach it.
 #include <QApplication>
-#include <QCommandLineParser>
-#include <QLocale>
 
-#include <iostream>
-
-#include "demo_script.h"
-#include "i18n.h"
 #include "kope/base/version.h"
-#include "kope/base/error.h"
-#include "kope/model/suite.h"
-#include "kope/base/text.h"
-#include "kope/workspace/workspace.h"
-#include "editor/kernel_editor.h"
-#include "main_window.h"
-
-using namespace kope::workspace;
+#include "startup.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName("Kope");
   QApplication::setApplicationName("Kope Workbench");
   QApplication::setApplicationVersion(QString::fromStdString(kope::version_string()));
-
-  QCommandLineParser cli;
-  cli.setApplicationDescription("Watch and steer kernel optimisation on the CPU device.");
-  cli.addHelpOption();
-  cli.addVersionOption();
-  QCommandLineOption workspace("workspace", "Where runs are recorded.", "DIR");
-  QCommandLineOption suite("suite", "Task JSON files below DIR instead of the embedded suite.", "DIR");
-  QCommandLineOption lang("lang", "Interface language, e.g. zh_CN (default: the system's).", "LOCALE");
-  QCommandLineOption task("task", "The task to select at start.", "NAME");
-  QCommandLineOption kernel("kernel", "A kernel file to open at start.", "FILE");
-  QCommandLineOption demo("demo-script", "Drive every pane and save a PNG of each to DIR, then quit.", "DIR");
-  demo.setFlags(QCommandLineOption::HiddenFromHelp);
-  cli.addOptions({workspace, suite, lang, task, kernel, demo});
-  cli.process(app);
-
-  kope::ui::install_translation(app, cli.isSet(lang) ? cli.value(lang) : QLocale::system().name());
-  try {
-    kope::Suite s = cli.isSet(suite) ? kope::Suite::from_dir(cli.value(suite).toStdString()) : kope::Suite::embedded();
-    std::filesystem::path ws = cli.isSet(workspace) ? kope::workspace::Workspace::absolute_dir(cli.value(workspace).toStdString())
-                                                    : kope::workspace::Workspace::default_dir();
-    kope::ui::MainWindow w(std::move(s), ws);
-    if (cli.isSet(task) && !w.selectTask(cli.value(task))) {
-      std::cerr << "kope-workbench: no task named \"" << kope::escape_terminal(cli.value(task).toStdString()) << "\"\n";
-      return 2;
-    }
-    if (cli.isSet(kernel) && !w.loadKernelFile(cli.value(kernel))) return 2;
-    w.show();
-    if (cli.isSet(demo)) {
-      const int rc = kope::ui::runDemoScript(w, cli.value(demo), cli.isSet(task) ? cli.value(task) : "gelu");
-      w.editor()->setModified(false);
-      return rc;
-    }
-    return app.exec();
-  } catch (const kope::Error& e) {
-    std::cerr << "kope-workbench: " << kope::escape_terminal(e.what()) << "\n";
-    return 2;
-  }
+  return kope::ui::runWorkbench(app, QApplication::arguments());
 }

@@ -6,6 +6,8 @@ pkgs=(build-essential cmake ninja-build pkg-config
       python3  # tests/check_layout.py, the dependency check of the test command
       libgtest-dev libgmock-dev libbenchmark-dev
       qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+      qtkeychain-qt6-dev libsecret-1-0  # the LLM profiles' API keys in the system keychain (QtKeychain loads libsecret at run time)
+      dbus gnome-keyring  # a real Secret Service the keychain tests start (dbus-run-session, gnome-keyring-daemon)
       libqt6opengl6-dev libgl-dev qt6-svg-dev libgraphviz-dev graphviz imagemagick
       bubblewrap libseccomp-dev
       libtorch-dev  # the CPU library baseline (ATen); every library-baseline test needs it

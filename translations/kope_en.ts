@@ -2,6 +2,62 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>KeyStore</name>
+    <message>
+        <location filename="../ui/llm/key_store.cpp" line="35"/>
+        <source>the system keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Startup</name>
+    <message>
+        <location filename="../ui/startup.cpp" line="52"/>
+        <source>The kernel file %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="56"/>
+        <source>%1 is a folder, not a kernel file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="60"/>
+        <source>%1 is %2 MiB: too large for a kernel&apos;s source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="65"/>
+        <source>Cannot read the kernel file %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="70"/>
+        <source>%1 is not a text file (byte %2 is not UTF-8 text): a kernel is C++ source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="81"/>
+        <source>Kope Workbench cannot start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="105"/>
+        <source>Bad usage: %1 (see kope-workbench --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="109"/>
+        <source>Bad usage: unexpected argument &quot;%1&quot; (see kope-workbench --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="120"/>
+        <source>No task named &quot;%1&quot; in the suite.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <location filename="../ui/models/status.cpp" line="19"/>
@@ -732,146 +788,375 @@
     </message>
 </context>
 <context>
+    <name>kope::ui::LlmSettingsDialog</name>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="43"/>
+        <source>API key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="44"/>
+        <source>The key, kept in %1 (never in the settings file):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
+        <source>LLM profiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
+        <source>Settings file (the one `kope run --policy llm` reads): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
+        <source>Move the keys to the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
+        <source>&amp;Add profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
+        <source>&amp;Delete profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
+        <source>Make de&amp;fault</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
+        <source>&lt;b&gt;API key&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
+        <source>Store a key in the keychain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
+        <source>Remove the key from the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="153"/>
+        <source>Cancel the test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="138"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
+        <source>&amp;Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="181"/>
+        <source>Send one tiny request with this profile as the form holds it (unsaved edits included)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="199"/>
+        <source>%1 (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="240"/>
+        <source>Not renamed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="270"/>
+        <source>Delete the profile %1? Its key in %2 goes too once the file is saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="298"/>
+        <source>The settings file cannot be edited here until it is fixed by hand: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="309"/>
+        <source>%1 (kept as it is; the command line refuses the file until it goes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="338"/>
+        <source>Not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="362"/>
+        <source>The LLM profiles have unsaved changes. Save them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="41"/>
+        <source>Stored in %1; sent in place of $%2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="43"/>
+        <source>read from $%1, which is set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="44"/>
+        <source>$%1 is not set: none is sent (a server on this machine may need none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="45"/>
+        <source>$%1 is not set: store a key, or set the variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="46"/>
+        <source>Not in %1; %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="47"/>
+        <source>%1 cannot be reached (%2); %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="50"/>
+        <source>The settings file holds a key for this profile: move it to the keychain (above).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="62"/>
+        <source>Not stored in %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="71"/>
+        <source>Not removed from %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="84"/>
+        <source>The settings file holds API keys (profiles %1). Keys are kept in the system keychain or an environment variable, never in the file: the command line refuses it as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="107"/>
+        <source>The keys are in the keychain, but the file was not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="122"/>
+        <source>Not moved: %1 cannot store the key of %2 (%3). The file is unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="139"/>
+        <source>Test cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="148"/>
+        <source>Fix the profile first: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="155"/>
+        <source>Reading the key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="173"/>
+        <source>Sending one request to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <source>as the server counted them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <source>estimated: the server sent no usage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="181"/>
+        <source>Connected. Model %1 answered in %2 s: &quot;%3&quot;
+Tokens: %4 in, %5 out (%6).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="182"/>
+        <source>%1 (the server did not name it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="188"/>
+        <source>Cost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="192"/>
+        <source>Failed: HTTP %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="193"/>
+        <source>Failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="194"/>
+        <source>Failed (%1, no HTTP answer).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="293"/>
+        <location filename="../ui/main_window_build.cpp" line="308"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="302"/>
+        <location filename="../ui/main_window_build.cpp" line="317"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window_build.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="223"/>
+        <location filename="../ui/main_window_build.cpp" line="311"/>
         <source>Cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="299"/>
+        <location filename="../ui/main_window_build.cpp" line="314"/>
         <source>Chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="300"/>
+        <location filename="../ui/main_window_build.cpp" line="315"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="303"/>
+        <location filename="../ui/main_window_build.cpp" line="318"/>
         <source>&amp;Open kernel...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="304"/>
+        <location filename="../ui/main_window_build.cpp" line="319"/>
         <source>&amp;Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="305"/>
+        <location filename="../ui/main_window_build.cpp" line="325"/>
         <source>&amp;Evaluate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="306"/>
+        <location filename="../ui/main_window_build.cpp" line="326"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="309"/>
+        <location filename="../ui/main_window_build.cpp" line="329"/>
         <source>Load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="310"/>
+        <location filename="../ui/main_window_build.cpp" line="330"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="313"/>
+        <location filename="../ui/main_window_build.cpp" line="333"/>
         <source> Shipped kernels: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="314"/>
+        <location filename="../ui/main_window_build.cpp" line="334"/>
         <source> Warm-ups: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="315"/>
+        <location filename="../ui/main_window_build.cpp" line="335"/>
         <source> Timed runs: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="316"/>
+        <location filename="../ui/main_window_build.cpp" line="336"/>
         <source> Timeout (s): </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="317"/>
+        <location filename="../ui/main_window_build.cpp" line="337"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="318"/>
+        <location filename="../ui/main_window_build.cpp" line="338"/>
         <source>&amp;Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="186"/>
-        <location filename="../ui/main_window_build.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="216"/>
+        <location filename="../ui/main_window_build.cpp" line="351"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="204"/>
+        <location filename="../ui/main_window.cpp" line="234"/>
         <source>Reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="216"/>
-        <source>Cannot read the kernel file %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="221"/>
+        <location filename="../ui/main_window.cpp" line="256"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="272"/>
+        <location filename="../ui/main_window.cpp" line="247"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>Open kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273"/>
+        <location filename="../ui/main_window.cpp" line="308"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61"/>
+        <location filename="../ui/main_window.cpp" line="65"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
         <source>Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="54"/>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>Unsaved changes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61"/>
+        <location filename="../ui/main_window.cpp" line="65"/>
         <source>C++ sources (*.cpp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="72"/>
+        <location filename="../ui/main_window.cpp" line="84"/>
         <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="74"/>
+        <location filename="../ui/main_window.cpp" line="86"/>
         <source>Evaluation cancelled</source>
         <translation type="unfinished"></translation>
     </message>
@@ -906,174 +1191,330 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="294"/>
+        <location filename="../ui/main_window_build.cpp" line="309"/>
         <source>Run controller</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="295"/>
+        <location filename="../ui/main_window_build.cpp" line="310"/>
         <source>Experience graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="297"/>
+        <location filename="../ui/main_window_build.cpp" line="312"/>
         <source>Compile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="298"/>
+        <location filename="../ui/main_window_build.cpp" line="313"/>
         <source>Profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="301"/>
+        <location filename="../ui/main_window_build.cpp" line="316"/>
         <source>Compare</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="307"/>
+        <location filename="../ui/main_window_build.cpp" line="320"/>
+        <source>Save kernel &amp;as...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="321"/>
+        <source>Com&amp;pile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="322"/>
+        <source>Build the kernel and mark its diagnostics; nothing is recorded (Ctrl+B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="323"/>
+        <source>&amp;LLM profiles...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="324"/>
+        <source>The models the agent can use: profiles of the settings file, keys in the system keychain, a connection test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="327"/>
         <source>&amp;Cancel evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="308"/>
+        <location filename="../ui/main_window_build.cpp" line="328"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="311"/>
+        <location filename="../ui/main_window_build.cpp" line="331"/>
         <source>&amp;Machine check...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="312"/>
+        <location filename="../ui/main_window_build.cpp" line="332"/>
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="319"/>
+        <location filename="../ui/main_window_build.cpp" line="339"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="320"/>
+        <location filename="../ui/main_window_build.cpp" line="340"/>
+        <source>&amp;Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="341"/>
         <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="113"/>
+        <location filename="../ui/main_window.cpp" line="139"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="137"/>
+        <location filename="../ui/main_window.cpp" line="166"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
         <source>untitled.cpp</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="139"/>
+        <location filename="../ui/main_window.cpp" line="168"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="165"/>
+        <location filename="../ui/main_window.cpp" line="195"/>
         <source>the editor has changed since this evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="213"/>
+        <location filename="../ui/main_window.cpp" line="243"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="230"/>
+        <location filename="../ui/main_window.cpp" line="265"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="241"/>
-        <location filename="../ui/main_window.cpp" line="248"/>
+        <location filename="../ui/main_window.cpp" line="276"/>
+        <location filename="../ui/main_window.cpp" line="283"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="300"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="267"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="336"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="378"/>
         <source>Select a task first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window.cpp" line="383"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="392"/>
         <source>Evaluating %1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="412"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="379"/>
+        <location filename="../ui/main_window.cpp" line="437"/>
         <source>Did not compile: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="445"/>
         <source>Result: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
+        <location filename="../ui/main_window.cpp" line="447"/>
         <source>, score %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="390"/>
+        <location filename="../ui/main_window.cpp" line="448"/>
         <source>Warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="404"/>
+        <location filename="../ui/main_window.cpp" line="465"/>
+        <source>It compiles (%1 s). Nothing was recorded: Evaluate tests and times it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="468"/>
+        <source>Did not compile: %1
+Not recorded: a kernel typed here that does not build is no attempt, so it makes no evaluation and no Case in the memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>Error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="492"/>
         <source>Working...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="492"/>
         <source>Idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ProfileForm</name>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="149"/>
+        <source>OpenAI-compatible (Chat Completions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="150"/>
+        <source>Anthropic (Messages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="151"/>
+        <source>&amp;Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="152"/>
+        <source>&amp;Protocol</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="153"/>
+        <source>&amp;Base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="154"/>
+        <source>&amp;Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="155"/>
+        <source>Context window (tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="156"/>
+        <source>Output tokens at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="157"/>
+        <source>Temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="158"/>
+        <source>Price in (per million tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="159"/>
+        <source>Price out (per million tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="160"/>
+        <source>Requests at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="161"/>
+        <source>Connect timeout (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="162"/>
+        <source>Stalled stream dropped after (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="163"/>
+        <source>Retries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="164"/>
+        <source>Key&apos;s environment variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="165"/>
+        <source>http://localhost:8000/v1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="166"/>
+        <source>the model&apos;s name on that server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="167"/>
+        <location filename="../ui/llm/profile_form.cpp" line="168"/>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="169"/>
+        <source>This profile&apos;s requests in flight at once over the whole process (max_in_flight)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="170"/>
+        <source>A stream below 1 byte/s for this long is dropped and retried (low_speed_time_s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="171"/>
+        <source>Read when the system keychain holds no key for this profile, as the command line does</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1168,27 +1609,37 @@
 <context>
     <name>kope::ui::ResultsHeader</name>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="62"/>
+        <location filename="../ui/views/results_header.cpp" line="74"/>
         <source>Task %1 · kernel %2 · evaluating: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="65"/>
+        <location filename="../ui/views/results_header.cpp" line="77"/>
+        <source>Task %1 · kernel %2 (%3) · built only, recorded nowhere · %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="78"/>
+        <source>compiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="81"/>
         <source>No task selected.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="65"/>
+        <location filename="../ui/views/results_header.cpp" line="81"/>
         <source>Task %1 · no evaluation of this kernel yet.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="68"/>
+        <location filename="../ui/views/results_header.cpp" line="84"/>
         <source>Task %1 · kernel %2 (%3) · evaluation %4 · %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="73"/>
+        <location filename="../ui/views/results_header.cpp" line="89"/>
         <source>STALE: %1 — </source>
         <translation type="unfinished"></translation>
     </message>
@@ -1196,173 +1647,198 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="250"/>
+        <location filename="../ui/views/run_controller.cpp" line="280"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="284"/>
+        <location filename="../ui/views/run_controller.cpp" line="314"/>
         <source>write the hint in the hint field first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="305"/>
-        <location filename="../ui/views/run_controller.cpp" line="332"/>
+        <location filename="../ui/views/run_controller.cpp" line="335"/>
+        <location filename="../ui/views/run_controller.cpp" line="367"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="385"/>
         <source>run %1 stopped</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="385"/>
         <source>run %1 done</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="361"/>
+        <location filename="../ui/views/run_controller.cpp" line="396"/>
         <source>the run failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="383"/>
+        <location filename="../ui/views/run_controller.cpp" line="418"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="392"/>
+        <location filename="../ui/views/run_controller.cpp" line="427"/>
         <source>Choose at least one task to run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="396"/>
+        <location filename="../ui/views/run_controller.cpp" line="431"/>
         <source>The run did not start: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="463"/>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="479"/>
-        <source>%1 case %2 of %3 (%4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="500"/>
-        <source>Tasks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="501"/>
-        <source>Policy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="502"/>
-        <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="503"/>
-        <source>Memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="504"/>
-        <source>Attempts per task</source>
+        <location filename="../ui/views/run_controller.cpp" line="454"/>
+        <source>reading the key of %1 from %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/views/run_controller.cpp" line="505"/>
-        <source>Patience (attempts without gain)</source>
+        <source>Resume</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/views/run_controller.cpp" line="506"/>
-        <source>Token budget (thousands)</source>
+        <source>Go on with the next attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/views/run_controller.cpp" line="507"/>
-        <source>Wall time (minutes)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="508"/>
-        <source>Tasks at once</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="509"/>
-        <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="510"/>
-        <source>Devices</source>
+        <source>Let the running attempt finish, then wait</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <source>Hints go to a running run: start one first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="525"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="543"/>
+        <source>%1 case %2 of %3 (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="564"/>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="565"/>
+        <source>Policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="566"/>
+        <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="567"/>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="568"/>
+        <source>Attempts per task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="569"/>
+        <source>Patience (attempts without gain)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="570"/>
+        <source>Token budget (thousands)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="571"/>
+        <source>Wall time (minutes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="572"/>
+        <source>Tasks at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="573"/>
+        <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="574"/>
+        <source>Devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="575"/>
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="512"/>
+        <location filename="../ui/views/run_controller.cpp" line="576"/>
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="514"/>
+        <location filename="../ui/views/run_controller.cpp" line="578"/>
         <source>Start run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="515"/>
+        <location filename="../ui/views/run_controller.cpp" line="505"/>
         <source>Pause after attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="516"/>
+        <location filename="../ui/views/run_controller.cpp" line="579"/>
         <source>Stop now</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="517"/>
+        <location filename="../ui/views/run_controller.cpp" line="511"/>
         <source>A hint for the next prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="518"/>
+        <location filename="../ui/views/run_controller.cpp" line="580"/>
         <source>Send hint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="519"/>
+        <location filename="../ui/views/run_controller.cpp" line="581"/>
         <source>Hold each candidate for approval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="520"/>
+        <location filename="../ui/views/run_controller.cpp" line="582"/>
         <source>Approve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="521"/>
+        <location filename="../ui/views/run_controller.cpp" line="583"/>
         <source>Reject</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="522"/>
+        <location filename="../ui/views/run_controller.cpp" line="584"/>
         <source>Pin the incumbent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="523"/>
+        <location filename="../ui/views/run_controller.cpp" line="586"/>
         <source>No run yet.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2,6 +2,62 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>KeyStore</name>
+    <message>
+        <location filename="../ui/llm/key_store.cpp" line="35"/>
+        <source>the system keychain</source>
+        <translation>系统密钥环</translation>
+    </message>
+</context>
+<context>
+    <name>Startup</name>
+    <message>
+        <location filename="../ui/startup.cpp" line="52"/>
+        <source>The kernel file %1 does not exist.</source>
+        <translation>内核文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="56"/>
+        <source>%1 is a folder, not a kernel file.</source>
+        <translation>%1 是文件夹，不是内核文件。</translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="60"/>
+        <source>%1 is %2 MiB: too large for a kernel&apos;s source.</source>
+        <translation>%1 有 %2 MiB：作为内核源码太大。</translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="65"/>
+        <source>Cannot read the kernel file %1: %2</source>
+        <translation>无法读取内核文件 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="70"/>
+        <source>%1 is not a text file (byte %2 is not UTF-8 text): a kernel is C++ source.</source>
+        <translation>%1 不是文本文件（第 %2 字节不是 UTF-8 文本）：内核应是 C++ 源码。</translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="81"/>
+        <source>Kope Workbench cannot start</source>
+        <translation>Kope 工作台无法启动</translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="105"/>
+        <source>Bad usage: %1 (see kope-workbench --help)</source>
+        <translation>用法错误：%1（见 kope-workbench --help）</translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="109"/>
+        <source>Bad usage: unexpected argument &quot;%1&quot; (see kope-workbench --help)</source>
+        <translation>用法错误：多余的参数“%1”（见 kope-workbench --help）</translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="120"/>
+        <source>No task named &quot;%1&quot; in the suite.</source>
+        <translation>任务集中没有名为“%1”的任务。</translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <location filename="../ui/models/status.cpp" line="19"/>
@@ -732,146 +788,401 @@
     </message>
 </context>
 <context>
+    <name>kope::ui::LlmSettingsDialog</name>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="43"/>
+        <source>API key of %1</source>
+        <translation>%1 的 API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="44"/>
+        <source>The key, kept in %1 (never in the settings file):</source>
+        <translation>密钥，保存在%1中（绝不写入设置文件）：</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
+        <source>LLM profiles</source>
+        <translation>LLM 配置</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
+        <source>Settings file (the one `kope run --policy llm` reads): %1</source>
+        <translation>设置文件（即 `kope run --policy llm` 读取的文件）：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
+        <source>Move the keys to the keychain</source>
+        <translation>把密钥移入密钥环</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
+        <source>&amp;Add profile</source>
+        <translation>添加配置(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
+        <source>&amp;Delete profile</source>
+        <translation>删除配置(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
+        <source>Make de&amp;fault</source>
+        <translation>设为默认(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
+        <source>&lt;b&gt;API key&lt;/b&gt;</source>
+        <translation>&lt;b&gt;API 密钥&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
+        <source>Store a key in the keychain…</source>
+        <translation>在密钥环中保存密钥…</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
+        <source>Remove the key from the keychain</source>
+        <translation>从密钥环中删除密钥</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="153"/>
+        <source>Cancel the test</source>
+        <translation>取消测试</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="138"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="181"/>
+        <source>Send one tiny request with this profile as the form holds it (unsaved edits included)</source>
+        <translation>按表单中的配置（含未保存的修改）发送一个极小的请求</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="199"/>
+        <source>%1 (default)</source>
+        <translation>%1（默认）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="240"/>
+        <source>Not renamed: %1</source>
+        <translation>未改名：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="270"/>
+        <source>Delete the profile %1? Its key in %2 goes too once the file is saved.</source>
+        <translation>删除配置 %1？保存文件后，它在%2中的密钥也会删除。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="298"/>
+        <source>The settings file cannot be edited here until it is fixed by hand: %1</source>
+        <translation>设置文件需先手工修复才能在此编辑：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="309"/>
+        <source>%1 (kept as it is; the command line refuses the file until it goes)</source>
+        <translation>%1（原样保留；在去掉之前命令行会拒绝该文件）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="338"/>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="362"/>
+        <source>The LLM profiles have unsaved changes. Save them?</source>
+        <translation>LLM 配置有未保存的修改。要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="41"/>
+        <source>Stored in %1; sent in place of $%2.</source>
+        <translation>已保存在%1中；发送时代替 $%2。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="43"/>
+        <source>read from $%1, which is set</source>
+        <translation>从已设置的 $%1 读取</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="44"/>
+        <source>$%1 is not set: none is sent (a server on this machine may need none)</source>
+        <translation>$%1 未设置：不发送密钥（本机上的服务器可能不需要）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="45"/>
+        <source>$%1 is not set: store a key, or set the variable</source>
+        <translation>$%1 未设置：请保存密钥或设置该变量</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="46"/>
+        <source>Not in %1; %2.</source>
+        <translation>不在%1中；%2。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="47"/>
+        <source>%1 cannot be reached (%2); %3.</source>
+        <translation>无法访问%1（%2）；%3。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="50"/>
+        <source>The settings file holds a key for this profile: move it to the keychain (above).</source>
+        <translation>设置文件中存有此配置的密钥：请把它移入密钥环（见上方）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="62"/>
+        <source>Not stored in %1: %2</source>
+        <translation>未保存到%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="71"/>
+        <source>Not removed from %1: %2</source>
+        <translation>未从%1删除：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="84"/>
+        <source>The settings file holds API keys (profiles %1). Keys are kept in the system keychain or an environment variable, never in the file: the command line refuses it as it is.</source>
+        <translation>设置文件中存有 API 密钥（配置 %1）。密钥应保存在系统密钥环或环境变量中，绝不放在文件里：命令行会拒绝现在这个文件。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="107"/>
+        <source>The keys are in the keychain, but the file was not saved: %1</source>
+        <translation>密钥已在密钥环中，但文件未能保存：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="122"/>
+        <source>Not moved: %1 cannot store the key of %2 (%3). The file is unchanged.</source>
+        <translation>未移动：%1无法保存 %2 的密钥（%3）。文件未改动。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="139"/>
+        <source>Test cancelled.</source>
+        <translation>测试已取消。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="148"/>
+        <source>Fix the profile first: %1</source>
+        <translation>请先修正配置：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="155"/>
+        <source>Reading the key…</source>
+        <translation>正在读取密钥…</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="173"/>
+        <source>Sending one request to %1…</source>
+        <translation>正在向 %1 发送一个请求…</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <source>as the server counted them</source>
+        <translation>服务器计数</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <source>estimated: the server sent no usage</source>
+        <translation>估算：服务器未返回用量</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="181"/>
+        <source>Connected. Model %1 answered in %2 s: &quot;%3&quot;
+Tokens: %4 in, %5 out (%6).</source>
+        <translation>已连接。模型 %1 在 %2 秒内回答：“%3”
+令牌：输入 %4，输出 %5（%6）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="182"/>
+        <source>%1 (the server did not name it)</source>
+        <translation>%1（服务器未给出名称）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="188"/>
+        <source>Cost: %1</source>
+        <translation>费用：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="192"/>
+        <source>Failed: HTTP %1 (%2).</source>
+        <translation>失败：HTTP %1（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="193"/>
+        <source>Failed.</source>
+        <translation>失败。</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="194"/>
+        <source>Failed (%1, no HTTP answer).</source>
+        <translation>失败（%1，没有 HTTP 应答）。</translation>
+    </message>
+</context>
+<context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="293"/>
+        <location filename="../ui/main_window_build.cpp" line="308"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="302"/>
+        <location filename="../ui/main_window_build.cpp" line="317"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window_build.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="223"/>
+        <location filename="../ui/main_window_build.cpp" line="311"/>
         <source>Cases</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="299"/>
+        <location filename="../ui/main_window_build.cpp" line="314"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="300"/>
+        <location filename="../ui/main_window_build.cpp" line="315"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="303"/>
+        <location filename="../ui/main_window_build.cpp" line="318"/>
         <source>&amp;Open kernel...</source>
         <translation>打开内核(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="304"/>
+        <location filename="../ui/main_window_build.cpp" line="319"/>
         <source>&amp;Save kernel</source>
         <translation>保存内核(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="305"/>
+        <location filename="../ui/main_window_build.cpp" line="320"/>
+        <source>Save kernel &amp;as...</source>
+        <translation>内核另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="321"/>
+        <source>Com&amp;pile</source>
+        <translation>编译(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="322"/>
+        <source>Build the kernel and mark its diagnostics; nothing is recorded (Ctrl+B)</source>
+        <translation>构建内核并标出诊断信息；不记录任何内容 (Ctrl+B)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="323"/>
+        <source>&amp;LLM profiles...</source>
+        <translation>LLM 配置(&amp;L)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="324"/>
+        <source>The models the agent can use: profiles of the settings file, keys in the system keychain, a connection test</source>
+        <translation>智能体可用的模型：设置文件中的配置、系统密钥环中的密钥、连接测试</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="325"/>
         <source>&amp;Evaluate</source>
         <translation>评测(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="306"/>
+        <location filename="../ui/main_window_build.cpp" line="326"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation>编译，与 fp64 标准输出比对，并与基线对比计时 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="309"/>
+        <location filename="../ui/main_window_build.cpp" line="329"/>
         <source>Load</source>
         <translation>载入</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="310"/>
+        <location filename="../ui/main_window_build.cpp" line="330"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="313"/>
+        <location filename="../ui/main_window_build.cpp" line="333"/>
         <source> Shipped kernels: </source>
         <translation> 内置内核： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="314"/>
+        <location filename="../ui/main_window_build.cpp" line="334"/>
         <source> Warm-ups: </source>
         <translation> 预热次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="315"/>
+        <location filename="../ui/main_window_build.cpp" line="335"/>
         <source> Timed runs: </source>
         <translation> 计时次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="316"/>
+        <location filename="../ui/main_window_build.cpp" line="336"/>
         <source> Timeout (s): </source>
         <translation> 超时（秒）： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="317"/>
+        <location filename="../ui/main_window_build.cpp" line="337"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="318"/>
+        <location filename="../ui/main_window_build.cpp" line="338"/>
         <source>&amp;Kernel</source>
         <translation>内核(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="186"/>
-        <location filename="../ui/main_window_build.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="216"/>
+        <location filename="../ui/main_window_build.cpp" line="351"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation>尚无评测。请编写或载入一个内核，然后点击“评测”。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="204"/>
+        <location filename="../ui/main_window.cpp" line="234"/>
         <source>Reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="216"/>
-        <source>Cannot read the kernel file %1: %2</source>
-        <translation>无法读取内核文件 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="221"/>
+        <location filename="../ui/main_window.cpp" line="256"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="272"/>
+        <location filename="../ui/main_window.cpp" line="247"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>Open kernel</source>
         <translation>打开内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273"/>
+        <location filename="../ui/main_window.cpp" line="308"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation>C++ 源文件 (*.cpp *.cc *.cxx *.c);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61"/>
+        <location filename="../ui/main_window.cpp" line="65"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
         <source>Save kernel</source>
         <translation>保存内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="54"/>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61"/>
+        <location filename="../ui/main_window.cpp" line="65"/>
         <source>C++ sources (*.cpp)</source>
         <translation>C++ 源文件 (*.cpp)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="72"/>
+        <location filename="../ui/main_window.cpp" line="84"/>
         <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
         <translation>评测已取消。它已记录在工作区中；其结果不会显示。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="74"/>
+        <location filename="../ui/main_window.cpp" line="86"/>
         <source>Evaluation cancelled</source>
         <translation>评测已取消</translation>
     </message>
@@ -896,12 +1207,12 @@
         <translation>候选已按编辑器中的内容交给循环（或已被拒绝）；其尝试显示在运行控制器中。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="294"/>
+        <location filename="../ui/main_window_build.cpp" line="309"/>
         <source>Run controller</source>
         <translation>运行控制器</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="295"/>
+        <location filename="../ui/main_window_build.cpp" line="310"/>
         <source>Experience graph</source>
         <translation>经验图</translation>
     </message>
@@ -916,165 +1227,297 @@
         <translation>来自经验图的内核：评估它即可在此查看结果。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="297"/>
+        <location filename="../ui/main_window_build.cpp" line="312"/>
         <source>Compile</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="298"/>
+        <location filename="../ui/main_window_build.cpp" line="313"/>
         <source>Profile</source>
         <translation>性能剖析</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="301"/>
+        <location filename="../ui/main_window_build.cpp" line="316"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="307"/>
+        <location filename="../ui/main_window_build.cpp" line="327"/>
         <source>&amp;Cancel evaluation</source>
         <translation>取消评测(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="308"/>
+        <location filename="../ui/main_window_build.cpp" line="328"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation>停止正在运行的评测 (Esc)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="311"/>
+        <location filename="../ui/main_window_build.cpp" line="331"/>
         <source>&amp;Machine check...</source>
         <translation>本机检查(&amp;M)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="312"/>
+        <location filename="../ui/main_window_build.cpp" line="332"/>
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation>本机为 kope 提供的条件：编译器、库基线、沙箱、计时条件、设备（kope doctor）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="319"/>
+        <location filename="../ui/main_window_build.cpp" line="339"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="320"/>
+        <location filename="../ui/main_window_build.cpp" line="340"/>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="341"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="113"/>
+        <location filename="../ui/main_window.cpp" line="139"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation>内核有未保存的修改。退出前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="137"/>
+        <location filename="../ui/main_window.cpp" line="166"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
         <source>untitled.cpp</source>
         <translation>untitled.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="139"/>
+        <location filename="../ui/main_window.cpp" line="168"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation>%1[*]%2 — Kope 工作台</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="165"/>
+        <location filename="../ui/main_window.cpp" line="195"/>
         <source>the editor has changed since this evaluation</source>
         <translation>编辑器内容自此次评测后已更改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="213"/>
+        <location filename="../ui/main_window.cpp" line="243"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation>内核有未保存的修改。打开 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="230"/>
+        <location filename="../ui/main_window.cpp" line="265"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation>内核有未保存的修改。加载 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="241"/>
-        <location filename="../ui/main_window.cpp" line="248"/>
+        <location filename="../ui/main_window.cpp" line="276"/>
+        <location filename="../ui/main_window.cpp" line="283"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation>内核有未保存的修改。恢复评测 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="300"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation>评测 %1 没有报告：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="267"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation>已恢复评测 %1（内核版本 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="336"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation>无法写入内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="378"/>
         <source>Select a task first.</source>
         <translation>请先选择一个任务。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window.cpp" line="383"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation>内核为空：请编写一个或载入内置内核。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="392"/>
         <source>Evaluating %1 on %2...</source>
         <translation>正在 %2 上评测 %1...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="412"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="379"/>
+        <location filename="../ui/main_window.cpp" line="437"/>
         <source>Did not compile: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="445"/>
         <source>Result: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation>，加速比 %1（%2 个用例的几何平均）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
+        <location filename="../ui/main_window.cpp" line="447"/>
         <source>, score %1</source>
         <translation>，得分 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="390"/>
+        <location filename="../ui/main_window.cpp" line="448"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="404"/>
+        <location filename="../ui/main_window.cpp" line="465"/>
+        <source>It compiles (%1 s). Nothing was recorded: Evaluate tests and times it.</source>
+        <translation>可以编译（%1 秒）。未记录任何内容：评测会测试并计时。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="468"/>
+        <source>Did not compile: %1
+Not recorded: a kernel typed here that does not build is no attempt, so it makes no evaluation and no Case in the memory.</source>
+        <translation>未能编译：%1
+未记录：在此手写且无法构建的内核不算一次尝试，因此不产生评测，也不在记忆中产生案例。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="492"/>
         <source>Working...</source>
         <translation>运行中...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="492"/>
         <source>Idle</source>
         <translation>空闲</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ProfileForm</name>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="149"/>
+        <source>OpenAI-compatible (Chat Completions)</source>
+        <translation>OpenAI 兼容（Chat Completions）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="150"/>
+        <source>Anthropic (Messages)</source>
+        <translation>Anthropic（Messages）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="151"/>
+        <source>&amp;Name</source>
+        <translation>名称(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="152"/>
+        <source>&amp;Protocol</source>
+        <translation>协议(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="153"/>
+        <source>&amp;Base URL</source>
+        <translation>基础 URL(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="154"/>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="155"/>
+        <source>Context window (tokens)</source>
+        <translation>上下文窗口（令牌）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="156"/>
+        <source>Output tokens at most</source>
+        <translation>最多输出令牌</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="157"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="158"/>
+        <source>Price in (per million tokens)</source>
+        <translation>输入价格（每百万令牌）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="159"/>
+        <source>Price out (per million tokens)</source>
+        <translation>输出价格（每百万令牌）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="160"/>
+        <source>Requests at once</source>
+        <translation>同时请求数</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="161"/>
+        <source>Connect timeout (s)</source>
+        <translation>连接超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="162"/>
+        <source>Stalled stream dropped after (s)</source>
+        <translation>流停滞多久后断开（秒）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="163"/>
+        <source>Retries</source>
+        <translation>重试次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="164"/>
+        <source>Key&apos;s environment variable</source>
+        <translation>密钥的环境变量</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="165"/>
+        <source>http://localhost:8000/v1</source>
+        <translation>http://localhost:8000/v1</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="166"/>
+        <source>the model&apos;s name on that server</source>
+        <translation>该服务器上的模型名称</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="167"/>
+        <location filename="../ui/llm/profile_form.cpp" line="168"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="169"/>
+        <source>This profile&apos;s requests in flight at once over the whole process (max_in_flight)</source>
+        <translation>整个进程中此配置同时进行的请求数（max_in_flight）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="170"/>
+        <source>A stream below 1 byte/s for this long is dropped and retried (low_speed_time_s)</source>
+        <translation>流速低于 1 字节/秒持续这么久就断开并重试（low_speed_time_s）</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/profile_form.cpp" line="171"/>
+        <source>Read when the system keychain holds no key for this profile, as the command line does</source>
+        <translation>系统密钥环中没有此配置的密钥时读取，与命令行相同</translation>
     </message>
 </context>
 <context>
@@ -1168,27 +1611,37 @@
 <context>
     <name>kope::ui::ResultsHeader</name>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="62"/>
+        <location filename="../ui/views/results_header.cpp" line="74"/>
         <source>Task %1 · kernel %2 · evaluating: %3</source>
         <translation>任务 %1 · 内核 %2 · 评测中：%3</translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="65"/>
+        <location filename="../ui/views/results_header.cpp" line="77"/>
+        <source>Task %1 · kernel %2 (%3) · built only, recorded nowhere · %4</source>
+        <translation>任务 %1 · 内核 %2（%3）· 仅构建，未记录 · %4</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="78"/>
+        <source>compiles</source>
+        <translation>可以编译</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="81"/>
         <source>No task selected.</source>
         <translation>未选择任务。</translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="65"/>
+        <location filename="../ui/views/results_header.cpp" line="81"/>
         <source>Task %1 · no evaluation of this kernel yet.</source>
         <translation>任务 %1 · 此内核尚未评测。</translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="68"/>
+        <location filename="../ui/views/results_header.cpp" line="84"/>
         <source>Task %1 · kernel %2 (%3) · evaluation %4 · %5</source>
         <translation>任务 %1 · 内核 %2（%3）· 评测 %4 · %5</translation>
     </message>
     <message>
-        <location filename="../ui/views/results_header.cpp" line="73"/>
+        <location filename="../ui/views/results_header.cpp" line="89"/>
         <source>STALE: %1 — </source>
         <translation>已过时：%1 — </translation>
     </message>
@@ -1196,173 +1649,198 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="250"/>
+        <location filename="../ui/views/run_controller.cpp" line="280"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation>正在停止：正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="284"/>
+        <location filename="../ui/views/run_controller.cpp" line="314"/>
         <source>write the hint in the hint field first</source>
         <translation>请先在建议框中写下建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="305"/>
-        <location filename="../ui/views/run_controller.cpp" line="332"/>
+        <location filename="../ui/views/run_controller.cpp" line="335"/>
+        <location filename="../ui/views/run_controller.cpp" line="367"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation>等待批准：%1（在编辑器中编辑，然后批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="385"/>
         <source>run %1 stopped</source>
         <translation>运行 %1 已停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="385"/>
         <source>run %1 done</source>
         <translation>运行 %1 完成</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="361"/>
+        <location filename="../ui/views/run_controller.cpp" line="396"/>
         <source>the run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="383"/>
+        <location filename="../ui/views/run_controller.cpp" line="418"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation>下一次尝试将以评测 %1 作为当前最优开始。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="392"/>
+        <location filename="../ui/views/run_controller.cpp" line="427"/>
         <source>Choose at least one task to run.</source>
         <translation>请至少选择一个任务来运行。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="396"/>
+        <location filename="../ui/views/run_controller.cpp" line="431"/>
         <source>The run did not start: %1</source>
         <translation>运行未开始：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="463"/>
+        <location filename="../ui/views/run_controller.cpp" line="454"/>
+        <source>reading the key of %1 from %2</source>
+        <translation>正在从%2读取 %1 的密钥</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="505"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="506"/>
+        <source>Go on with the next attempt</source>
+        <translation>继续下一次尝试</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="507"/>
+        <source>Let the running attempt finish, then wait</source>
+        <translation>让当前尝试完成，然后等待</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <source>Hints go to a running run: start one first</source>
+        <translation>提示只发给正在进行的运行：请先开始一次运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="525"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="479"/>
+        <location filename="../ui/views/run_controller.cpp" line="543"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="500"/>
+        <location filename="../ui/views/run_controller.cpp" line="564"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="501"/>
+        <location filename="../ui/views/run_controller.cpp" line="565"/>
         <source>Policy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="502"/>
+        <location filename="../ui/views/run_controller.cpp" line="566"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation>offline 重放内置内核；输入 LLM 配置名以使用模型</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="503"/>
+        <location filename="../ui/views/run_controller.cpp" line="567"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="504"/>
+        <location filename="../ui/views/run_controller.cpp" line="568"/>
         <source>Attempts per task</source>
         <translation>每个任务的尝试次数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="505"/>
+        <location filename="../ui/views/run_controller.cpp" line="569"/>
         <source>Patience (attempts without gain)</source>
         <translation>耐心（无提升的尝试次数）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="506"/>
+        <location filename="../ui/views/run_controller.cpp" line="570"/>
         <source>Token budget (thousands)</source>
         <translation>Token 预算（千）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="507"/>
+        <location filename="../ui/views/run_controller.cpp" line="571"/>
         <source>Wall time (minutes)</source>
         <translation>墙钟时间（分钟）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="508"/>
+        <location filename="../ui/views/run_controller.cpp" line="572"/>
         <source>Tasks at once</source>
         <translation>同时进行的任务数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="509"/>
+        <location filename="../ui/views/run_controller.cpp" line="573"/>
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation>同时推进的任务数（kope run --jobs）；同一设备上的计时从不重叠</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="510"/>
+        <location filename="../ui/views/run_controller.cpp" line="574"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <location filename="../ui/views/run_controller.cpp" line="575"/>
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="512"/>
+        <location filename="../ui/views/run_controller.cpp" line="576"/>
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation>设备池（kope run --device）：每个计时槽一次只测量一个内核</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="514"/>
+        <location filename="../ui/views/run_controller.cpp" line="578"/>
         <source>Start run</source>
         <translation>开始运行</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="515"/>
+        <location filename="../ui/views/run_controller.cpp" line="505"/>
         <source>Pause after attempt</source>
         <translation>本次尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="516"/>
+        <location filename="../ui/views/run_controller.cpp" line="579"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="517"/>
+        <location filename="../ui/views/run_controller.cpp" line="511"/>
         <source>A hint for the next prompt</source>
         <translation>给下一次提示的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="518"/>
+        <location filename="../ui/views/run_controller.cpp" line="580"/>
         <source>Send hint</source>
         <translation>发送建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="519"/>
+        <location filename="../ui/views/run_controller.cpp" line="581"/>
         <source>Hold each candidate for approval</source>
         <translation>每个候选都等待批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="520"/>
+        <location filename="../ui/views/run_controller.cpp" line="582"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="521"/>
+        <location filename="../ui/views/run_controller.cpp" line="583"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="522"/>
+        <location filename="../ui/views/run_controller.cpp" line="584"/>
         <source>Pin the incumbent</source>
         <translation>固定当前最优</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="523"/>
+        <location filename="../ui/views/run_controller.cpp" line="586"/>
         <source>No run yet.</source>
         <translation>尚无运行。</translation>
     </message>

@@ -66,7 +66,7 @@ ProgressEvent event_of(const EvalProgress& p) {
 // arm is chosen beside it. The policy itself is assembled as `kope run --policy llm --profile NAME` does it
 // (agent::make_policy), its model request cancelled when the run is stopped.
 agent::PolicyChoice policy_choice(const std::string& name, const std::string& memory, const std::string& device,
-                                  const std::shared_ptr<CancelToken>& cancel) {
+                                  const std::shared_ptr<CancelToken>& cancel, const std::optional<llm::ApiKey>& key) {
   agent::PolicyChoice c;
   if (name == "offline") return c;
   if (name.empty()) throw Error("choose a policy: offline, or the name of an LLM profile");
@@ -77,6 +77,7 @@ agent::PolicyChoice policy_choice(const std::string& name, const std::string& me
   c.device = device;
   c.context.arm = *arm;
   c.cancel = cancel;
+  c.api_key = key;
   return c;
 }
 
@@ -134,7 +135,7 @@ void Engine::onWorker(quint64 job, bool counted, std::function<void(EngineWorker
 }
 
 quint64 Engine::evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
-                         const EvalOptions& options) {
+                         const EvalOptions& options, EvalRecord record) {
   const quint64 job = next_job_++;
   latest_eval_ = job;
   if (eval_token_) eval_token_->cancel();  // the superseded evaluation stops as soon as the judge can
@@ -149,6 +150,20 @@ quint64 Engine::evaluate(const Task& task, const std::string& source, const std:
     });
   };
   onWorker(job, true, [=](EngineWorker& w) {
+    if (record != EvalRecord::Always) {
+      // The build alone first: the same device, flags and build folder as the evaluation, which then finds it cached.
+      const EvalReport built = w.evaluator().compile(task, source, kernel_name, opt);
+      if (record == EvalRecord::Never || !built.compiled || built.cancelled) {
+        deliver(self, [job, built](Engine& engine) {
+          engine.ended();
+          if (job != engine.latest_eval_) return;
+          engine.eval_token_.reset();
+          if (built.cancelled) emit engine.evaluationCancelled(job);
+          else emit engine.compileFinished(job, built);
+        });
+        return;
+      }
+    }
     const Recorded rec = evaluate_in_new_run(w.workspace(), w.evaluator(), "kope-workbench evaluate " + kernel_name,
                                              task, {source, kernel_name, kernel_name, thought_of(source)}, "cpu", opt);
     const qint64 eval_id = rec.evaluation_id;
@@ -250,6 +265,7 @@ quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::sh
   connect_control(self, job, opt, *control);
   const std::string command = run_command(settings, opt);
   const std::string policy_name = settings.policy, memory = settings.memory, devices = settings.devices;
+  const std::optional<llm::ApiKey> key = settings.api_key;
   onWorker(job, true, [=](EngineWorker& w) mutable {
     // The pool as `kope run --device` applies it: timing slots first (no run holds one now), then the devices.
     apply_device_pool(devices, opt);
@@ -260,7 +276,7 @@ quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::sh
         deliver(self, [job, t, speedup](Engine& engine) { emit engine.loopIncumbent(job, t, speedup); });
       }
     // Each thread of tasks gets its own policy over its own connection to the workspace.
-    const agent::PolicyChoice choice = policy_choice(policy_name, memory, opt.device, opt.eval.cancel);
+    const agent::PolicyChoice choice = policy_choice(policy_name, memory, opt.device, opt.eval.cancel, key);
     const PolicyFactory make = [choice](Workspace& ws) { return agent::make_policy(choice, ws); };
     const LoopRun lr = run_loop_in_new_run(w.workspace(), w.evaluator(), suite, make, opt, command,
                                            loop_events(self, job));

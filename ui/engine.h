@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kope/eval/compare.h"
+#include "kope/llm/client.h"
 #include "kope/eval/evaluator.h"
 #include "kope/loop/loop.h"
 #include "kope/loop/run_control.h"
@@ -43,9 +44,20 @@ struct RunSettings {
   std::vector<std::string> tasks;
   std::string policy = "offline";  // or an LLM profile name, once the llm module is in
   std::string memory = "off";      // off, dump, active: the memory arm, once the memory module is in
+  // The LLM profile's key as the window read it from the system keychain; none: the profile's variable.
+  std::optional<llm::ApiKey> api_key;
   // The device pool, as `kope run --device` takes it (kope/device/pool.h): "cpu", "cpu:0-3,cpu:4-7", "cuda:0,1".
   std::string devices = "cpu";
   loop::LoopOptions loop;  // loop.jobs: tasks advanced at once, each with its own policy
+};
+
+// What an evaluation from the window records. The memory's rule (core/memory): every recorded evaluation becomes
+// a Case. A person's typing that does not build is no attempt, so the editor's Evaluate records only kernels that
+// compile, and its Compile records nothing.
+enum class EvalRecord {
+  Always,               // as `kope eval`: recorded whatever the outcome
+  IfItCompiles,         // the build first, unrecorded; a failed build arrives as compileFinished, recorded nowhere
+  Never,                // the build alone (compileFinished), recorded nowhere
 };
 
 class Engine : public QObject {
@@ -57,7 +69,7 @@ class Engine : public QObject {
   // A new evaluation supersedes any earlier one still pending: the earlier result is recorded in the
   // workspace but not delivered. Returns the job id.
   quint64 evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
-                   const EvalOptions& options);
+                   const EvalOptions& options, EvalRecord record = EvalRecord::Always);
   // Cancels the pending evaluation: its token is set and its result is not delivered (evaluationCancelled).
   void cancelEvaluation();
   // The loop over the chosen tasks, steered through `control`; attempts arrive one by one (from several tasks at
@@ -85,6 +97,8 @@ class Engine : public QObject {
   void evaluationProgress(quint64 job, const kope::ui::ProgressEvent& event);
   void evaluationFinished(quint64 job, qint64 evaluationId, const kope::EvalReport& report);
   void evaluationCancelled(quint64 job);
+  // A build that was not recorded (EvalRecord::IfItCompiles that did not compile, or EvalRecord::Never).
+  void compileFinished(quint64 job, const kope::EvalReport& report);
   void loopPhase(quint64 job, const QString& task, const QString& phase);
   void loopIncumbent(quint64 job, const QString& task, double speedup);
   void loopHeld(quint64 job, const QString& task, const kope::loop::Proposal& proposal);

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -23,7 +24,10 @@
 #include "kope/base/sha256.h"
 #include "models/models.h"
 #include "models/status.h"
+#include "llm/llm_settings_dialog.h"
+#include "kope/llm/config.h"
 #include "settings.h"
+#include "startup.h"
 #include "views/cases_pane.h"
 #include "views/compare_pane.h"
 #include "views/compile_pane.h"
@@ -58,7 +62,12 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
     return static_cast<QMessageBox::StandardButton>(box.exec());
   };
   askSavePath = [this] {
-    return QFileDialog::getSaveFileName(this, tr("Save kernel"), kLastKernelDir.get(), tr("C++ sources (*.cpp)"));
+    return QFileDialog::getSaveFileName(this, tr("Save kernel"), proposedSavePath(), tr("C++ sources (*.cpp)"));
+  };
+  warn = [this](const QString& title, const QString& text) {
+    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box.setTextFormat(Qt::PlainText);  // paths and the OS's words: never markup
+    box.exec();
   };
   buildUi();
   retranslate();
@@ -66,6 +75,9 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
   connect(engine_, &Engine::evaluationProgress, this, [this](quint64, const ProgressEvent& e) { showProgress(e); });
   connect(engine_, &Engine::evaluationFinished, this, [this](quint64, qint64 id, const EvalReport& rep) {
     showReport(id, rep, evaluating_kernel_, evaluating_source_);
+  });
+  connect(engine_, &Engine::compileFinished, this, [this](quint64, const EvalReport& rep) {
+    showCompiled(rep, evaluating_kernel_, evaluating_source_);
   });
   connect(engine_, &Engine::evaluationCancelled, this, [this](quint64) {
     header_->setEmpty(q(current_task_));
@@ -95,6 +107,20 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showLlmSettings() {
+  if (!llm_settings_dialog_) {
+    llm_settings_dialog_ = new LlmSettingsDialog(llm::settings_path(), this);
+    connect(llm_settings_dialog_, &LlmSettingsDialog::saved, run_, &RunController::reloadProfiles);
+    connect(llm_settings_dialog_, &QDialog::finished, this, [this] {
+      llm_settings_dialog_->deleteLater();  // read afresh next time: another program may change the file
+      llm_settings_dialog_ = nullptr;
+    });
+  }
+  llm_settings_dialog_->show();
+  llm_settings_dialog_->raise();
+  llm_settings_dialog_->activateWindow();
+}
 
 void MainWindow::showMachineCheck() {
   if (!doctor_) doctor_ = new DoctorDialog(this);  // runs the checks as it opens
@@ -134,10 +160,14 @@ bool MainWindow::confirmUnsaved(const QString& what) {
 }
 
 void MainWindow::updateTitle() {
-  const QString file = kernel_path_.isEmpty() ? tr("untitled.cpp") : QFileInfo(kernel_path_).fileName();
+  // A shipped or proposed kernel keeps its name while edited; the title's * says it differs from that kernel.
+  const QString file = !kernel_path_.isEmpty()     ? QFileInfo(kernel_path_).fileName()
+                       : !candidate_name_.isEmpty() ? QFileInfo(candidate_name_).fileName()
+                                                    : tr("untitled.cpp");
   const QString task = current_task_.empty() ? QString() : QStringLiteral(" (%1)").arg(q(current_task_));
   setWindowTitle(tr("%1[*]%2 — Kope Workbench").arg(file, task));
-  setWindowModified(editor_->isModified());
+  const bool edited_candidate = kernel_path_.isEmpty() && !candidate_name_.isEmpty() && editor_->text() != candidate_source_;
+  setWindowModified(editor_->isModified() || edited_candidate);
 }
 
 void MainWindow::setEditorText(const QString& text, const QString& path) {
@@ -211,12 +241,17 @@ void MainWindow::showTask(const Task& task) {
 
 bool MainWindow::loadKernelFile(const QString& path) {
   if (!confirmUnsaved(tr("The kernel has unsaved changes. Save them before opening %1?").arg(path))) return false;
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
-    showError(tr("Cannot read the kernel file %1: %2").arg(path, f.errorString()));
+  const KernelText k = readKernelFile(path);
+  if (!k.error.isEmpty()) {
+    showError(k.error);
+    warn(tr("Open kernel"), k.error);
     return false;
   }
-  setEditorText(QString::fromUtf8(f.readAll()), path);
+  return loadKernelText(k.text, path);
+}
+
+bool MainWindow::loadKernelText(const QString& text, const QString& path) {
+  setEditorText(text, path);
   kLastKernelDir.set(QFileInfo(path).absolutePath());
   statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
   return true;
@@ -274,15 +309,33 @@ void MainWindow::openKernel() {
   if (!path.isEmpty()) loadKernelFile(path);
 }
 
+QString MainWindow::proposedSavePath() const {
+  if (!kernel_path_.isEmpty()) return kernel_path_;
+  QString dir = kLastKernelDir.get();
+  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
+  QString name = candidate_name_.isEmpty() ? QString() : QFileInfo(candidate_name_).fileName();
+  if (name.isEmpty()) name = current_task_.empty() ? tr("untitled.cpp") : q(current_task_) + "_kernel.cpp";
+  if (!name.endsWith(".cpp")) name += ".cpp";
+  return QDir(dir).filePath(name);
+}
+
 bool MainWindow::saveKernel() {
-  QString path = kernel_path_;
-  if (path.isEmpty()) {
-    path = askSavePath();
-    if (path.isEmpty()) return false;
-  }
+  if (kernel_path_.isEmpty()) return saveKernelAs();
+  return writeKernel(kernel_path_);
+}
+
+bool MainWindow::saveKernelAs() {
+  const QString path = askSavePath();
+  if (path.isEmpty()) return false;
+  return writeKernel(path);
+}
+
+bool MainWindow::writeKernel(const QString& path) {
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(editor_->text().toUtf8()) < 0 || !f.commit()) {
-    showError(tr("Cannot write the kernel file %1: %2").arg(path, f.errorString()));
+    const QString why = tr("Cannot write the kernel file %1: %2").arg(path, f.errorString());
+    showError(why);
+    warn(tr("Save kernel"), why);
     return false;
   }
   kernel_path_ = path;
@@ -295,8 +348,9 @@ bool MainWindow::saveKernel() {
 
 QString MainWindow::kernelName() const {
   if (!kernel_path_.isEmpty()) return kernel_path_;
-  const bool unedited = !candidate_name_.isEmpty() && editor_->text() == candidate_source_;
-  return unedited ? candidate_name_ : QStringLiteral("untitled.cpp");
+  if (candidate_name_.isEmpty()) return QStringLiteral("untitled.cpp");
+  // Recorded under its own name only as shipped; an edit is another kernel, which says whose it was.
+  return editor_->text() == candidate_source_ ? candidate_name_ : candidate_name_ + QStringLiteral(" (edited)");
 }
 
 void MainWindow::setEvalOptions(const EvalOptions& options) {
@@ -314,7 +368,11 @@ EvalOptions MainWindow::evalOptions() const {
   return o;
 }
 
-void MainWindow::evaluate() {
+void MainWindow::evaluate() { startEvaluation(EvalRecord::IfItCompiles); }
+
+void MainWindow::compileKernel() { startEvaluation(EvalRecord::Never); }
+
+void MainWindow::startEvaluation(EvalRecord record) {
   const Task* task = currentTask();
   if (!task) {
     showError(tr("Select a task first."));
@@ -335,7 +393,7 @@ void MainWindow::evaluate() {
   compile_->showCompiling(evaluating_kernel_);
   header_->setRunning(q(task->name), evaluating_kernel_, phaseText("compiling"));
   cancel_->setEnabled(true);
-  engine_->evaluate(*task, evaluating_source_, evaluating_kernel_.toStdString(), evalOptions());
+  engine_->evaluate(*task, evaluating_source_, evaluating_kernel_.toStdString(), evalOptions(), record);
 }
 
 void MainWindow::cancelEvaluation() {
@@ -393,6 +451,30 @@ void MainWindow::showReport(qint64 evaluationId, const EvalReport& rep, const QS
   cases_->setSummary(text);
   refreshHistory();
   emit reportShown(evaluationId);
+}
+
+void MainWindow::showCompiled(const EvalReport& rep, const QString& kernel, const std::string& source) {
+  cancel_->setEnabled(false);
+  results_source_ = source;
+  header_->setCompiled(q(rep.task), kernel, q(rep.kernel_sha256.substr(0, 12)), rep.compiled);
+  cases_->clear();
+  chart_->clear();
+  compile_->showResult(rep.compile, rep.compiled, q(rep.compile.error), q(source), kernel);
+  editor_->showDiagnostics(rep.compile.diagnostics, kernel.toStdString());
+  if (rep.compiled) {
+    cases_->setSummary(tr("It compiles (%1 s). Nothing was recorded: Evaluate tests and times it.").arg(rep.compile.seconds, 0, 'f', 1));
+    tabs_->setCurrentWidget(compile_);
+  } else {
+    cases_->setSummary(tr("Did not compile: %1\nNot recorded: a kernel typed here that does not build is no attempt, "
+                          "so it makes no evaluation and no Case in the memory.").arg(q(rep.compile.error)));
+    tabs_->setCurrentWidget(compile_);
+    for (const auto& d : rep.compile.diagnostics)
+      if (d.file == kernel.toStdString() && (d.severity == "error" || d.severity == "fatal error")) {
+        editor_->goToDiagnostic(d.line, d.column);
+        break;
+      }
+  }
+  emit reportShown(0);
 }
 
 void MainWindow::refreshHistory() {

@@ -12,6 +12,7 @@
 
 #include "kope/eval/evaluator.h"
 #include "kope/loop/loop.h"
+#include "engine.h"
 #include "kope/model/suite.h"
 
 class QAction;
@@ -30,6 +31,7 @@ class ComparePane;
 class CompilePane;
 class DoctorDialog;
 class Engine;
+class LlmSettingsDialog;
 class HistoryPane;
 class KernelEditor;
 class ProfilePane;
@@ -50,7 +52,10 @@ class MainWindow : public QMainWindow {
   // engineer cancelled.
   bool selectTask(const QString& name);
   const Task* currentTask() const;
+  // A kernel file into the editor; a missing, unreadable or binary file is refused with a dialog (warn).
   bool loadKernelFile(const QString& path);
+  // Text already read from `path` (the command line's --kernel) into the editor.
+  bool loadKernelText(const QString& text, const QString& path);
   bool loadCandidate(const QString& name);  // a shipped kernel, e.g. "gelu/02_erfc_vectorised.cpp"
   void restoreEvaluation(qint64 evaluationId);
   void setEvalOptions(const EvalOptions& options);
@@ -58,8 +63,14 @@ class MainWindow : public QMainWindow {
 
   // Asked before unsaved edits would be lost; the default is a Save/Discard/Cancel message box. Tests replace it.
   std::function<QMessageBox::StandardButton(const QString& question)> askUnsaved;
-  // Asked for a file name to save to when the kernel has none; the default is a file dialog.
+  // Asked for a file name to save to when the kernel has none (or Save As); the default is a file dialog opened
+  // at proposedSavePath(). Tests replace it.
   std::function<QString()> askSavePath;
+  // Where Save As proposes to write: the kernel's file, else the shipped kernel's own name in the last folder a
+  // kernel was opened from or saved to (the home folder at first).
+  QString proposedSavePath() const;
+  // Says what went wrong with a file the engineer chose; a warning box by default. Tests replace it.
+  std::function<void(const QString& title, const QString& text)> warn;
 
   KernelEditor* editor() const { return editor_; }
   ResultsHeader* resultsHeader() const { return header_; }
@@ -80,20 +91,34 @@ class MainWindow : public QMainWindow {
   QAction* cancelAction() const { return cancel_; }
   QAction* quitAction() const { return quit_; }
   QAction* machineCheckAction() const { return machine_check_; }
+  QAction* compileAction() const { return compile_action_; }
+  QAction* saveAsAction() const { return save_as_; }
+  QAction* llmSettingsAction() const { return llm_settings_; }
+  // Settings > LLM profiles: made on first use, null before.
+  LlmSettingsDialog* llmSettingsDialog() const { return llm_settings_dialog_; }
+  void showLlmSettings();
   // Help > Machine check: the `kope doctor` checks; made on first use, null before.
   DoctorDialog* doctorDialog() const { return doctor_; }
   void showMachineCheck();
   Engine* engine() const { return engine_; }
   QString kernelPath() const { return kernel_path_; }
+  // The kernel's name as the title and the recorded evaluations give it: its file, the shipped or proposed
+  // kernel's name (with " (edited)" once changed), or untitled.cpp.
+  QString kernelName() const;
 
  public slots:
+  // Evaluates the editor's kernel; one that does not compile is shown but recorded nowhere (no evaluation, no
+  // Case): a person's typing is not an attempt.
   void evaluate();
+  // The build alone, recorded nowhere: diagnostics in the editor and the compile pane.
+  void compileKernel();
   void cancelEvaluation();
   void openKernel();
   bool saveKernel();
+  bool saveKernelAs();
 
  signals:
-  void reportShown(qint64 evaluationId);
+  void reportShown(qint64 evaluationId);  // 0: a build alone, recorded nowhere (showCompiled)
   void evaluationRestored(qint64 evaluationId);
   void historyShown(int rows);
   void comparisonShown();
@@ -113,6 +138,9 @@ class MainWindow : public QMainWindow {
   void retranslate();
   void showTask(const Task& task);
   void showReport(qint64 evaluationId, const EvalReport& report, const QString& kernel, const std::string& source);
+  // A build recorded nowhere (Compile, or Evaluate of a kernel that does not compile).
+  void showCompiled(const EvalReport& report, const QString& kernel, const std::string& source);
+  void startEvaluation(EvalRecord record);
   void showProgress(const ProgressEvent& e);
   void showLoaded(const LoadedEvaluation& e);
   void showError(const QString& message);
@@ -125,14 +153,14 @@ class MainWindow : public QMainWindow {
   void clearResults(const QString& summary);
   // True when there are no unsaved edits, or the engineer saved or discarded them.
   bool confirmUnsaved(const QString& what);
-  QString kernelName() const;
+  bool writeKernel(const QString& path);
 
   Suite suite_;
   Engine* engine_ = nullptr;
   EvalOptions base_options_;
   QString kernel_path_;
   QString candidate_name_;  // a shipped or proposed kernel in the editor, when it has no file
-  QString candidate_source_;  // its text: once edited, the kernel is "untitled.cpp", not the candidate
+  QString candidate_source_;  // its text: once edited, the kernel is recorded as "<name> (edited)"
   std::string current_task_;
   // What the shown results describe: the source they were computed from.
   std::optional<std::string> results_source_;
@@ -169,7 +197,11 @@ class MainWindow : public QMainWindow {
   QAction* load_candidate_ = nullptr;
   QAction* quit_ = nullptr;
   QAction* machine_check_ = nullptr;
+  QAction* compile_action_ = nullptr;
+  QAction* save_as_ = nullptr;
+  QAction* llm_settings_ = nullptr;
   DoctorDialog* doctor_ = nullptr;
+  LlmSettingsDialog* llm_settings_dialog_ = nullptr;
   QLabel* warmup_label_ = nullptr;
   QLabel* reps_label_ = nullptr;
   QLabel* timeout_label_ = nullptr;

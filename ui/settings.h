@@ -39,5 +39,14 @@ inline const Setting<int> kTimeoutSeconds{"eval/timeout_s", 60};
 // The run controller's tasks in flight at once and device pool, as last started.
 inline const Setting<int> kRunJobs{"run/jobs", 1};
 inline const Setting<QString> kRunDevices{"run/devices", QStringLiteral("cpu")};
+// The run controller's other choices, as last set: policy (offline or a profile's name), memory arm, attempts per
+// task, the budgets (0: none) and whether each candidate is held for approval.
+inline const Setting<QString> kRunPolicy{"run/policy", QStringLiteral("offline")};
+inline const Setting<QString> kRunMemory{"run/memory", QStringLiteral("off")};
+inline const Setting<int> kRunMaxAttempts{"run/max_attempts", 8};
+inline const Setting<int> kRunPatience{"run/patience", 0};
+inline const Setting<int> kRunTokenBudgetK{"run/token_budget_k", 0};
+inline const Setting<int> kRunWallMinutes{"run/wall_minutes", 0};
+inline const Setting<bool> kRunHold{"run/hold", false};
 
 }  // namespace kope::ui

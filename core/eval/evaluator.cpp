@@ -323,4 +323,24 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   return run_cases(run, *session, prepared.goldens, *d.dev);
 }
 
+EvalReport Evaluator::compile(const Task& task, const std::string& source, const std::string& kernel_name,
+                              const EvalOptions& options) {
+  EvalRun run(task, source, kernel_name, options);
+  EvalReport& rep = run.rep;
+  DeviceEntry& d = device_for(options.device);
+  if (!d.availability.available)
+    throw EnvError("device " + d.dev->name() + " is not available: " + d.availability.reason);
+  rep.device = d.dev->name();
+  rep.device_fingerprint = d.fingerprint;
+  if (run.stopped()) return run.end_cancelled();
+  run.progress(EvalProgress::Phase::Compiling, 0, nullptr);
+  rep.compile =
+      compile_candidate(*d.dev, d.runner->build_timeout_seconds(), paths_.build, source, kernel_name, run);
+  if (rep.compile.cancelled || run.stopped()) return run.end_cancelled();
+  rep.compiled = rep.compile.ok;
+  if (!rep.compiled) add_compile_errors(rep);
+  run.stamp_wall();
+  return rep;
+}
+
 }  // namespace kope::eval

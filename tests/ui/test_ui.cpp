@@ -160,7 +160,7 @@ TEST_F(UiTest, EvaluationFillsCasesCompileProfileAndHistory) {
   window->editor()->append("// edited\n");
   ASSERT_TRUE(evaluateAndWait({"n1"}));
   ASSERT_TRUE(waitFor([&] { return history()->rowCount() == 2; }));
-  EXPECT_EQ(history()->index(0, HistoryModel::Kernel).data(RawRole).toString(), "untitled.cpp");
+  EXPECT_EQ(history()->index(0, HistoryModel::Kernel).data(RawRole).toString(), "gelu/02_erfc_vectorised.cpp (edited)");
 }
 
 TEST_F(UiTest, CompileErrorsAndWarningsAreMarkedInTheEditor) {

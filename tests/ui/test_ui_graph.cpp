@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QAction>
+#include <QFileInfo>
+#include <QDir>
+#include <QSettings>
 #include <QFile>
 #include <QLabel>
 #include <QTextDocument>
@@ -231,6 +235,32 @@ TEST_F(Fixture, SearchByIdAndThought) {
   EXPECT_EQ(w->selectedCases(), std::vector<int64_t>{ids.e});
   EXPECT_TRUE(w->details()->text().contains("Schraudolph"));
   EXPECT_EQ(w->search("no such idea"), 0);
+}
+
+// The export dialog proposes the workspace's folder, then the folder of the last export (also after a restart),
+// never the process's working folder.
+TEST_F(Fixture, ExportProposesTheWorkspaceThenTheLastFolder) {
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromStdString((tmp / "settings").string()));
+  QStringList proposed;
+  const QString elsewhere = QString::fromStdString((tmp / "exports").string());
+  QDir().mkpath(elsewhere);
+  w->askExportPath = [&](const QString&, const QString& p, const QString&) {
+    proposed << p;
+    return QDir(elsewhere).filePath(QFileInfo(p).fileName());
+  };
+  QAction* png = nullptr;
+  for (QAction* a : w->findChildren<QAction*>())
+    if (a->text().startsWith("View as PNG")) png = a;
+  ASSERT_NE(png, nullptr);
+  png->trigger();
+  ASSERT_EQ(proposed.size(), 1);
+  EXPECT_EQ(QFileInfo(proposed[0]).absolutePath(), QFileInfo(QString::fromStdString(tmp.path().string())).absoluteFilePath());
+  EXPECT_TRUE(QFileInfo::exists(QDir(elsewhere).filePath("experience-graph.png")));
+  png->trigger();
+  EXPECT_EQ(QFileInfo(proposed[1]).absolutePath(), elsewhere);
+  GraphWidget again;
+  again.openWorkspace(tmp.path());
+  EXPECT_EQ(again.exportFolder(), elsewhere);
 }
 
 TEST_F(Fixture, ExportsPngSvgAndGraphml) {

@@ -4,7 +4,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -12,6 +14,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
+#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -40,6 +43,9 @@ using kope::memory::MemoryStore;
 namespace {
 
 // An error from the engine may quote recorded text (an imported task name, a path): shown as text, never markup.
+// The folder of the last export, kept with the window's other choices (QSettings).
+const char* const kLastExportDirKey = "paths/last_export_dir";
+
 void warnPlain(QWidget* parent, const QString& title, const QString& text) {
   QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Ok, parent);
   box.setTextFormat(Qt::PlainText);
@@ -74,6 +80,9 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   connect(details_, &CaseDetails::compare, this, &GraphWidget::compare);
   connect(details_, &CaseDetails::forkFrom, this, &GraphWidget::forkFrom);
   connect(agent_, &kope::agentview::AgentView::caseActivated, this, [this](qint64 id) { selectCase(id, true); });
+  askExportPath = [this](const QString& title, const QString& proposed, const QString& filter) {
+    return QFileDialog::getSaveFileName(this, title, proposed, filter);
+  };
   reasonProvider = [this](const QString& title) -> std::optional<QString> {
     bool ok = false;
     QString s = QInputDialog::getText(this, title, tr("Reason (recorded with the act):"), QLineEdit::Normal, {}, &ok);
@@ -185,14 +194,21 @@ void GraphWidget::buildToolbar() {
   static_cast<QVBoxLayout*>(layout())->addWidget(bar_);
 }
 
+QString GraphWidget::exportFolder() const {
+  const QString last = QSettings().value(kLastExportDirKey).toString();
+  if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
+  return dir_.empty() ? QDir::homePath() : QString::fromStdString(dir_.string());
+}
+
 void GraphWidget::buildExportMenu(QToolBar* bar) {
   auto* exp = new QToolButton(bar);
   exp->setText(tr("Export"));
   exp->setPopupMode(QToolButton::InstantPopup);
   auto* menu = new QMenu(exp);
   auto save = [this](const QString& filter, const QString& suffix, auto fn) {
-    const QString p = QFileDialog::getSaveFileName(this, tr("Export"), "experience-graph." + suffix, filter);
+    const QString p = askExportPath(tr("Export"), QDir(exportFolder()).filePath("experience-graph." + suffix), filter);
     if (p.isEmpty()) return;
+    QSettings().setValue(kLastExportDirKey, QFileInfo(p).absolutePath());
     try {
       (this->*fn)(p);
       emit statusMessage(tr("Exported %1").arg(p));

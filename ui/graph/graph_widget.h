@@ -95,6 +95,13 @@ class GraphWidget : public QWidget {
   int curate(CurationAct act, std::vector<int64_t> ids = {});
   std::function<std::optional<QString>(const QString& title)> reasonProvider;
 
+  // Asked for the file an export goes to, proposing a name in exportFolder(); a file dialog by default. Tests
+  // replace it. An empty answer cancels.
+  std::function<QString(const QString& title, const QString& proposed, const QString& filter)> askExportPath;
+  // Where an export is proposed: the folder of the last export (remembered across restarts), else the
+  // workspace's folder; never the process's working folder.
+  QString exportFolder() const;
+
   // Exports: the current view (what the viewport shows) as PNG or SVG; the graph as GraphML. Throw on failure.
   void exportPng(const QString& path) const;
   void exportSvg(const QString& path) const;

@@ -16,6 +16,8 @@ class ResultsHeader : public QLabel {
   // Results of `evaluationId` for `task`, kernel `kernel` (a file or origin, and its sha256 prefix).
   void setCurrent(const QString& task, const QString& kernel, const QString& sha, qint64 evaluationId,
                   const QString& status);
+  // A build alone, recorded nowhere (the window's Compile, or a hand-made kernel that does not compile).
+  void setCompiled(const QString& task, const QString& kernel, const QString& sha, bool compiled);
   // Running: no results yet for this task and kernel.
   void setRunning(const QString& task, const QString& kernel, const QString& phase);
   // The results stay visible but are marked as not describing what is in the editor / selected.
@@ -27,12 +29,13 @@ class ResultsHeader : public QLabel {
   qint64 evaluationId() const { return evaluation_; }
   bool isStale() const { return stale_; }
   bool isRunning() const { return running_; }
+  bool isCompileOnly() const { return compile_only_; }
 
  private:
   void render();
   QString task_, kernel_, sha_, status_, phase_, stale_reason_;
   qint64 evaluation_ = 0;
-  bool stale_ = false, running_ = false;
+  bool stale_ = false, running_ = false, compile_only_ = false, compiled_ = false;
 };
 
 }  // namespace kope::ui

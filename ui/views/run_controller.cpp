@@ -21,6 +21,7 @@
 
 #include "engine.h"
 #include "kope/llm/config.h"
+#include "llm/key_store.h"
 #include "models/status.h"
 #include "run_monitor.h"
 #include "run_pool.h"
@@ -43,6 +44,7 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
 
   buildForm();
   buildControls();
+  rememberChoices();
   layOut();
   connectSteering();
   connectEngine();
@@ -57,18 +59,17 @@ void RunController::buildForm() {
   task_view_->setModel(tasks_);
   task_view_->setMaximumHeight(110);
   policy_ = new QComboBox;
+  policy_->setObjectName("run-policy");
   policy_->setEditable(true);  // offline, or the name of an LLM profile (typed, or from the settings file)
-  policy_->addItem("offline");
-  try {
-    for (const llm::Profile& p : llm::load_profiles(llm::settings_path())) policy_->addItem(QString::fromStdString(p.name));
-  } catch (const std::exception&) {
-    // a bad settings file: the run names the problem when a profile is chosen
-  }
+  reloadProfiles();
+  policy_->setEditText(kRunPolicy.get());
   memory_ = new QComboBox;
+  memory_->setObjectName("run-memory");
   memory_->addItems({"off", "dump", "active"});
+  if (memory_->findText(kRunMemory.get()) >= 0) memory_->setCurrentText(kRunMemory.get());
   max_attempts_ = new QSpinBox;
   max_attempts_->setRange(1, 1000);
-  max_attempts_->setValue(8);
+  max_attempts_->setValue(kRunMaxAttempts.get());
   auto budget = [](int max, const QString& none) {
     auto* b = new QSpinBox;
     b->setRange(0, max);
@@ -79,6 +80,9 @@ void RunController::buildForm() {
   patience_ = budget(1000, "-");
   token_budget_ = budget(1000000, "-");
   wall_minutes_ = budget(100000, "-");
+  patience_->setValue(kRunPatience.get());
+  token_budget_->setValue(kRunTokenBudgetK.get());
+  wall_minutes_->setValue(kRunWallMinutes.get());
   jobs_ = new QSpinBox;
   jobs_->setRange(1, 64);
   jobs_->setValue(kRunJobs.get());
@@ -116,6 +120,33 @@ void RunController::buildForm() {
   form_->addRow(wall_label_, wall_minutes_);
   form_->addRow(jobs_label_, jobs_);
   form_->addRow(devices_label_, devices);
+}
+
+// Every choice is kept as it is made (QSettings), so the next session starts from the same run.
+void RunController::rememberChoices() {
+  hold_->setChecked(kRunHold.get());
+  connect(policy_, &QComboBox::currentTextChanged, this, [](const QString& t) { kRunPolicy.set(t.trimmed()); });
+  connect(memory_, &QComboBox::currentTextChanged, this, [](const QString& t) { kRunMemory.set(t); });
+  connect(max_attempts_, &QSpinBox::valueChanged, this, [](int v) { kRunMaxAttempts.set(v); });
+  connect(patience_, &QSpinBox::valueChanged, this, [](int v) { kRunPatience.set(v); });
+  connect(token_budget_, &QSpinBox::valueChanged, this, [](int v) { kRunTokenBudgetK.set(v); });
+  connect(wall_minutes_, &QSpinBox::valueChanged, this, [](int v) { kRunWallMinutes.set(v); });
+  connect(jobs_, &QSpinBox::valueChanged, this, [](int v) { kRunJobs.set(v); });
+  connect(devices_, &QLineEdit::editingFinished, this, [this] { kRunDevices.set(devices_->text().trimmed()); });
+  connect(hold_, &QCheckBox::toggled, this, [](bool on) { kRunHold.set(on); });
+}
+
+void RunController::reloadProfiles() {
+  const QString typed = policy_->currentText();
+  const QSignalBlocker b(policy_);
+  policy_->clear();
+  policy_->addItem("offline");
+  try {
+    for (const llm::Profile& p : llm::load_profiles(llm::settings_path())) policy_->addItem(QString::fromStdString(p.name));
+  } catch (const std::exception&) {
+    // a bad settings file: the run names the problem when a profile is chosen
+  }
+  policy_->setEditText(typed.isEmpty() ? QStringLiteral("offline") : typed);
 }
 
 // Start, pause, stop, the phase and progress, hints, approval, pin and fork, and the attempts and acts below.
@@ -241,8 +272,7 @@ void RunController::resizeEvent(QResizeEvent* event) {
 void RunController::connectSteering() {
   connect(start_, &QPushButton::clicked, this, &RunController::start);
   connect(pause_, &QPushButton::toggled, this, [this](bool on) {
-    if (!control_) return;
-    on ? control_->pause() : control_->resume();
+    if (control_) on ? control_->pause() : control_->resume();
     updateButtons();
   });
   connect(stop_, &QPushButton::clicked, this, [this] {
@@ -315,6 +345,11 @@ void RunController::connectEngine() {
   connect(engine_, &Engine::loopPhase, this, [this](quint64 job, const QString& task, const QString& phase) {
     if (job != job_) return;
     showPhase(task, phaseText(phase.toStdString()));
+    if (phase == "paused") {  // waiting: the bar says so rather than showing the last attempt's cases as done
+      progress_->setRange(0, 1);
+      progress_->setValue(0);
+      progress_->setFormat(phaseText("paused"));
+    }
     monitor_->phase(task.toStdString(), phase.toStdString());
   });
   connect(engine_, &Engine::loopIncumbent, this, [this](quint64 job, const QString& task, double speedup) {
@@ -385,7 +420,7 @@ void RunController::forkFrom(qint64 evaluationId) {
 }
 
 void RunController::start() {
-  if (running_) return;
+  if (running_ || starting_) return;
   RunSettings s;
   s.tasks = tasks_->checkedTasks();
   if (s.tasks.empty()) {
@@ -407,6 +442,24 @@ void RunController::start() {
   s.loop.max_tokens_total = int64_t{token_budget_->value()} * 1000;
   s.loop.max_wall_seconds = 60.0 * wall_minutes_->value();
   if (evalOptions) s.loop.eval = evalOptions();
+  if (s.policy == "offline" || s.policy.empty()) {
+    begin(s);
+    return;
+  }
+  // An LLM profile: its key from the system keychain when it holds one, else the profile's variable (read by
+  // the core as the command line reads it). The keychain may take a moment (or ask to be unlocked).
+  starting_ = true;
+  updateButtons();
+  const QString profile = QString::fromStdString(s.policy);
+  showPhase(QString(), tr("reading the key of %1 from %2").arg(profile, KeyStore::where()));
+  KeyStore::read(profile, this, [this, s](const KeyResult& r) mutable {
+    starting_ = false;
+    if (r.ok) s.api_key = llm::ApiKey{r.key.toStdString(), KeyStore::kOrigin};
+    begin(s);
+  });
+}
+
+void RunController::begin(const RunSettings& s) {
   control_ = std::make_shared<RunControl>();
   control_->set_hold(hold_->isChecked());
   control_->pin(pin_->isChecked());
@@ -437,36 +490,47 @@ void RunController::setRunning(bool running) {
   fitPanes();
   if (!running) {
     held_.reset();
+    const QSignalBlocker b(pause_);
     pause_->setChecked(false);
     progress_->setRange(0, 1);
     progress_->setValue(0);
+    progress_->setFormat(QStringLiteral("%p%"));
   }
   updateButtons();
 }
 
 void RunController::updateButtons() {
-  start_->setEnabled(!running_);
+  start_->setEnabled(!running_ && !starting_);
   pause_->setEnabled(running_ && !(control_ && control_->stopped()));
+  pause_->setText(pause_->isChecked() ? tr("Resume") : tr("Pause after attempt"));
+  pause_->setToolTip(pause_->isChecked() ? tr("Go on with the next attempt")
+                                         : tr("Let the running attempt finish, then wait"));
   stop_->setEnabled(running_ && !(control_ && control_->stopped()));
+  // A hint reaches a running run's next prompt; with no run there is nobody to give it to, so none is typed.
+  hint_->setEnabled(running_);
+  hint_->setPlaceholderText(running_ ? tr("A hint for the next prompt") : tr("Hints go to a running run: start one first"));
   send_hint_->setEnabled(running_);
   approve_->setEnabled(running_ && held_.has_value());
   reject_->setEnabled(running_ && held_.has_value());
-  policy_->setEnabled(!running_);
-  memory_->setEnabled(!running_);
-  max_attempts_->setEnabled(!running_);
-  for (QSpinBox* b : {patience_, token_budget_, wall_minutes_, jobs_}) b->setEnabled(!running_);
-  devices_->setEnabled(!running_);
-  task_view_->setEnabled(!running_);
+  const bool choosing = !running_ && !starting_;
+  policy_->setEnabled(choosing);
+  memory_->setEnabled(choosing);
+  max_attempts_->setEnabled(choosing);
+  for (QSpinBox* b : {patience_, token_budget_, wall_minutes_, jobs_}) b->setEnabled(choosing);
+  devices_->setEnabled(choosing);
+  task_view_->setEnabled(choosing);
 }
 
 void RunController::showPhase(const QString& task, const QString& phase) {
   phase_->setText(task.isEmpty() ? phase : tr("%1: %2").arg(task, phase));
   if (phase == phaseText("proposing")) {
+    progress_->setFormat(QStringLiteral("%p%"));
     progress_->setRange(0, 0);  // busy until the evaluation reports its cases
   }
 }
 
 void RunController::showProgress(const QString& task, const ProgressEvent& e) {
+  progress_->setFormat(QStringLiteral("%p%"));
   switch (e.phase) {
     case EvalProgress::Phase::Compiling:
       showPhase(task, phaseText("compiling"));
@@ -512,14 +576,13 @@ void RunController::retranslate() {
   devices_->setToolTip(tr("The device pool (kope run --device): each timing slot measures one kernel at a time"));
   monitor_->retranslate();
   start_->setText(tr("Start run"));
-  pause_->setText(tr("Pause after attempt"));
   stop_->setText(tr("Stop now"));
-  hint_->setPlaceholderText(tr("A hint for the next prompt"));
   send_hint_->setText(tr("Send hint"));
   hold_->setText(tr("Hold each candidate for approval"));
   approve_->setText(tr("Approve"));
   reject_->setText(tr("Reject"));
   pin_->setText(tr("Pin the incumbent"));
+  updateButtons();  // the pause button's and the hint field's texts follow the run's state
   if (!running_ && phase_->text().isEmpty()) phase_->setText(tr("No run yet."));
 }
 

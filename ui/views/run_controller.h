@@ -32,6 +32,7 @@ namespace kope::ui {
 class Engine;
 class RunMonitor;
 struct ProgressEvent;
+struct RunSettings;
 
 class RunController : public QWidget {
   Q_OBJECT
@@ -74,7 +75,11 @@ class RunController : public QWidget {
   // The held candidate's source as edited in the editor.
   std::function<QString()> editedSource;
 
+  // Starts a run with the chosen settings; an LLM profile's key is read from the system keychain first (else
+  // the profile's variable is read, as by the command line).
   void start();
+  // The policy list again from the settings file (the LLM profiles dialog saved it); what is typed stays.
+  void reloadProfiles();
   void forkFrom(qint64 evaluationId);
   void checkTask(const std::string& task);
   // The window's task becomes the only one chosen, unless a run is going.
@@ -94,6 +99,9 @@ class RunController : public QWidget {
   void fitPanes();
   void buildForm();
   void buildControls();
+  void rememberChoices();
+  // The run begins once the key (if any) is known.
+  void begin(const RunSettings& s);
   void layOut();
   // Whether the Devices field holds a well-formed pool; if not, the reason is shown beside it.
   bool checkDevices();
@@ -111,6 +119,7 @@ class RunController : public QWidget {
   quint64 job_ = 0;
   qint64 last_run_ = 0;
   bool running_ = false;
+  bool starting_ = false;  // reading an LLM profile's key before the run begins
   std::optional<loop::Proposal> held_;
   std::string held_task_;
   std::optional<qint64> pending_fork_;

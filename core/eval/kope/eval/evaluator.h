@@ -31,6 +31,13 @@ class Evaluator {
   EvalReport evaluate(const Task& task, const std::string& source, const std::string& kernel_name,
                       const EvalOptions& options);
 
+  // The candidate's build alone, as evaluate() would make it (same device, flags and build folder, so an
+  // evaluation that follows finds it cached): a report with `compile`, `compiled` and, when it did not compile,
+  // the errors; no case is run. Nothing is recorded anywhere: the caller decides (the window's Compile, and its
+  // hand-made kernels that do not build, which are not attempts).
+  EvalReport compile(const Task& task, const std::string& source, const std::string& kernel_name,
+                     const EvalOptions& options);
+
   // The trusted side of these tasks (the baseline build, the reference build and its golden runs) made ahead of
   // their evaluations on all cores, while nothing is timed; the local CPU only. Anything that fails is left for
   // the task's evaluation to report.
