@@ -170,6 +170,7 @@ EvalReport report_from_json(const json& j) {
     get(s, "cxxflags", r.options.cxxflags);
     get(s, "interleave", r.options.interleave);
     get(s, "library", r.options.library);
+    get(s, "skip_large", r.options.skip_large);
     get(s, "max_reps", r.options.max_reps);
     get(s, "ci_rel_width", r.options.ci_rel_width);
     get(s, "case_budget_s", r.options.case_budget_seconds);
@@ -270,7 +271,7 @@ json EvalReport::to_json() const {
                    {"cxxflags", options.cxxflags}, {"interleave", options.interleave},
                    {"max_reps", options.max_reps}, {"ci_rel_width", options.ci_rel_width},
                    {"case_budget_s", options.case_budget_seconds}, {"flush", options.flush},
-                   {"library", options.library}};
+                   {"library", options.library}, {"skip_large", options.skip_large}};
   j["timing"] = {{"wall_s", wall_seconds}, {"timed_calls_s", timed_call_seconds},
                  {"share_in_timed_calls", wall_seconds > 0 ? timed_call_seconds / wall_seconds : 0.0},
                  {"flush", flush_method}};

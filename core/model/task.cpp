@@ -377,7 +377,7 @@ void parse_case_values(const Parser& p, const json& cj, const std::string& w, co
   }
 }
 
-// A case's "dtypes" (of the task's tensors), "memory_bound" and "seed" (case i defaults to seed i+1).
+// A case's "dtypes" (of the task's tensors), "memory_bound", "large" and "seed" (case i defaults to seed i+1).
 void parse_case_run(const Parser& p, const json& cj, const std::string& w, std::size_t i, const Task& t, Case& c) {
   if (auto it = cj.find("dtypes"); it != cj.end()) {
     if (!it->is_object()) p.fail(w + "/dtypes", "expected an object of tensor names to dtypes");
@@ -394,6 +394,10 @@ void parse_case_run(const Parser& p, const json& cj, const std::string& w, std::
   if (auto it = cj.find("memory_bound"); it != cj.end()) {
     if (!it->is_boolean()) p.fail(w + "/memory_bound", "expected true or false");
     c.memory_bound = it->get<bool>();
+  }
+  if (auto it = cj.find("large"); it != cj.end()) {
+    if (!it->is_boolean()) p.fail(w + "/large", "expected true or false");
+    c.large = it->get<bool>();
   }
   if (auto it = cj.find("seed"); it != cj.end()) {
     if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<int64_t>() < 0))
@@ -413,7 +417,7 @@ void parse_cases(const Parser& p, const json& j, Task& t) {
     std::string w = "/cases/" + std::to_string(i);
     const json& cj = cases[i];
     if (!cj.is_object()) p.fail(w, "expected a case object with \"name\" and \"dims\"");
-    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "dtypes", "memory_bound", "seed", "doc"});
+    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "dtypes", "memory_bound", "large", "seed", "doc"});
     Case c;
     c.name = p.string_at(p.member(cj, w, "name"), w + "/name");
     p.check_name(c.name, w + "/name");

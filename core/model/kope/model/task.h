@@ -47,6 +47,9 @@ struct Case {
   std::map<std::string, InitSpec> init;
   std::map<std::string, DType> dtypes;  // per-case dtype of a tensor, overriding its spec
   bool memory_bound = false;            // the task marks the case as memory-bound (reporting only)
+  // Too big for the test command (an L4 golden takes minutes): `kope eval`, the main job and the benchmarks run
+  // it; EvalOptions::skip_large (`--small`) leaves it out.
+  bool large = false;
   uint64_t seed = 0;
 };
 
