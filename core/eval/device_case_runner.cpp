@@ -40,7 +40,8 @@ device::MeasureRequest measure_request(const ConcreteCase& c, bool time_it, cons
 }
 
 // Records a run that did not end well in `r` (status and message) and returns false; true when it ran. A tool
-// error is not the kernel's fault: the evaluation cannot say anything about it, so it throws.
+// error or a lost cluster job is not the kernel's fault: the evaluation cannot say anything about it, so it throws
+// (InfraError for the job the cluster lost, which the loop records and goes on past).
 bool record_outcome(CaseResult& r, const device::MeasureResult& m, const device::Device& dev, const ConcreteCase& c) {
   using device::Outcome;
   const std::string what = std::string(device::outcome_name(m.outcome));
@@ -48,6 +49,8 @@ bool record_outcome(CaseResult& r, const device::MeasureResult& m, const device:
     case Outcome::Ok: break;
     case Outcome::ToolError:
       throw EnvError("device " + dev.name() + ": case " + c.name + ": " + m.message);
+    case Outcome::Infrastructure:
+      throw InfraError("device " + dev.name() + ": case " + c.name + ": " + m.message);
     case Outcome::KernelError:
     case Outcome::LaunchError:
     case Outcome::OutOfMemory: r.status = CaseStatus::RuntimeError; break;
@@ -182,6 +185,8 @@ class DeviceSession : public CaseSession {
       try {
         return measure_on_device(dev_, caps_, cases_[ci], golden, time_it, candidate_, builds_, scratch.path,
                                  options_, slot.spec().device_index);
+      } catch (const InfraError&) {
+        throw;  // the cluster lost this job; the device itself may be fine
       } catch (const EnvError& e) {
         if (pool.states().size() <= 1) throw;
         slot.retire(e.what());
