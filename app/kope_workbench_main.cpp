@@ -32,9 +32,10 @@ int main(int argc, char** argv) {
   QCommandLineOption lang("lang", "Interface language, e.g. zh_CN (default: the system's).", "LOCALE");
   QCommandLineOption task("task", "The task to select at start.", "NAME");
   QCommandLineOption kernel("kernel", "A kernel file to open at start.", "FILE");
+  QCommandLineOption study("study", "A `kope study` folder to open in the Study tab at start.", "DIR");
   QCommandLineOption demo("demo-script", "Drive every pane and save a PNG of each to DIR, then quit.", "DIR");
   demo.setFlags(QCommandLineOption::HiddenFromHelp);
-  cli.addOptions({workspace, suite, lang, task, kernel, demo});
+  cli.addOptions({workspace, suite, lang, task, kernel, study, demo});
   cli.process(app);
 
   kope::ui::install_translation(app, cli.isSet(lang) ? cli.value(lang) : QLocale::system().name());
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (cli.isSet(kernel) && !w.loadKernelFile(cli.value(kernel))) return 2;
+    if (cli.isSet(study) && !w.openStudy(cli.value(study))) return 2;  // the dialog said what and where
     w.show();
     if (cli.isSet(demo)) {
       const int rc = kope::ui::runDemoScript(w, cli.value(demo), cli.isSet(task) ? cli.value(task) : "gelu");

@@ -30,6 +30,7 @@
 #include "views/history_pane.h"
 #include "views/profile_pane.h"
 #include "views/results_header.h"
+#include "views/study_pane.h"
 #include "views/run_controller.h"
 
 using namespace kope::workspace;
@@ -56,6 +57,11 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
     box.setDefaultButton(QMessageBox::Save);
     box.setTextFormat(Qt::PlainText);
     return static_cast<QMessageBox::StandardButton>(box.exec());
+  };
+  warn = [this](const QString& title, const QString& message) {
+    QMessageBox box(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box.setTextFormat(Qt::PlainText);  // a path or a field from a file: never markup
+    box.exec();
   };
   askSavePath = [this] {
     return QFileDialog::getSaveFileName(this, tr("Save kernel"), kLastKernelDir.get(), tr("C++ sources (*.cpp)"));
@@ -357,6 +363,10 @@ void MainWindow::showProgress(const ProgressEvent& e) {
                               .arg(e.case_count)
                               .arg(q(e.case_name)));
       break;
+    case EvalProgress::Phase::Goldens:
+      header_->setRunning(q(current_task_), evaluating_kernel_,
+                          tr("%1: %2 of %3 done (%4)").arg(phaseText("goldens")).arg(e.case_index).arg(e.case_count).arg(q(e.case_name)));
+      break;
     case EvalProgress::Phase::CaseDone:
       if (e.result) cases_->appendCase(*e.result);
       break;
@@ -404,6 +414,17 @@ void MainWindow::showError(const QString& message) {
   cases_->setSummary(tr("Error: %1").arg(message));
   statusBar()->showMessage(message, 10000);
   emit errorShown(message);
+}
+
+bool MainWindow::openStudy(const QString& path) {
+  try {
+    study_->open(path.toStdString());
+  } catch (const Error& e) {
+    warn(tr("Cannot open the study"), QString::fromStdString(e.what()));
+    return false;
+  }
+  tabs_->setCurrentWidget(study_);
+  return true;
 }
 
 void MainWindow::setBusy(bool busy) {

@@ -27,6 +27,7 @@ namespace kope::ui {
 
 class CasesPane;
 class ComparePane;
+class StudyPane;
 class CompilePane;
 class DoctorDialog;
 class Engine;
@@ -58,6 +59,9 @@ class MainWindow : public QMainWindow {
 
   // Asked before unsaved edits would be lost; the default is a Save/Discard/Cancel message box. Tests replace it.
   std::function<QMessageBox::StandardButton(const QString& question)> askUnsaved;
+  // Told what went wrong with a file the engineer chose (a study that cannot be read); the default is a warning
+  // message box. Tests replace it.
+  std::function<void(const QString& title, const QString& message)> warn;
   // Asked for a file name to save to when the kernel has none; the default is a file dialog.
   std::function<QString()> askSavePath;
 
@@ -68,6 +72,10 @@ class MainWindow : public QMainWindow {
   ProfilePane* profilePane() const { return profile_; }
   HistoryPane* historyPane() const { return history_; }
   ComparePane* comparePane() const { return compare_; }
+  StudyPane* studyPane() const { return study_; }
+  // File > Open study: a `kope study` folder (or its study.json) in the Study tab; a bad one gets a dialog
+  // naming the file and the field, and false.
+  bool openStudy(const QString& path);
   RunController* runController() const { return run_; }
   SpeedupChart* chart() const { return chart_; }
   TaskModel* taskModel() const { return task_model_; }
@@ -152,6 +160,8 @@ class MainWindow : public QMainWindow {
   SpeedupChart* chart_ = nullptr;
   HistoryPane* history_ = nullptr;
   ComparePane* compare_ = nullptr;
+  StudyPane* study_ = nullptr;
+  QAction* open_study_ = nullptr;
   RunController* run_ = nullptr;
   QDockWidget* task_dock_ = nullptr;
   QDockWidget* run_dock_ = nullptr;

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
@@ -33,6 +34,7 @@
 #include "views/profile_pane.h"
 #include "views/results_header.h"
 #include "views/run_controller.h"
+#include "views/study_pane.h"
 
 using namespace kope::workspace;
 using namespace kope::eval;
@@ -114,6 +116,8 @@ void MainWindow::buildCentre() {
   });
   compare_ = new ComparePane;
   task_info_ = new QTextBrowser;
+  study_ = new StudyPane;
+  connect(study_, &StudyPane::openRequested, this, [this] { open_study_->trigger(); });
 
   tabs_ = new QTabWidget;
   tabs_->addTab(cases_, QString());
@@ -123,6 +127,7 @@ void MainWindow::buildCentre() {
   tabs_->addTab(history_, QString());
   tabs_->addTab(compare_, QString());
   tabs_->addTab(task_info_, QString());
+  tabs_->addTab(study_, QString());
 
   auto* results = new QWidget;
   auto* rl = new QVBoxLayout(results);
@@ -221,6 +226,15 @@ void MainWindow::buildActions() {
   addAction(quit_);
   machine_check_ = new QAction(this);
   connect(machine_check_, &QAction::triggered, this, &MainWindow::showMachineCheck);
+  open_study_ = new QAction(this);
+  connect(open_study_, &QAction::triggered, this, [this] {
+    // The workspace's studies/ first: where `kope study` writes unless told otherwise.
+    const std::filesystem::path studies = engine_->workspace() / "studies";
+    std::error_code ec;
+    const QString start = q((std::filesystem::is_directory(studies, ec) ? studies : engine_->workspace()).string());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a study folder"), start);
+    if (!dir.isEmpty()) openStudy(dir);
+  });
 
   candidates_ = new QComboBox;
   candidates_->setMinimumContentsLength(26);
@@ -265,6 +279,7 @@ void MainWindow::buildBars() {
   file_menu->setObjectName("file-menu");
   file_menu->addAction(open_);
   file_menu->addAction(save_);
+  file_menu->addAction(open_study_);
   file_menu->addSeparator();
   file_menu->addAction(quit_);
   auto* kernel_menu = menuBar()->addMenu(QString());
@@ -300,6 +315,9 @@ void MainWindow::retranslate() {
   tabs_->setTabText(tabs_->indexOf(history_), tr("History"));
   tabs_->setTabText(tabs_->indexOf(compare_), tr("Compare"));
   tabs_->setTabText(tabs_->indexOf(task_info_), tr("Task"));
+  tabs_->setTabText(tabs_->indexOf(study_), tr("Study"));
+  open_study_->setText(tr("Open s&tudy..."));
+  open_study_->setToolTip(tr("The arms of a `kope study` side by side: pass rate, fast_1, speedup, score, tokens and time per level"));
   open_->setText(tr("&Open kernel..."));
   save_->setText(tr("&Save kernel"));
   evaluate_->setText(tr("&Evaluate"));
@@ -325,6 +343,7 @@ void MainWindow::retranslate() {
   profile_->retranslate();
   history_->retranslate();
   compare_->retranslate();
+  study_->retranslate();
   run_->retranslate();
   setBusy(engine_->busy());
   if (cases_->summary()->text().isEmpty()) cases_->setSummary(tr("No evaluation yet. Write or load a kernel and press Evaluate."));

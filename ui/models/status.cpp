@@ -41,6 +41,8 @@ constexpr Word kWords[] = {
     {"paused", QT_TRANSLATE_NOOP("Status", "paused")},
     {"starting", QT_TRANSLATE_NOOP("Status", "starting")},
     {"finished", QT_TRANSLATE_NOOP("Status", "finished")},
+    {"goldens", QT_TRANSLATE_NOOP("Status", "computing goldens")},
+    {"infrastructure", QT_TRANSLATE_NOOP("Status", "infrastructure failure")},
 };
 
 }  // namespace

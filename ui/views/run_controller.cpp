@@ -488,6 +488,13 @@ void RunController::showProgress(const QString& task, const ProgressEvent& e) {
       progress_->setRange(0, e.case_count);
       progress_->setValue(e.case_index + 1);
       break;
+    case EvalProgress::Phase::Goldens:
+      showPhase(task, tr("%1: %2 of %3 done (%4)")
+                          .arg(phaseText("goldens"))
+                          .arg(e.case_index)
+                          .arg(e.case_count)
+                          .arg(QString::fromStdString(e.case_name)));
+      break;
     case EvalProgress::Phase::Done:
       break;
   }
