@@ -189,6 +189,11 @@ StudyReport run_study(const Suite& suite, const StudyOptions& options,
   for (const Arm& a : options.arms) report.arms.push_back(a.name());
   // One evaluator for every arm: goldens and builds are facts of the task and the kernel, not of a memory.
   eval::Evaluator ev(exec::EvalPaths::under(options.dir / "eval"));
+  // Made before the first arm, so that no arm's wall time pays for the goldens and baselines the others reuse.
+  std::vector<const Task*> all;
+  for (const auto& [level, names] : by_level)
+    for (const std::string& name : names) all.push_back(&suite.require(name));
+  ev.prepare(all, options.loop.eval);
   for (const Arm& arm : options.arms) {
     workspace::Workspace ws = workspace::Workspace::open(options.dir / "arms" / arm.name());
     if (options.seed_memory) {
