@@ -25,7 +25,8 @@ using namespace kope::exec;
 namespace {
 
 // In the order they were added; each one's task, kernels and tests land together.
-const std::vector<std::string> kL3a = {"transpose"};
+const std::vector<std::string> kL3a = {"transpose", "strided_slice", "adaptive_avg_pool_3d", "dilation_2d",
+                                        "depthwise_conv_2d"};
 
 // Cases up to this many elements (inputs plus outputs) run in the quick tests.
 constexpr int64_t kQuickElements = 600000;
