@@ -49,8 +49,9 @@ class TwinAscend : public Device {
   std::unique_ptr<Device> d_;
 };
 
+// The levels that ship Ascend kernels and baselines: L1 and L2 (the L3 and L4 operators have CPU kernels only).
 const Suite& suite() {
-  static const Suite s = Suite::from_dir(fs::path(KOPE_SOURCE_DIR) / "resources/tasks");
+  static const Suite s = Suite::from_dir(fs::path(KOPE_SOURCE_DIR) / "resources/tasks").at_levels({1, 2});
   return s;
 }
 
