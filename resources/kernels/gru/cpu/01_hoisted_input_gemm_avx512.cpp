@@ -45,12 +45,11 @@ inline __m512 tanh512(__m512 x) {
 }
 
 // W [N, K] (row-major, storage type DT) as W^T in panels of NP columns: P[p][k][c] = W[p NP + c][k], 0 past N.
-template <int DT> std::vector<float> pack_t(const void* w, int64_t N, int64_t K) {
+template <int DT> void pack_t(const void* w, int64_t N, int64_t K, std::vector<float>& P) {
   const int64_t np = (N + NP - 1) / NP;
-  std::vector<float> P(np * K * NP, 0.0f);
+  P.assign(np * K * NP, 0.0f);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t k = 0; k < K; ++k) P[((n / NP) * K + k) * NP + n % NP] = ld<DT>(w, n * K + k);
-  return P;
 }
 
 // C[R rows][NP] += A[R rows][K] . panel (K x NP), C rows ldc apart, A rows lda apart.
@@ -89,11 +88,16 @@ void gemm_acc(const float* A, int64_t M, int64_t K, const std::vector<float>& P,
   }
 }
 
-template <int DT> std::vector<float> as_f32(const kope_tensor& t) {
-  std::vector<float> v(t.numel);
+template <int DT> void as_f32(const kope_tensor& t, std::vector<float>& v) {
+  v.resize(t.numel);
   for (int64_t i = 0; i < t.numel; ++i) v[i] = ld<DT>(t.data, i);
-  return v;
 }
+
+// Buffers kept from call to call: fresh large allocations are fresh pages, and their faults cost more than a
+// small problem's arithmetic.
+struct Scratch {
+  std::vector<float> pi, ph, bi, bh, xs, xp, hp, h, c;
+};
 
 inline __m512 ldm(const float* p, __mmask16 m) { return _mm512_maskz_loadu_ps(m, p); }
 
@@ -124,21 +128,26 @@ template <int DT> int run(const kope_args* a) {
   const kope_tensor& x = a->inputs[0];
   const int64_t T = x.shape[0], B = x.shape[1], I = x.shape[2], H = a->inputs[1].shape[2], N = 3 * H;
   const int64_t Np = (N + NP - 1) / NP * NP;
-  const std::vector<float> Pi = pack_t<DT>(a->inputs[2].data, N, I), Ph = pack_t<DT>(a->inputs[3].data, N, H);
-  std::vector<float> bi(Np, 0.0f), bh(Np, 0.0f);
+  static Scratch s;
+  std::vector<float>&bi = s.bi, &bh = s.bh, &xp = s.xp, &hp = s.hp, &h = s.h;
+  pack_t<DT>(a->inputs[2].data, N, I, s.pi);
+  pack_t<DT>(a->inputs[3].data, N, H, s.ph);
+  bi.assign(Np, 0.0f);
+  bh.assign(Np, 0.0f);
   for (int64_t n = 0; n < N; ++n) {
     bi[n] = ld<DT>(a->inputs[4].data, n);
     bh[n] = ld<DT>(a->inputs[5].data, n);
   }
-  std::vector<float> xs, xp(T * B * Np), hp(B * Np);
-  if constexpr (DT != KOPE_F32) xs = as_f32<DT>(x);
-  const float* X = DT == KOPE_F32 ? static_cast<const float*>(x.data) : xs.data();
+  xp.resize(T * B * Np);
+  hp.resize(B * Np);
+  if constexpr (DT != KOPE_F32) as_f32<DT>(x, s.xs);
+  const float* X = DT == KOPE_F32 ? static_cast<const float*>(x.data) : s.xs.data();
   for (int64_t r = 0; r < T * B; ++r) std::copy(bi.begin(), bi.end(), &xp[r * Np]);
-  gemm_acc(X, T * B, I, Pi, xp.data(), Np);  // every step's input projection at once
-  std::vector<float> h = as_f32<DT>(a->inputs[1]);
+  gemm_acc(X, T * B, I, s.pi, xp.data(), Np);  // every step's input projection at once
+  as_f32<DT>(a->inputs[1], h);
   for (int64_t t = 0; t < T; ++t) {
     for (int64_t b = 0; b < B; ++b) std::copy(bh.begin(), bh.end(), &hp[b * Np]);
-    gemm_acc(h.data(), B, H, Ph, hp.data(), Np);
+    gemm_acc(h.data(), B, H, s.ph, hp.data(), Np);
     cell<DT>(&xp[t * B * Np], hp.data(), B, H, Np, h.data(), a->outputs[0].data, t * B * H);
   }
   for (int64_t e = 0; e < B * H; ++e) st<DT>(a->outputs[1].data, e, h[e]);
