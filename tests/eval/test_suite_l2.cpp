@@ -109,7 +109,9 @@ TEST(SuiteL2, HoldsTheSixteenOperatorsWithCasesKernelsAndLibrary) {
 
 TEST(SuiteLevels, FilterParseAndDefaults) {
   const Suite& all = shared().suite;
-  EXPECT_EQ(all.levels(), (std::vector<int>{1, 2, 3}));
+  ASSERT_GE(all.levels().size(), 2u);  // L1 and L2 first; later levels (L3, L4) follow
+  EXPECT_EQ(all.levels()[0], 1);
+  EXPECT_EQ(all.levels()[1], 2);
   EXPECT_EQ(all.at_levels({1}).tasks().size(), 8u);
   EXPECT_EQ(all.at_levels({2}).tasks().size(), 16u);
   EXPECT_EQ(all.at_levels({1, 2}).tasks().size(), 24u);
@@ -136,8 +138,8 @@ TEST(SuiteLevels, CliListsByLevel) {
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(j["tasks"].size(), 16u);
   for (const auto& t : j["tasks"]) EXPECT_EQ(t["level"], 2);
-  const std::string text = run("suite list --level 1,2", rc);
-  EXPECT_NE(text.find("24 tasks"), std::string::npos) << text;
+  const std::string text = run("suite list", rc);
+  EXPECT_NE(text.find(std::to_string(shared().suite.tasks().size()) + " tasks"), std::string::npos) << text;
   EXPECT_NE(text.find("L2"), std::string::npos);
   run("suite list --level nine", rc);
   EXPECT_EQ(rc, 2);
