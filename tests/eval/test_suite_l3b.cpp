@@ -20,7 +20,9 @@ using namespace kope::exec;
 
 namespace {
 
-const std::vector<std::string> kL3b = {"top_k", "unique", "nms", "moe_gating_top_k_softmax", "moe_re_routing", "moe_finalize_routing", "quant_matmul", "weight_quant_batch_matmul", "roi_align"};
+const std::vector<std::string> kL3b = {"top_k", "unique", "nms", "moe_gating_top_k_softmax", "moe_re_routing",
+                                       "moe_finalize_routing", "quant_matmul", "weight_quant_batch_matmul",
+                                       "roi_align", "grouped_matmul"};
 
 // The outputs that hold indices of tied elements, checked by what they point at.
 const std::map<std::string, std::string> kIndexOf = {
