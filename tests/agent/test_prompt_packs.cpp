@@ -150,7 +150,8 @@ TEST(DocRanking, MatmulNotesOnlyForMatmulLikeTasks) {
   const PromptTemplates cuda = PromptTemplates::load("cuda", std::nullopt);
   // L1 and L2 hold no matmul: every task there leaves the Cube and tensor-core notes out; L3's quantised matmuls
   // and grouped matmul (issue 21) are matmuls and get them.
-  for (const Task& task : suite.at_levels({1, 2}).tasks()) {
+  const Suite low = suite.at_levels({1, 2});
+  for (const Task& task : low.tasks()) {
     EXPECT_LT(find_doc(rank_docs("ascend", ascend.docs, state_of(task)), "docs/cube_matmul.md").rank, 0) << task.name;
     EXPECT_LT(find_doc(rank_docs("cuda", cuda.docs, state_of(task)), "docs/tensor_cores.md").rank, 0) << task.name;
   }
