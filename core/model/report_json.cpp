@@ -64,6 +64,7 @@ OutputCheck check_from_json(const json& j) {
   if (auto v = opt(j, "bits")) c.bits = *v;
   if (auto v = opt(j, "mean_bits")) c.mean_bits = *v;
   if (auto v = opt(j, "max_ulps")) c.max_ulps = *v;
+  get(j, "note", c.note);
   return c;
 }
 
@@ -194,11 +195,13 @@ json opt_json(const std::optional<double>& v) { return v ? json(*v) : json(nullp
 
 json check_json(const OutputCheck& c) {
   auto num = [](double v) { return std::isfinite(v) ? json(v) : json(std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf")); };
-  return {{"name", c.name}, {"ok", c.ok}, {"mean_rel_err", num(c.mean_rel)}, {"max_rel_err", num(c.max_rel)},
-          {"threshold", c.threshold}, {"worst_index", c.worst_index}, {"expected", num(c.expected)},
-          {"got", num(c.got)}, {"mismatches", c.mismatches},
-          {"bits", c.bits >= 0 ? json(c.bits) : json(nullptr)},
-          {"mean_bits", c.mean_bits >= 0 ? json(c.mean_bits) : json(nullptr)}, {"max_ulps", num(c.max_ulps)}};
+  json j = {{"name", c.name}, {"ok", c.ok}, {"mean_rel_err", num(c.mean_rel)}, {"max_rel_err", num(c.max_rel)},
+            {"threshold", c.threshold}, {"worst_index", c.worst_index}, {"expected", num(c.expected)},
+            {"got", num(c.got)}, {"mismatches", c.mismatches},
+            {"bits", c.bits >= 0 ? json(c.bits) : json(nullptr)},
+            {"mean_bits", c.mean_bits >= 0 ? json(c.mean_bits) : json(nullptr)}, {"max_ulps", num(c.max_ulps)}};
+  if (!c.note.empty()) j["note"] = c.note;  // index outputs: why the first wrong index is wrong
+  return j;
 }
 
 }  // namespace

@@ -223,7 +223,7 @@ class Parser {
     if (is_input)
       check_keys(v, where, {"name", "dtype", "shape", "count", "init", "doc"});
     else
-      check_keys(v, where, {"name", "dtype", "shape", "count", "threshold", "doc"});
+      check_keys(v, where, {"name", "dtype", "shape", "count", "threshold", "index_of", "doc"});
     TensorSpec t;
     t.name = string_at(member(v, where, "name"), where + "/name");
     check_identifier(t.name, where + "/name");
@@ -244,7 +244,23 @@ class Parser {
       if (!(th >= 0)) fail(where + "/threshold", "must be non-negative (0: exact)");
       t.threshold = th;
     }
+    if (auto it = v.find("index_of"); it != v.end()) t.index_of = index_of_at(*it, where + "/index_of", t);
     return t;
+  }
+
+  // {"input": "x", "axis": -1}: the output holds indices into input x along that axis (see IndexOf).
+  IndexOf index_of_at(const json& v, const std::string& where, const TensorSpec& out) const {
+    if (!v.is_object()) fail(where, "expected {\"input\": <input name>, \"axis\": <axis>}");
+    check_keys(v, where, {"input", "axis", "doc"});
+    if (is_floating(out.dtype)) fail(where, "an index output needs an integer dtype");
+    if (out.threshold && *out.threshold != 0.0) fail(where, "an index output is checked exactly: no threshold");
+    IndexOf x;
+    x.input = string_at(member(v, where, "input"), where + "/input");
+    const auto rank = static_cast<int64_t>(out.shape.size());
+    x.axis = static_cast<int>(integer_at(member(v, where, "axis"), where + "/axis", -rank, rank - 1,
+                                         "an axis of the output"));
+    if (x.axis < 0) x.axis += static_cast<int>(rank);
+    return x;
   }
 
   std::string source_at(const json& v, const std::string& where) const {
@@ -330,6 +346,17 @@ void parse_tensors(const Parser& p, const json& j, Task& t) {
       if (!names.insert(s.name).second) p.fail(w + "/name", "tensor name \"" + s.name + "\" is used twice");
       (key[0] == 'i' ? t.inputs : t.outputs).push_back(std::move(s));
     }
+  }
+  for (std::size_t i = 0; i < t.outputs.size(); ++i) {
+    if (!t.outputs[i].index_of) continue;
+    const std::string w = "/outputs/" + std::to_string(i) + "/index_of/input";
+    const IndexOf& x = *t.outputs[i].index_of;
+    auto in = std::find_if(t.inputs.begin(), t.inputs.end(), [&](const TensorSpec& s) { return s.name == x.input; });
+    if (in == t.inputs.end()) p.fail(w, "no input is named \"" + x.input + "\"");
+    if (!in->count.empty()) p.fail(w, "input \"" + x.input + "\" is a list; an index output points into one tensor");
+    if (in->shape.size() != t.outputs[i].shape.size())
+      p.fail(w, "input \"" + x.input + "\" has " + std::to_string(in->shape.size()) + " dimensions, the output " +
+                    std::to_string(t.outputs[i].shape.size()) + ": they must have the same rank");
   }
 }
 

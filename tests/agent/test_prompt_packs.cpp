@@ -160,6 +160,11 @@ TEST(DocRanking, MatmulNotesOnlyForMatmulLikeTasks) {
     EXPECT_GT(find_doc(rank_docs("ascend", ascend.docs, state_of(task)), "docs/cube_matmul.md").rank, 0) << name;
     EXPECT_GT(find_doc(rank_docs("cuda", cuda.docs, state_of(task)), "docs/tensor_cores.md").rank, 0) << name;
   }
+  for (const char* name : {"quant_matmul", "weight_quant_batch_matmul", "grouped_matmul"})
+    if (const Task* task = suite.find(name)) {
+      EXPECT_GT(find_doc(rank_docs("ascend", ascend.docs, state_of(*task)), "docs/cube_matmul.md").rank, 0) << name;
+      EXPECT_GT(find_doc(rank_docs("cuda", cuda.docs, state_of(*task)), "docs/tensor_cores.md").rank, 0) << name;
+    }
   const DocState matmul{"batch_matmul\nC[b] = A[b] x B[b], a batched dense matrix multiplication in fp16", ""};
   EXPECT_GT(find_doc(rank_docs("ascend", ascend.docs, matmul), "docs/cube_matmul.md").rank, 0);
   EXPECT_GT(find_doc(rank_docs("cuda", cuda.docs, matmul), "docs/tensor_cores.md").rank, 0);

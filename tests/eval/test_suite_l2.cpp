@@ -109,13 +109,15 @@ TEST(SuiteL2, HoldsTheSixteenOperatorsWithCasesKernelsAndLibrary) {
 
 TEST(SuiteLevels, FilterParseAndDefaults) {
   const Suite& all = shared().suite;
-  ASSERT_GE(all.levels().size(), 2u);  // L1 and L2 first; later levels (L3, L4) follow
-  EXPECT_EQ(all.levels()[0], 1);
-  EXPECT_EQ(all.levels()[1], 2);
+  // Levels 1 and 2 as issue 11 left them; the higher levels (issue 21) come after them.
+  const std::vector<int> levels = all.levels();
+  ASSERT_GE(levels.size(), 2u);
+  EXPECT_EQ(std::vector<int>(levels.begin(), levels.begin() + 2), (std::vector<int>{1, 2}));
   EXPECT_EQ(all.at_levels({1}).tasks().size(), 8u);
   EXPECT_EQ(all.at_levels({2}).tasks().size(), 16u);
   EXPECT_EQ(all.at_levels({1, 2}).tasks().size(), 24u);
   EXPECT_EQ(all.at_levels({}).tasks().size(), all.tasks().size());
+  EXPECT_GE(all.tasks().size(), 24u);
   EXPECT_THROW(all.at_levels({9}), Error);
   EXPECT_EQ(parse_levels("1,2"), (std::vector<int>{1, 2}));
   EXPECT_EQ(parse_levels("L2"), (std::vector<int>{2}));
