@@ -128,6 +128,64 @@
         <source>finished</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="44"/>
+        <source>waiting for the reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="45"/>
+        <source>streaming</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="46"/>
+        <source>candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="47"/>
+        <source>no candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::AttemptActions</name>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="188"/>
+        <source>Open the attempt (kernel, diff, results, transcript)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="189"/>
+        <source>Open its kernel in the editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="190"/>
+        <source>Diff against its parent kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="191"/>
+        <source>Its results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="192"/>
+        <source>Its LLM transcript</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="193"/>
+        <source>Show its Case in the graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="194"/>
+        <source>Compare with the incumbent</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kope::ui::AttemptModel</name>
@@ -164,6 +222,114 @@
     <message>
         <location filename="../ui/models/models.cpp" line="161"/>
         <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::AttemptPane</name>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="78"/>
+        <source>Double-click an attempt in the run controller, a Case in the graph or a History row to see everything about it here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="82"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="83"/>
+        <source>evaluation %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="84"/>
+        <source>no evaluation: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="85"/>
+        <source>parent: %1 (evaluation %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="86"/>
+        <source>parent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="87"/>
+        <source>Case %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="88"/>
+        <source>transcript %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="95"/>
+        <source>No diff: the attempt ran no kernel, or its kernel is its parent&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="114"/>
+        <source>No results: the attempt ran no evaluation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="115"/>
+        <source>No results: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="120"/>
+        <source>Evaluation %1 has no report: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="126"/>
+        <source>Result: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="127"/>
+        <source>Did not compile: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="128"/>
+        <source>, speedup %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="133"/>
+        <source>Diff against parent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="134"/>
+        <source>Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="135"/>
+        <source>LLM transcript</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="136"/>
+        <source>Open kernel in editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="137"/>
+        <source>Show Case in graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="138"/>
+        <source>Compare with incumbent</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -648,27 +814,27 @@
 <context>
     <name>kope::ui::HistoryPane</name>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="102"/>
+        <location filename="../ui/views/history_pane.cpp" line="99"/>
         <source>Restore this version</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="103"/>
+        <location filename="../ui/views/history_pane.cpp" line="100"/>
         <source>Bring this kernel version and its results back into the editor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="104"/>
+        <location filename="../ui/views/history_pane.cpp" line="101"/>
         <source>Compare the two selected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="105"/>
+        <location filename="../ui/views/history_pane.cpp" line="102"/>
         <source>Compare with the incumbent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="106"/>
+        <location filename="../ui/views/history_pane.cpp" line="103"/>
         <source>Fork a run from here</source>
         <translation type="unfinished"></translation>
     </message>
@@ -732,96 +898,205 @@
     </message>
 </context>
 <context>
+    <name>kope::ui::LiveReplyModel</name>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="17"/>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="18"/>
+        <source>Attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="19"/>
+        <source>Reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="20"/>
+        <source>Tokens in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="21"/>
+        <source>Tokens out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="22"/>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="23"/>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="40"/>
+        <source>%1%2 in · %1%3 out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="44"/>
+        <source>no price set</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::LiveReplyPane</name>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="172"/>
+        <source>No prompt yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="180"/>
+        <source>The prompt of attempt %1 on %2, by tier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="203"/>
+        <source>No LLM attempt yet: the model&apos;s reply streams in here once a run&apos;s policy asks a model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="206"/>
+        <source>Reasoning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="212"/>
+        <source>: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="213"/>
+        <source>%1 · attempt %2 · %3 — %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="214"/>
+        <source>Tokens %1 · cost %2 · time %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/views/live_reply_pane.cpp" line="221"/>
+        <source>Reasoning (%n character(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="222"/>
+        <source>Reasoning (none reported apart from the answer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="228"/>
+        <source>The model&apos;s reasoning (reasoning_content or thinking), kept apart from the answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="229"/>
+        <source>The answer streams in here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="293"/>
+        <location filename="../ui/main_window_build.cpp" line="334"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="302"/>
+        <location filename="../ui/main_window_build.cpp" line="344"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window_build.cpp" line="296"/>
+        <location filename="../ui/main_window_build.cpp" line="337"/>
         <source>Cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="299"/>
+        <location filename="../ui/main_window_build.cpp" line="340"/>
         <source>Chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="300"/>
+        <location filename="../ui/main_window_build.cpp" line="341"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="303"/>
+        <location filename="../ui/main_window_build.cpp" line="345"/>
         <source>&amp;Open kernel...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="304"/>
+        <location filename="../ui/main_window_build.cpp" line="346"/>
         <source>&amp;Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="305"/>
+        <location filename="../ui/main_window_build.cpp" line="347"/>
         <source>&amp;Evaluate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="306"/>
+        <location filename="../ui/main_window_build.cpp" line="348"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="309"/>
+        <location filename="../ui/main_window_build.cpp" line="351"/>
         <source>Load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="310"/>
+        <location filename="../ui/main_window_build.cpp" line="352"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="313"/>
+        <location filename="../ui/main_window_build.cpp" line="355"/>
         <source> Shipped kernels: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="314"/>
+        <location filename="../ui/main_window_build.cpp" line="356"/>
         <source> Warm-ups: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="315"/>
+        <location filename="../ui/main_window_build.cpp" line="357"/>
         <source> Timed runs: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="316"/>
+        <location filename="../ui/main_window_build.cpp" line="358"/>
         <source> Timeout (s): </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="317"/>
+        <location filename="../ui/main_window_build.cpp" line="359"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="318"/>
+        <location filename="../ui/main_window_build.cpp" line="360"/>
         <source>&amp;Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="186"/>
-        <location filename="../ui/main_window_build.cpp" line="330"/>
+        <location filename="../ui/main_window_build.cpp" line="374"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -876,87 +1151,92 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="80"/>
+        <location filename="../ui/main_window_build.cpp" line="84"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="148"/>
+        <location filename="../ui/main_window_build.cpp" line="155"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="152"/>
+        <location filename="../ui/main_window_build.cpp" line="159"/>
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="157"/>
+        <location filename="../ui/main_window_build.cpp" line="164"/>
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="194"/>
+        <location filename="../ui/main_window_build.cpp" line="201"/>
         <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="196"/>
+        <location filename="../ui/main_window_build.cpp" line="203"/>
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="294"/>
+        <location filename="../ui/main_window_build.cpp" line="335"/>
         <source>Run controller</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="295"/>
+        <location filename="../ui/main_window_build.cpp" line="336"/>
         <source>Experience graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="297"/>
+        <location filename="../ui/main_window_build.cpp" line="338"/>
         <source>Compile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="298"/>
+        <location filename="../ui/main_window_build.cpp" line="339"/>
         <source>Profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="301"/>
+        <location filename="../ui/main_window_build.cpp" line="342"/>
         <source>Compare</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="307"/>
+        <location filename="../ui/main_window_build.cpp" line="343"/>
+        <source>Attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="349"/>
         <source>&amp;Cancel evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="308"/>
+        <location filename="../ui/main_window_build.cpp" line="350"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="311"/>
+        <location filename="../ui/main_window_build.cpp" line="353"/>
         <source>&amp;Machine check...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="312"/>
+        <location filename="../ui/main_window_build.cpp" line="354"/>
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="319"/>
+        <location filename="../ui/main_window_build.cpp" line="361"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="320"/>
+        <location filename="../ui/main_window_build.cpp" line="362"/>
         <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1196,173 +1476,173 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="250"/>
+        <location filename="../ui/views/run_controller.cpp" line="268"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="284"/>
+        <location filename="../ui/views/run_controller.cpp" line="302"/>
         <source>write the hint in the hint field first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="305"/>
-        <location filename="../ui/views/run_controller.cpp" line="332"/>
+        <location filename="../ui/views/run_controller.cpp" line="331"/>
+        <location filename="../ui/views/run_controller.cpp" line="358"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="381"/>
         <source>run %1 stopped</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="381"/>
         <source>run %1 done</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="361"/>
+        <location filename="../ui/views/run_controller.cpp" line="392"/>
         <source>the run failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="383"/>
+        <location filename="../ui/views/run_controller.cpp" line="414"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="392"/>
+        <location filename="../ui/views/run_controller.cpp" line="423"/>
         <source>Choose at least one task to run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="396"/>
+        <location filename="../ui/views/run_controller.cpp" line="427"/>
         <source>The run did not start: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="463"/>
+        <location filename="../ui/views/run_controller.cpp" line="495"/>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="479"/>
+        <location filename="../ui/views/run_controller.cpp" line="511"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="500"/>
+        <location filename="../ui/views/run_controller.cpp" line="532"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="501"/>
+        <location filename="../ui/views/run_controller.cpp" line="533"/>
         <source>Policy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="502"/>
+        <location filename="../ui/views/run_controller.cpp" line="534"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="503"/>
+        <location filename="../ui/views/run_controller.cpp" line="535"/>
         <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="504"/>
+        <location filename="../ui/views/run_controller.cpp" line="536"/>
         <source>Attempts per task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="505"/>
+        <location filename="../ui/views/run_controller.cpp" line="537"/>
         <source>Patience (attempts without gain)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="506"/>
+        <location filename="../ui/views/run_controller.cpp" line="538"/>
         <source>Token budget (thousands)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="507"/>
+        <location filename="../ui/views/run_controller.cpp" line="539"/>
         <source>Wall time (minutes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="508"/>
+        <location filename="../ui/views/run_controller.cpp" line="540"/>
         <source>Tasks at once</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="509"/>
+        <location filename="../ui/views/run_controller.cpp" line="541"/>
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="510"/>
+        <location filename="../ui/views/run_controller.cpp" line="542"/>
         <source>Devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <location filename="../ui/views/run_controller.cpp" line="543"/>
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="512"/>
+        <location filename="../ui/views/run_controller.cpp" line="544"/>
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="514"/>
+        <location filename="../ui/views/run_controller.cpp" line="547"/>
         <source>Start run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="515"/>
+        <location filename="../ui/views/run_controller.cpp" line="548"/>
         <source>Pause after attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="516"/>
+        <location filename="../ui/views/run_controller.cpp" line="549"/>
         <source>Stop now</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="517"/>
+        <location filename="../ui/views/run_controller.cpp" line="550"/>
         <source>A hint for the next prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="518"/>
+        <location filename="../ui/views/run_controller.cpp" line="551"/>
         <source>Send hint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="519"/>
+        <location filename="../ui/views/run_controller.cpp" line="552"/>
         <source>Hold each candidate for approval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="520"/>
+        <location filename="../ui/views/run_controller.cpp" line="553"/>
         <source>Approve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="521"/>
+        <location filename="../ui/views/run_controller.cpp" line="554"/>
         <source>Reject</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="522"/>
+        <location filename="../ui/views/run_controller.cpp" line="555"/>
         <source>Pin the incumbent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="523"/>
+        <location filename="../ui/views/run_controller.cpp" line="556"/>
         <source>No run yet.</source>
         <translation type="unfinished"></translation>
     </message>

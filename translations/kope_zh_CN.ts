@@ -128,6 +128,64 @@
         <source>finished</source>
         <translation>已结束</translation>
     </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="44"/>
+        <source>waiting for the reply</source>
+        <translation>等待回复</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="45"/>
+        <source>streaming</source>
+        <translation>正在流式输出</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="46"/>
+        <source>candidate</source>
+        <translation>候选内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="47"/>
+        <source>no candidate</source>
+        <translation>无候选内核</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::AttemptActions</name>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="188"/>
+        <source>Open the attempt (kernel, diff, results, transcript)</source>
+        <translation>打开该尝试（内核、差异、结果、对话记录）</translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="189"/>
+        <source>Open its kernel in the editor</source>
+        <translation>在编辑器中打开其内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="190"/>
+        <source>Diff against its parent kernel</source>
+        <translation>与其父内核的差异</translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="191"/>
+        <source>Its results</source>
+        <translation>其结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="192"/>
+        <source>Its LLM transcript</source>
+        <translation>其 LLM 对话记录</translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="193"/>
+        <source>Show its Case in the graph</source>
+        <translation>在经验图中显示其 Case</translation>
+    </message>
+    <message>
+        <location filename="../ui/attempt_actions.cpp" line="194"/>
+        <source>Compare with the incumbent</source>
+        <translation>与当前最优比较</translation>
+    </message>
 </context>
 <context>
     <name>kope::ui::AttemptModel</name>
@@ -165,6 +223,114 @@
         <location filename="../ui/models/models.cpp" line="161"/>
         <source>yes</source>
         <translation>是</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::AttemptPane</name>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="78"/>
+        <source>Double-click an attempt in the run controller, a Case in the graph or a History row to see everything about it here.</source>
+        <translation>双击运行控制器中的尝试、经验图中的 Case 或历史中的一行，即可在此查看它的全部信息。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="82"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="83"/>
+        <source>evaluation %1 (%2)</source>
+        <translation>评测 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="84"/>
+        <source>no evaluation: %1</source>
+        <translation>无评测：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="85"/>
+        <source>parent: %1 (evaluation %2)</source>
+        <translation>父版本：%1（评测 %2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="86"/>
+        <source>parent: %1</source>
+        <translation>父版本：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="87"/>
+        <source>Case %1</source>
+        <translation>Case %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="88"/>
+        <source>transcript %1</source>
+        <translation>对话记录 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="95"/>
+        <source>No diff: the attempt ran no kernel, or its kernel is its parent&apos;s.</source>
+        <translation>无差异：该尝试没有运行内核，或其内核与父版本相同。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="114"/>
+        <source>No results: the attempt ran no evaluation.</source>
+        <translation>无结果：该尝试没有运行评测。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="115"/>
+        <source>No results: %1</source>
+        <translation>无结果：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="120"/>
+        <source>Evaluation %1 has no report: %2</source>
+        <translation>评测 %1 没有报告：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="126"/>
+        <source>Result: %1</source>
+        <translation>结果：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="127"/>
+        <source>Did not compile: %1</source>
+        <translation>编译失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="128"/>
+        <source>, speedup %1</source>
+        <translation>，加速比 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="133"/>
+        <source>Diff against parent</source>
+        <translation>与父版本的差异</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="134"/>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="135"/>
+        <source>LLM transcript</source>
+        <translation>LLM 对话记录</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="136"/>
+        <source>Open kernel in editor</source>
+        <translation>在编辑器中打开内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="137"/>
+        <source>Show Case in graph</source>
+        <translation>在经验图中显示 Case</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/attempt_pane.cpp" line="138"/>
+        <source>Compare with incumbent</source>
+        <translation>与当前最优比较</translation>
     </message>
 </context>
 <context>
@@ -648,27 +814,27 @@
 <context>
     <name>kope::ui::HistoryPane</name>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="102"/>
+        <location filename="../ui/views/history_pane.cpp" line="99"/>
         <source>Restore this version</source>
         <translation>恢复此版本</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="103"/>
+        <location filename="../ui/views/history_pane.cpp" line="100"/>
         <source>Bring this kernel version and its results back into the editor</source>
         <translation>将此内核版本及其结果恢复到编辑器</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="104"/>
+        <location filename="../ui/views/history_pane.cpp" line="101"/>
         <source>Compare the two selected</source>
         <translation>比较所选的两个版本</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="105"/>
+        <location filename="../ui/views/history_pane.cpp" line="102"/>
         <source>Compare with the incumbent</source>
         <translation>与当前最优比较</translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="106"/>
+        <location filename="../ui/views/history_pane.cpp" line="103"/>
         <source>Fork a run from here</source>
         <translation>从此版本分叉运行</translation>
     </message>
@@ -732,96 +898,209 @@
     </message>
 </context>
 <context>
+    <name>kope::ui::LiveReplyModel</name>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="17"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="18"/>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="19"/>
+        <source>Reply</source>
+        <translation>回复</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="20"/>
+        <source>Tokens in</source>
+        <translation>输入 token</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="21"/>
+        <source>Tokens out</source>
+        <translation>输出 token</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="22"/>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="23"/>
+        <source>Time</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="40"/>
+        <source>%1%2 in · %1%3 out</source>
+        <translation>输入 %1%2 · 输出 %1%3</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/live_models.cpp" line="44"/>
+        <source>no price set</source>
+        <translation>未设置价格</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::LiveReplyPane</name>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="172"/>
+        <source>No prompt yet</source>
+        <translation>尚无提示词</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="180"/>
+        <source>The prompt of attempt %1 on %2, by tier</source>
+        <translation>%2 第 %1 次尝试的提示词（按层级）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="203"/>
+        <source>No LLM attempt yet: the model&apos;s reply streams in here once a run&apos;s policy asks a model.</source>
+        <translation>尚无 LLM 尝试：运行的策略向模型提问后，模型的回复会在此流式显示。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="206"/>
+        <source>Reasoning</source>
+        <translation>推理过程</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="212"/>
+        <source>: %1</source>
+        <translation>：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="213"/>
+        <source>%1 · attempt %2 · %3 — %4</source>
+        <translation>%1 · 第 %2 次尝试 · %3 — %4</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="214"/>
+        <source>Tokens %1 · cost %2 · time %3</source>
+        <translation>Token %1 · 费用 %2 · 用时 %3</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/views/live_reply_pane.cpp" line="221"/>
+        <source>Reasoning (%n character(s))</source>
+        <translation>
+            <numerusform>推理过程（%n 个字符）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="222"/>
+        <source>Reasoning (none reported apart from the answer)</source>
+        <translation>推理过程（未与回答分开报告）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="228"/>
+        <source>The model&apos;s reasoning (reasoning_content or thinking), kept apart from the answer</source>
+        <translation>模型的推理过程（reasoning_content 或 thinking），与回答分开显示</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="229"/>
+        <source>The answer streams in here.</source>
+        <translation>回答会在此流式显示。</translation>
+    </message>
+</context>
+<context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="293"/>
+        <location filename="../ui/main_window_build.cpp" line="334"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="302"/>
+        <location filename="../ui/main_window_build.cpp" line="344"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window_build.cpp" line="296"/>
+        <location filename="../ui/main_window_build.cpp" line="337"/>
         <source>Cases</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="299"/>
+        <location filename="../ui/main_window_build.cpp" line="340"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="300"/>
+        <location filename="../ui/main_window_build.cpp" line="341"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="303"/>
+        <location filename="../ui/main_window_build.cpp" line="343"/>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="345"/>
         <source>&amp;Open kernel...</source>
         <translation>打开内核(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="304"/>
+        <location filename="../ui/main_window_build.cpp" line="346"/>
         <source>&amp;Save kernel</source>
         <translation>保存内核(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="305"/>
+        <location filename="../ui/main_window_build.cpp" line="347"/>
         <source>&amp;Evaluate</source>
         <translation>评测(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="306"/>
+        <location filename="../ui/main_window_build.cpp" line="348"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation>编译，与 fp64 标准输出比对，并与基线对比计时 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="309"/>
+        <location filename="../ui/main_window_build.cpp" line="351"/>
         <source>Load</source>
         <translation>载入</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="310"/>
+        <location filename="../ui/main_window_build.cpp" line="352"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="313"/>
+        <location filename="../ui/main_window_build.cpp" line="355"/>
         <source> Shipped kernels: </source>
         <translation> 内置内核： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="314"/>
+        <location filename="../ui/main_window_build.cpp" line="356"/>
         <source> Warm-ups: </source>
         <translation> 预热次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="315"/>
+        <location filename="../ui/main_window_build.cpp" line="357"/>
         <source> Timed runs: </source>
         <translation> 计时次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="316"/>
+        <location filename="../ui/main_window_build.cpp" line="358"/>
         <source> Timeout (s): </source>
         <translation> 超时（秒）： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="317"/>
+        <location filename="../ui/main_window_build.cpp" line="359"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="318"/>
+        <location filename="../ui/main_window_build.cpp" line="360"/>
         <source>&amp;Kernel</source>
         <translation>内核(&amp;K)</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="186"/>
-        <location filename="../ui/main_window_build.cpp" line="330"/>
+        <location filename="../ui/main_window_build.cpp" line="374"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation>尚无评测。请编写或载入一个内核，然后点击“评测”。</translation>
     </message>
@@ -876,87 +1155,87 @@
         <translation>评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="80"/>
+        <location filename="../ui/main_window_build.cpp" line="84"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation>内核有未保存的修改。切换到任务 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="148"/>
+        <location filename="../ui/main_window_build.cpp" line="155"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation>内核有未保存的修改。在等待批准的候选替换它们之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="152"/>
+        <location filename="../ui/main_window_build.cpp" line="159"/>
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation>候选 %1 正在等待批准：可在此编辑，然后在运行控制器中批准或拒绝。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="157"/>
+        <location filename="../ui/main_window_build.cpp" line="164"/>
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation>候选已按编辑器中的内容交给循环（或已被拒绝）；其尝试显示在运行控制器中。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="294"/>
+        <location filename="../ui/main_window_build.cpp" line="335"/>
         <source>Run controller</source>
         <translation>运行控制器</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="295"/>
+        <location filename="../ui/main_window_build.cpp" line="336"/>
         <source>Experience graph</source>
         <translation>经验图</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="194"/>
+        <location filename="../ui/main_window_build.cpp" line="201"/>
         <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
         <translation>内核有未保存的修改。在打开此案例的内核之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="196"/>
+        <location filename="../ui/main_window_build.cpp" line="203"/>
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation>来自经验图的内核：评估它即可在此查看结果。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="297"/>
+        <location filename="../ui/main_window_build.cpp" line="338"/>
         <source>Compile</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="298"/>
+        <location filename="../ui/main_window_build.cpp" line="339"/>
         <source>Profile</source>
         <translation>性能剖析</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="301"/>
+        <location filename="../ui/main_window_build.cpp" line="342"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="307"/>
+        <location filename="../ui/main_window_build.cpp" line="349"/>
         <source>&amp;Cancel evaluation</source>
         <translation>取消评测(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="308"/>
+        <location filename="../ui/main_window_build.cpp" line="350"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation>停止正在运行的评测 (Esc)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="311"/>
+        <location filename="../ui/main_window_build.cpp" line="353"/>
         <source>&amp;Machine check...</source>
         <translation>本机检查(&amp;M)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="312"/>
+        <location filename="../ui/main_window_build.cpp" line="354"/>
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation>本机为 kope 提供的条件：编译器、库基线、沙箱、计时条件、设备（kope doctor）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="319"/>
+        <location filename="../ui/main_window_build.cpp" line="361"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="320"/>
+        <location filename="../ui/main_window_build.cpp" line="362"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1196,173 +1475,173 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="250"/>
+        <location filename="../ui/views/run_controller.cpp" line="268"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation>正在停止：正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="284"/>
+        <location filename="../ui/views/run_controller.cpp" line="302"/>
         <source>write the hint in the hint field first</source>
         <translation>请先在建议框中写下建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="305"/>
-        <location filename="../ui/views/run_controller.cpp" line="332"/>
+        <location filename="../ui/views/run_controller.cpp" line="331"/>
+        <location filename="../ui/views/run_controller.cpp" line="358"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation>等待批准：%1（在编辑器中编辑，然后批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="381"/>
         <source>run %1 stopped</source>
         <translation>运行 %1 已停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="381"/>
         <source>run %1 done</source>
         <translation>运行 %1 完成</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="361"/>
+        <location filename="../ui/views/run_controller.cpp" line="392"/>
         <source>the run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="383"/>
+        <location filename="../ui/views/run_controller.cpp" line="414"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation>下一次尝试将以评测 %1 作为当前最优开始。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="392"/>
+        <location filename="../ui/views/run_controller.cpp" line="423"/>
         <source>Choose at least one task to run.</source>
         <translation>请至少选择一个任务来运行。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="396"/>
+        <location filename="../ui/views/run_controller.cpp" line="427"/>
         <source>The run did not start: %1</source>
         <translation>运行未开始：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="463"/>
+        <location filename="../ui/views/run_controller.cpp" line="495"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="479"/>
+        <location filename="../ui/views/run_controller.cpp" line="511"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="500"/>
+        <location filename="../ui/views/run_controller.cpp" line="532"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="501"/>
+        <location filename="../ui/views/run_controller.cpp" line="533"/>
         <source>Policy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="502"/>
+        <location filename="../ui/views/run_controller.cpp" line="534"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation>offline 重放内置内核；输入 LLM 配置名以使用模型</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="503"/>
+        <location filename="../ui/views/run_controller.cpp" line="535"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="504"/>
+        <location filename="../ui/views/run_controller.cpp" line="536"/>
         <source>Attempts per task</source>
         <translation>每个任务的尝试次数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="505"/>
+        <location filename="../ui/views/run_controller.cpp" line="537"/>
         <source>Patience (attempts without gain)</source>
         <translation>耐心（无提升的尝试次数）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="506"/>
+        <location filename="../ui/views/run_controller.cpp" line="538"/>
         <source>Token budget (thousands)</source>
         <translation>Token 预算（千）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="507"/>
+        <location filename="../ui/views/run_controller.cpp" line="539"/>
         <source>Wall time (minutes)</source>
         <translation>墙钟时间（分钟）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="508"/>
+        <location filename="../ui/views/run_controller.cpp" line="540"/>
         <source>Tasks at once</source>
         <translation>同时进行的任务数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="509"/>
+        <location filename="../ui/views/run_controller.cpp" line="541"/>
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation>同时推进的任务数（kope run --jobs）；同一设备上的计时从不重叠</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="510"/>
+        <location filename="../ui/views/run_controller.cpp" line="542"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <location filename="../ui/views/run_controller.cpp" line="543"/>
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="512"/>
+        <location filename="../ui/views/run_controller.cpp" line="544"/>
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation>设备池（kope run --device）：每个计时槽一次只测量一个内核</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="514"/>
+        <location filename="../ui/views/run_controller.cpp" line="547"/>
         <source>Start run</source>
         <translation>开始运行</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="515"/>
+        <location filename="../ui/views/run_controller.cpp" line="548"/>
         <source>Pause after attempt</source>
         <translation>本次尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="516"/>
+        <location filename="../ui/views/run_controller.cpp" line="549"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="517"/>
+        <location filename="../ui/views/run_controller.cpp" line="550"/>
         <source>A hint for the next prompt</source>
         <translation>给下一次提示的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="518"/>
+        <location filename="../ui/views/run_controller.cpp" line="551"/>
         <source>Send hint</source>
         <translation>发送建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="519"/>
+        <location filename="../ui/views/run_controller.cpp" line="552"/>
         <source>Hold each candidate for approval</source>
         <translation>每个候选都等待批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="520"/>
+        <location filename="../ui/views/run_controller.cpp" line="553"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="521"/>
+        <location filename="../ui/views/run_controller.cpp" line="554"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="522"/>
+        <location filename="../ui/views/run_controller.cpp" line="555"/>
         <source>Pin the incumbent</source>
         <translation>固定当前最优</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="523"/>
+        <location filename="../ui/views/run_controller.cpp" line="556"/>
         <source>No run yet.</source>
         <translation>尚无运行。</translation>
     </message>

@@ -23,8 +23,14 @@ class QSpinBox;
 class QTabWidget;
 class QTextBrowser;
 
+namespace kope::graph {
+class GraphWidget;
+}
+
 namespace kope::ui {
 
+class AttemptActions;
+class AttemptPane;
 class CasesPane;
 class ComparePane;
 class StudyPane;
@@ -84,6 +90,10 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs() const { return tabs_; }
   QDockWidget* runDock() const { return run_dock_; }
   QDockWidget* graphDock() const { return graph_dock_; }
+  kope::graph::GraphWidget* graph() const { return graph_; }
+  // From any attempt (the run controller's, a Case in the graph, a History row) to everything about it.
+  AttemptActions* attemptActions() const { return attempt_actions_; }
+  AttemptPane* attemptPane() const { return attempt_pane_; }
   QAction* evaluateAction() const { return evaluate_; }
   QAction* cancelAction() const { return cancel_; }
   QAction* quitAction() const { return quit_; }
@@ -118,6 +128,8 @@ class MainWindow : public QMainWindow {
   void buildRunDocks();
   void buildActions();
   void buildBars();
+  // The attempts table, the graph and History open attempts through the one AttemptActions.
+  void connectAttempts();
   void retranslate();
   void showTask(const Task& task);
   void showReport(qint64 evaluationId, const EvalReport& report, const QString& kernel, const std::string& source);
@@ -166,6 +178,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* task_dock_ = nullptr;
   QDockWidget* run_dock_ = nullptr;
   QDockWidget* graph_dock_ = nullptr;  // the Experience Graph browser (ui/graph)
+  kope::graph::GraphWidget* graph_ = nullptr;
+  AttemptActions* attempt_actions_ = nullptr;
+  AttemptPane* attempt_pane_ = nullptr;
   QTextBrowser* task_info_ = nullptr;
   QSpinBox* warmup_ = nullptr;
   QSpinBox* reps_ = nullptr;

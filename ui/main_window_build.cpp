@@ -13,12 +13,14 @@
 #include <QMenuBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTableView>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "attempt_actions.h"
 #include "charts/speedup_chart.h"
 #include "doctor/doctor_dialog.h"
 #include "editor/kernel_editor.h"
@@ -27,6 +29,7 @@
 #include "models/models.h"
 #include "models/status.h"
 #include "settings.h"
+#include "views/attempt_pane.h"
 #include "views/cases_pane.h"
 #include "views/compare_pane.h"
 #include "views/compile_pane.h"
@@ -57,6 +60,7 @@ void MainWindow::buildUi() {
   buildRunDocks();
   buildActions();
   buildBars();
+  connectAttempts();
 }
 
 // The task list, docked on the left; switching tasks asks about unsaved edits first.
@@ -118,6 +122,8 @@ void MainWindow::buildCentre() {
   task_info_ = new QTextBrowser;
   study_ = new StudyPane;
   connect(study_, &StudyPane::openRequested, this, [this] { open_study_->trigger(); });
+  attempt_actions_ = new AttemptActions(engine_->workspace(), this);
+  attempt_pane_ = new AttemptPane(attempt_actions_);
 
   tabs_ = new QTabWidget;
   tabs_->addTab(cases_, QString());
@@ -126,6 +132,7 @@ void MainWindow::buildCentre() {
   tabs_->addTab(chart_, QString());
   tabs_->addTab(history_, QString());
   tabs_->addTab(compare_, QString());
+  tabs_->addTab(attempt_pane_, QString());
   tabs_->addTab(task_info_, QString());
   tabs_->addTab(study_, QString());
 
@@ -178,7 +185,7 @@ void MainWindow::buildRunDocks() {
 
   // The Experience Graph Memory, browsed and pruned beside the run; its acts reach the editor, the comparison
   // and the run controller.
-  auto* graph = new kope::graph::GraphWidget(this);
+  auto* graph = graph_ = new kope::graph::GraphWidget(this);
   graph->openWorkspace(engine_->workspace());
   graph_dock_ = new QDockWidget(this);
   graph_dock_->setObjectName("graph-dock");
@@ -201,6 +208,40 @@ void MainWindow::buildRunDocks() {
     clearResults(tr("A kernel from the experience graph: evaluate it to see its results here."));
     updateTitle();
   });
+}
+
+// Double-click and the context menu on an attempt, a Case node or a History row open the same things through
+// the one service: the kernel with its results, the Attempt pane (diff, results, transcript), the Case in the
+// graph, the comparison with the incumbent.
+void MainWindow::connectAttempts() {
+  AttemptActions* acts = attempt_actions_;
+  acts->attach(run_->attemptView(), [this](const QModelIndex& i) -> std::optional<AttemptRef> {
+    const Attempt& a = run_->attempts()->at(i.row()).attempt;
+    return AttemptRef{a.evaluation_id, a.transcript_id, 0};
+  });
+  acts->attach(history_->view(), [this](const QModelIndex& i) -> std::optional<AttemptRef> {
+    return AttemptRef{history_->model()->at(i.row()).id, 0, 0};
+  });
+  graph_->caseActions = [acts](qint64 caseId) { return acts->actionsFor({0, 0, caseId}); };
+  connect(graph_, &kope::graph::GraphWidget::caseActivated, acts, [acts](qint64 caseId) { acts->open({0, 0, caseId}); });
+  connect(acts, &AttemptActions::kernelRequested, this, &MainWindow::showLoaded);
+  connect(acts, &AttemptActions::detailsRequested, this, [this](const AttemptDetails& d, AttemptActions::Act part) {
+    attempt_pane_->showAttempt(d, part);
+    tabs_->setCurrentWidget(attempt_pane_);
+  });
+  connect(acts, &AttemptActions::caseRequested, this, [this](qint64 caseId, bool raise) {
+    graph_->refresh();  // a Case the loop just recorded
+    graph_->selectCase(caseId, true);
+    if (!raise) return;
+    graph_dock_->show();
+    graph_dock_->raise();
+  });
+  connect(acts, &AttemptActions::comparisonReady, this, [this](const Comparison& c, const QString& a, const QString& b) {
+    compare_->showComparison(c, a, b);
+    tabs_->setCurrentWidget(compare_);
+    emit comparisonShown();
+  });
+  connect(acts, &AttemptActions::failed, this, &MainWindow::showError);
 }
 
 // The actions and the evaluation options.
@@ -314,6 +355,7 @@ void MainWindow::retranslate() {
   tabs_->setTabText(tabs_->indexOf(chart_), tr("Chart"));
   tabs_->setTabText(tabs_->indexOf(history_), tr("History"));
   tabs_->setTabText(tabs_->indexOf(compare_), tr("Compare"));
+  tabs_->setTabText(tabs_->indexOf(attempt_pane_), tr("Attempt"));
   tabs_->setTabText(tabs_->indexOf(task_info_), tr("Task"));
   tabs_->setTabText(tabs_->indexOf(study_), tr("Study"));
   open_study_->setText(tr("Open s&tudy..."));
@@ -344,6 +386,8 @@ void MainWindow::retranslate() {
   history_->retranslate();
   compare_->retranslate();
   study_->retranslate();
+  attempt_pane_->retranslate();
+  attempt_actions_->retranslate();
   run_->retranslate();
   setBusy(engine_->busy());
   if (cases_->summary()->text().isEmpty()) cases_->setSummary(tr("No evaluation yet. Write or load a kernel and press Evaluate."));

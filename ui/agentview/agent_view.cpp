@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kope/agent/context.h"
 #include "kope/agent/store.h"
 #include "kope/memory/memory.h"
 
@@ -161,7 +162,8 @@ void AgentView::showAttempt(int64_t attemptId) {
                        .arg(h.iteration)
                        .arg(esc(h.provider), esc(h.model), esc(h.arm), esc(t->status),
                             t->reason.empty() ? QString() : " (" + esc(t->reason) + ")"));
-  showSections(*t);
+  const auto& b = t->budget;
+  showSections(t->sections, b.is_object() && b.contains("B") && b["B"].is_number() ? b["B"].get<int64_t>() : 0);
   if (const auto& x = t->exchange) {
     usage_->setText(tr("usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7")
                         .arg(x->prompt_tokens).arg(x->completion_tokens)
@@ -179,8 +181,47 @@ void AgentView::showAttempt(int64_t attemptId) {
   if (t->evaluation_id) showContext(*t->evaluation_id);
 }
 
-// The sections by tier with their tokens (and the budget bar), those left out in a group of their own.
-void AgentView::showSections(const AttemptRecord& t) {
+void AgentView::showPrompt(const kope::agent::Prompt& p, const QString& title) {
+  tree_->clear();
+  header_->setText(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+  const auto& b = p.budget;
+  usage_->setText(tr("budget B = W %1 − system %2 − output %3 − reserve %4 = %5 tokens")
+                      .arg(b.window).arg(b.system).arg(b.generation).arg(b.reserve).arg(b.budget));
+  reply_->clear();
+  std::vector<SectionRecord> sections;
+  auto add = [&](const kope::agent::Section& s, bool included) {
+    SectionRecord r;
+    r.included = included;
+    r.name = s.name;
+    r.tier = std::string(kope::agent::tier_name(s.tier));
+    r.source_kind = s.source_kind;
+    r.label = s.label;
+    r.source_id = s.source_id;
+    r.tokens = s.tokens;
+    r.rank = s.rank;
+    sections.push_back(std::move(r));
+  };
+  for (const auto& s : p.sections) add(s, true);
+  for (const auto& s : p.left_out) add(s, false);
+  showSections(sections, b.budget);
+}
+
+void AgentView::setReplyShown(bool shown) { reply_->setVisible(shown); }
+
+namespace {
+
+// Why a section was left out, from the name Assemble gives it ("left out: budget" and the like).
+QString leftOutReason(const std::string& name) {
+  if (name == "left out: budget") return AgentView::tr("no room left in the budget");
+  if (name == "left out: quota") return AgentView::tr("over its tier's quota");
+  if (name == "left out: not relevant") return AgentView::tr("not relevant to this state");
+  return QString::fromStdString(name);
+}
+
+}  // namespace
+
+// The sections by tier with their tokens (and the budget bar), those left out in a group of their own with why.
+void AgentView::showSections(const std::vector<SectionRecord>& sections, int64_t budget) {
   int64_t tier_tokens[3] = {0, 0, 0};
   QTreeWidgetItem* groups[3];
   const char* names[3] = {"hot", "warm", "cold"};
@@ -189,21 +230,23 @@ void AgentView::showSections(const AttemptRecord& t) {
     groups[i]->setExpanded(true);
   }
   QTreeWidgetItem* left = nullptr;
-  for (const auto& s : t.sections) {
+  for (const auto& s : sections) {
     const int ti = s.tier == "hot" ? 0 : s.tier == "warm" ? 1 : 2;
     QTreeWidgetItem* parent = groups[ti];
+    QString kind = QString::fromStdString(s.source_kind);
     if (!s.included) {
       if (!left) {
-        left = new QTreeWidgetItem(tree_, {tr("ranked but left out for lack of budget")});
+        left = new QTreeWidgetItem(tree_, {tr("ranked but left out")});
         left->setExpanded(true);
       }
       parent = left;
+      kind = tr("%1 (%2): %3").arg(kind, QString::fromStdString(s.tier), leftOutReason(s.name));
     } else {
       tier_tokens[ti] += s.tokens;
     }
-    auto* it = new QTreeWidgetItem(parent, {QString::fromStdString(s.label.empty() ? s.name : s.label),
-                                            QString::fromStdString(s.source_kind) + (s.included ? "" : " (" + QString::fromStdString(s.tier) + ")"),
+    auto* it = new QTreeWidgetItem(parent, {QString::fromStdString(s.label.empty() ? s.name : s.label), kind,
                                             QString::number(s.tokens), QString::number(s.rank, 'f', 2)});
+    it->setToolTip(1, kind);
     if (const int64_t c = caseOf(s); c > 0) {
       it->setData(0, Qt::UserRole, QVariant::fromValue<qint64>(c));
       it->setForeground(0, QColor(0x15, 0x65, 0xc0));
@@ -212,8 +255,6 @@ void AgentView::showSections(const AttemptRecord& t) {
   }
   for (int i = 0; i < 3; ++i)
     groups[i]->setText(0, tr("%1 — %2 tokens").arg(QString::fromLatin1(names[i])).arg(tier_tokens[i]));
-  const auto& b = t.budget;
-  const int64_t budget = b.is_object() && b.contains("B") && b["B"].is_number() ? b["B"].get<int64_t>() : 0;
   bar_->set(tier_tokens[0], tier_tokens[1], tier_tokens[2], budget);
 }
 

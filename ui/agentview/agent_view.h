@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <vector>
 
 class QLabel;
 class QTreeWidget;
@@ -18,6 +19,7 @@ class QPlainTextEdit;
 namespace kope::agent {
 class AgentStore;
 struct AttemptRecord;
+struct Prompt;
 struct SectionRecord;
 }
 namespace kope::memory {
@@ -53,6 +55,11 @@ class AgentView : public QWidget {
   // The attempt that produced this evaluation (0: none).
   void showEvaluation(int64_t evaluationId);
   void showAttempt(int64_t attemptId);
+  // A prompt as the agent assembled it, before (or without) its record: sections by tier, what was left out and
+  // why, the budget bar. `title` heads it (plain text).
+  void showPrompt(const kope::agent::Prompt& prompt, const QString& title);
+  // Without the reply box: a live view shows the reply as it streams, apart.
+  void setReplyShown(bool shown);
   QString summaryText() const;  // the header and usage lines (tests)
   QTreeWidget* tree() const { return tree_; }
 
@@ -61,7 +68,7 @@ class AgentView : public QWidget {
 
  private:
   void showContext(int64_t evaluationId);
-  void showSections(const kope::agent::AttemptRecord& t);
+  void showSections(const std::vector<kope::agent::SectionRecord>& sections, int64_t budget);
   int64_t caseOf(const kope::agent::SectionRecord& s) const;
   const kope::agent::AgentStore* agent_ = nullptr;
   const kope::memory::MemoryStore* memory_ = nullptr;

@@ -272,6 +272,17 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
   setDragMode(QGraphicsView::ScrollHandDrag);
 }
 
+void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
+  if (QGraphicsItem* it = itemAt(e->pos()); it && it->type() == NodeItem::Type) {
+    scene_->clearSelection();
+    it->setSelected(true);
+    emit nodeDoubleClicked(static_cast<NodeItem*>(it)->caseId());
+    e->accept();
+    return;
+  }
+  QGraphicsView::mouseDoubleClickEvent(e);
+}
+
 void GraphView::contextMenuEvent(QContextMenuEvent* e) {
   if (QGraphicsItem* it = itemAt(e->pos()); it && it->type() == NodeItem::Type && !it->isSelected()) {
     scene_->clearSelection();

@@ -85,12 +85,15 @@ class GraphView : public QGraphicsView {
  signals:
   void contextMenuAt(QPoint globalPos);
   void overviewChanged(bool on);
+  // A Case's node was double-clicked.
+  void nodeDoubleClicked(qint64 caseId);
 
  protected:
   void wheelEvent(QWheelEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
   void contextMenuEvent(QContextMenuEvent* e) override;
   void drawBackground(QPainter* p, const QRectF& rect) override;
 

@@ -70,6 +70,7 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   connect(view_->graphScene(), &QGraphicsScene::selectionChanged, this, &GraphWidget::showSelection);
   connect(view_->graphScene(), &QGraphicsScene::selectionChanged, view_, &GraphView::invalidateOverview);
   connect(view_, &GraphView::contextMenuAt, this, &GraphWidget::contextMenu);
+  connect(view_, &GraphView::nodeDoubleClicked, this, &GraphWidget::caseActivated);
   connect(details_, &CaseDetails::openInEditor, this, &GraphWidget::openInEditor);
   connect(details_, &CaseDetails::compare, this, &GraphWidget::compare);
   connect(details_, &CaseDetails::forkFrom, this, &GraphWidget::forkFrom);
@@ -239,6 +240,10 @@ void GraphWidget::buildActions() {
 void GraphWidget::contextMenu(QPoint globalPos) {
   QMenu m(this);
   const auto sel = selectedCases();
+  if (sel.size() == 1 && caseActions) {
+    m.addActions(caseActions(sel.front()));
+    m.addSeparator();
+  }
   for (QAction* a : view_->actions()) {
     a->setEnabled(!sel.empty());
     m.addAction(a);

@@ -94,6 +94,9 @@ class GraphWidget : public QWidget {
   // (a dialog by default); an empty optional cancels. Returns the number of Cases changed.
   int curate(CurationAct act, std::vector<int64_t> ids = {});
   std::function<std::optional<QString>(const QString& title)> reasonProvider;
+  // What the window offers for one Case besides curation (its attempt: kernel, diff, results, transcript,
+  // comparison), put at the top of the Case's context menu; empty: nothing.
+  std::function<QList<QAction*>(qint64 caseId)> caseActions;
 
   // Exports: the current view (what the viewport shows) as PNG or SVG; the graph as GraphML. Throw on failure.
   void exportPng(const QString& path) const;
@@ -102,6 +105,8 @@ class GraphWidget : public QWidget {
 
  signals:
   void caseSelected(qint64 caseId);
+  // A Case's node was double-clicked: the window opens everything about its attempt.
+  void caseActivated(qint64 caseId);
   void openInEditor(qint64 kernelId, QString source);
   void compare(qint64 evaluationA, qint64 evaluationB);
   void forkFrom(qint64 evaluationId);

@@ -21,6 +21,7 @@
 
 #include "engine.h"
 #include "kope/llm/config.h"
+#include "live_reply_pane.h"
 #include "models/status.h"
 #include "run_monitor.h"
 #include "run_pool.h"
@@ -47,6 +48,7 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
   connectSteering();
   connectEngine();
   retranslate();
+  updateLiveShown();
   checkDevices();  // a saved pool that no longer parses is named at once
   setRunning(false);
 }
@@ -161,6 +163,7 @@ void RunController::buildControls() {
   steering_view_ = makeTableView(this);
   steering_view_->setModel(steering_);
   monitor_ = new RunMonitor;
+  live_ = new LiveReplyPane;
 }
 
 // The run's choices scroll when the window is small; the buttons, phase and steering stay in sight below them;
@@ -191,10 +194,12 @@ void RunController::layOut() {
   split_->setObjectName("run-split");
   split_->addWidget(scroll);
   split_->addWidget(monitor_);
+  split_->addWidget(live_);
   split_->addWidget(records);
   split_->setStretchFactor(0, 3);
   split_->setStretchFactor(1, 3);
-  split_->setStretchFactor(2, 2);
+  split_->setStretchFactor(2, 4);
+  split_->setStretchFactor(3, 2);
   steer_ = new QWidget;
   auto* sl = new QVBoxLayout(steer_);
   sl->setContentsMargins(0, 0, 0, 0);
@@ -215,16 +220,29 @@ void RunController::layOut() {
 }
 
 // Until a person drags a handle: the steering as tall as it needs; the choices, which matter before a run, as
-// tall as they need up to a quarter of the rest, and folded to a strip during one; the tasks in flight and the
-// pool 60% of what remains (65% during a run), the attempts and the steering log the remainder.
+// tall as they need up to a quarter of the rest, and folded to a strip during one; of what remains, the tasks in
+// flight and the pool 60% (65% during a run) and the attempts with the steering log the rest. With a model's
+// policy the live reply takes the most during a run (55%; the tasks 25%, the records 20%) and a third before.
 void RunController::fitPanes() {
   if (user_sized_ || split_->height() <= 0) return;
-  const int total = split_->height() - 3 * split_->handleWidth();
+  const int total = split_->height() - 4 * split_->handleWidth();
   const int steer = steer_->sizeHint().height();
   const int choices = running_ ? 60 : std::max(60, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4));
   const int rest = std::max(0, total - steer - choices);
-  const int live = rest * (running_ ? 65 : 60) / 100;
-  split_->setSizes({choices, steer, live, rest - live});
+  if (live_->isHidden()) {
+    const int tasks = rest * (running_ ? 65 : 60) / 100;
+    split_->setSizes({choices, steer, tasks, 0, rest - tasks});
+    return;
+  }
+  const int tasks = rest * (running_ ? 25 : 35) / 100, live = rest * (running_ ? 55 : 33) / 100;
+  split_->setSizes({choices, steer, tasks, live, rest - tasks - live});
+}
+
+void RunController::updateLiveShown() {
+  const bool shown = policy_->currentText().trimmed() != "offline" || live_->model()->rowCount() > 0;
+  if (shown == !live_->isHidden()) return;
+  live_->setVisible(shown);
+  fitPanes();
 }
 
 void RunController::showEvent(QShowEvent* event) {
@@ -289,6 +307,14 @@ void RunController::connectSteering() {
     hint_->clear();
   });
   connect(monitor_, &RunMonitor::steered, this, &RunController::showPhase);
+  // The live reply follows the task a person selects among those in flight, and the other way round.
+  connect(monitor_->inFlightView()->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    const std::string task = monitor_->selectedTask();
+    if (!task.empty()) live_->showTask(task);
+  });
+  connect(live_, &LiveReplyPane::taskChosen, this,
+          [this](const QString& task) { monitor_->selectTask(task.toStdString()); });
+  connect(policy_, &QComboBox::currentTextChanged, this, &RunController::updateLiveShown);
 }
 
 // The held candidate of held_task_ goes on (as edited) or is rejected; another task's candidate that waits too
@@ -339,6 +365,11 @@ void RunController::connectEngine() {
     attempt_view_->resizeColumnsToContents();
     monitor_->attempt(task.toStdString(), a);
     emit attemptFinished(task, a);
+  });
+  connect(engine_, &Engine::llmLive, this, [this](quint64 job, const LiveEvent& e) {
+    if (job != job_) return;
+    live_->apply(e);
+    updateLiveShown();
   });
   connect(engine_, &Engine::steeringAct, this, [this](const SteeringAct& a) { steering_->append(a); });
   connect(engine_, &Engine::loopFinished, this, [this](quint64 job, qint64 run, const QVector<TaskOutcome>& out) {
@@ -413,6 +444,7 @@ void RunController::start() {
   if (pending_fork_) control_->fork_from(*pending_fork_);
   pending_fork_.reset();
   attempts_->clear();
+  live_->clear();
   steering_->setRows(control_->pending_acts());
   job_ = engine_->runLoop(*suite_, s, control_);
   const int tasks = static_cast<int>(s.tasks.size());
@@ -518,6 +550,7 @@ void RunController::retranslate() {
   devices_->setPlaceholderText(tr("cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7"));
   devices_->setToolTip(tr("The device pool (kope run --device): each timing slot measures one kernel at a time"));
   monitor_->retranslate();
+  live_->retranslate();
   start_->setText(tr("Start run"));
   pause_->setText(tr("Pause after attempt"));
   stop_->setText(tr("Stop now"));

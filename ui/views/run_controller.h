@@ -1,5 +1,6 @@
 // The run controller: choose tasks, a policy (offline or an LLM profile), the memory arm, budgets, the tasks in
-// flight at once and the device pool; start a run and watch each task's phase live (RunMonitor); pause after the attempt, resume, stop now; steer with a hint, hold
+// flight at once and the device pool; start a run and watch each task's phase live (RunMonitor) and the model's
+// reply as it streams (LiveReplyPane); pause after the attempt, resume, stop now; steer with a hint, hold
 // each candidate for approval (editable in the editor), fork from a recorded version, pin the incumbent. Every
 // act lands in the run's steering log.
 #pragma once
@@ -30,6 +31,7 @@ class QTableView;
 namespace kope::ui {
 
 class Engine;
+class LiveReplyPane;
 class RunMonitor;
 struct ProgressEvent;
 
@@ -56,6 +58,8 @@ class RunController : public QWidget {
   QLineEdit* devicesEdit() const { return devices_; }
   QLabel* devicesError() const { return devices_error_; }
   RunMonitor* monitor() const { return monitor_; }
+  // The model's reply as it comes, for the task followed; shown while the policy is a model's.
+  LiveReplyPane* liveReply() const { return live_; }
   QPushButton* startButton() const { return start_; }
   QPushButton* pauseButton() const { return pause_; }
   QPushButton* stopButton() const { return stop_; }
@@ -104,6 +108,8 @@ class RunController : public QWidget {
   void showPhase(const QString& task, const QString& phase);
   void showProgress(const QString& task, const ProgressEvent& e);
   void updateButtons();
+  // The live reply pane is shown for a model's policy, or while it holds a reply.
+  void updateLiveShown();
 
   Engine* engine_ = nullptr;
   const Suite* suite_ = nullptr;
@@ -129,6 +135,7 @@ class RunController : public QWidget {
   QLineEdit* devices_ = nullptr;
   QLabel* devices_error_ = nullptr;
   RunMonitor* monitor_ = nullptr;
+  LiveReplyPane* live_ = nullptr;
   QPushButton* start_ = nullptr;
   QPushButton* pause_ = nullptr;
   QPushButton* stop_ = nullptr;
