@@ -35,7 +35,9 @@ int main(int argc, char** argv) {
   QCommandLineOption study("study", "A `kope study` folder to open in the Study tab at start.", "DIR");
   QCommandLineOption demo("demo-script", "Drive every pane and save a PNG of each to DIR, then quit.", "DIR");
   demo.setFlags(QCommandLineOption::HiddenFromHelp);
-  cli.addOptions({workspace, suite, lang, task, kernel, study, demo});
+  QCommandLineOption demo_stream("demo-stream", "With --demo-script: the live reply tour with LLM profile NAME.", "NAME");
+  demo_stream.setFlags(QCommandLineOption::HiddenFromHelp);
+  cli.addOptions({workspace, suite, lang, task, kernel, study, demo, demo_stream});
   cli.process(app);
 
   kope::ui::install_translation(app, cli.isSet(lang) ? cli.value(lang) : QLocale::system().name());
@@ -52,7 +54,10 @@ int main(int argc, char** argv) {
     if (cli.isSet(study) && !w.openStudy(cli.value(study))) return 2;  // the dialog said what and where
     w.show();
     if (cli.isSet(demo)) {
-      const int rc = kope::ui::runDemoScript(w, cli.value(demo), cli.isSet(task) ? cli.value(task) : "gelu");
+      const QString demo_task = cli.isSet(task) ? cli.value(task) : "gelu";
+      const int rc = cli.isSet(demo_stream)
+                         ? kope::ui::runStreamDemo(w, cli.value(demo), demo_task, cli.value(demo_stream))
+                         : kope::ui::runDemoScript(w, cli.value(demo), demo_task);
       w.editor()->setModified(false);
       return rc;
     }

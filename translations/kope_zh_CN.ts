@@ -948,59 +948,57 @@
 <context>
     <name>kope::ui::LiveReplyPane</name>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="172"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="182"/>
         <source>No prompt yet</source>
         <translation>尚无提示词</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="180"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="190"/>
         <source>The prompt of attempt %1 on %2, by tier</source>
         <translation>%2 第 %1 次尝试的提示词（按层级）</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="203"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="229"/>
         <source>No LLM attempt yet: the model&apos;s reply streams in here once a run&apos;s policy asks a model.</source>
         <translation>尚无 LLM 尝试：运行的策略向模型提问后，模型的回复会在此流式显示。</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="206"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="232"/>
         <source>Reasoning</source>
         <translation>推理过程</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="212"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="238"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="213"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="239"/>
         <source>%1 · attempt %2 · %3 — %4</source>
         <translation>%1 · 第 %2 次尝试 · %3 — %4</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="214"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="240"/>
         <source>Tokens %1 · cost %2 · time %3</source>
         <translation>Token %1 · 费用 %2 · 用时 %3</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../ui/views/live_reply_pane.cpp" line="221"/>
-        <source>Reasoning (%n character(s))</source>
-        <translation>
-            <numerusform>推理过程（%n 个字符）</numerusform>
-        </translation>
+    <message>
+        <location filename="../ui/views/live_reply_pane.cpp" line="247"/>
+        <source>Reasoning: %1 characters</source>
+        <translation>推理过程：%1 个字符</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="222"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="248"/>
         <source>Reasoning (none reported apart from the answer)</source>
         <translation>推理过程（未与回答分开报告）</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="228"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="254"/>
         <source>The model&apos;s reasoning (reasoning_content or thinking), kept apart from the answer</source>
         <translation>模型的推理过程（reasoning_content 或 thinking），与回答分开显示</translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="229"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="255"/>
         <source>The answer streams in here.</source>
         <translation>回答会在此流式显示。</translation>
     </message>
@@ -1018,7 +1016,7 @@
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window.cpp" line="194"/>
         <location filename="../ui/main_window_build.cpp" line="337"/>
         <source>Cases</source>
         <translation>用例</translation>
@@ -1099,33 +1097,33 @@
         <translation>内核(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="186"/>
+        <location filename="../ui/main_window.cpp" line="187"/>
         <location filename="../ui/main_window_build.cpp" line="374"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation>尚无评测。请编写或载入一个内核，然后点击“评测”。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="204"/>
+        <location filename="../ui/main_window.cpp" line="205"/>
         <source>Reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="216"/>
+        <location filename="../ui/main_window.cpp" line="217"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation>无法读取内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="221"/>
+        <location filename="../ui/main_window.cpp" line="222"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="272"/>
+        <location filename="../ui/main_window.cpp" line="273"/>
         <source>Open kernel</source>
         <translation>打开内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273"/>
+        <location filename="../ui/main_window.cpp" line="274"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation>C++ 源文件 (*.cpp *.cc *.cxx *.c);;所有文件 (*)</translation>
     </message>
@@ -1240,118 +1238,118 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="113"/>
+        <location filename="../ui/main_window.cpp" line="114"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation>内核有未保存的修改。退出前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="137"/>
+        <location filename="../ui/main_window.cpp" line="138"/>
         <source>untitled.cpp</source>
         <translation>untitled.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="139"/>
+        <location filename="../ui/main_window.cpp" line="140"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation>%1[*]%2 — Kope 工作台</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="165"/>
+        <location filename="../ui/main_window.cpp" line="166"/>
         <source>the editor has changed since this evaluation</source>
         <translation>编辑器内容自此次评测后已更改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="213"/>
+        <location filename="../ui/main_window.cpp" line="214"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation>内核有未保存的修改。打开 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="230"/>
+        <location filename="../ui/main_window.cpp" line="231"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation>内核有未保存的修改。加载 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="241"/>
-        <location filename="../ui/main_window.cpp" line="248"/>
+        <location filename="../ui/main_window.cpp" line="242"/>
+        <location filename="../ui/main_window.cpp" line="249"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation>内核有未保存的修改。恢复评测 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="266"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation>评测 %1 没有报告：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="267"/>
+        <location filename="../ui/main_window.cpp" line="268"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation>已恢复评测 %1（内核版本 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="286"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation>无法写入内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="292"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="321"/>
         <source>Select a task first.</source>
         <translation>请先选择一个任务。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window.cpp" line="326"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation>内核为空：请编写一个或载入内置内核。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="335"/>
         <source>Evaluating %1 on %2...</source>
         <translation>正在 %2 上评测 %1...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="355"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="379"/>
+        <location filename="../ui/main_window.cpp" line="380"/>
         <source>Did not compile: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>Result: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation>，加速比 %1（%2 个用例的几何平均）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
+        <location filename="../ui/main_window.cpp" line="390"/>
         <source>, score %1</source>
         <translation>，得分 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="390"/>
+        <location filename="../ui/main_window.cpp" line="391"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="404"/>
+        <location filename="../ui/main_window.cpp" line="405"/>
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="411"/>
         <source>Working...</source>
         <translation>运行中...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="411"/>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
@@ -1475,173 +1473,173 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="268"/>
+        <location filename="../ui/views/run_controller.cpp" line="274"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation>正在停止：正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="302"/>
+        <location filename="../ui/views/run_controller.cpp" line="308"/>
         <source>write the hint in the hint field first</source>
         <translation>请先在建议框中写下建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="331"/>
-        <location filename="../ui/views/run_controller.cpp" line="358"/>
+        <location filename="../ui/views/run_controller.cpp" line="337"/>
+        <location filename="../ui/views/run_controller.cpp" line="364"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation>等待批准：%1（在编辑器中编辑，然后批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="381"/>
+        <location filename="../ui/views/run_controller.cpp" line="387"/>
         <source>run %1 stopped</source>
         <translation>运行 %1 已停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="381"/>
+        <location filename="../ui/views/run_controller.cpp" line="387"/>
         <source>run %1 done</source>
         <translation>运行 %1 完成</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="392"/>
+        <location filename="../ui/views/run_controller.cpp" line="398"/>
         <source>the run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="414"/>
+        <location filename="../ui/views/run_controller.cpp" line="420"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation>下一次尝试将以评测 %1 作为当前最优开始。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="423"/>
+        <location filename="../ui/views/run_controller.cpp" line="429"/>
         <source>Choose at least one task to run.</source>
         <translation>请至少选择一个任务来运行。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="427"/>
+        <location filename="../ui/views/run_controller.cpp" line="433"/>
         <source>The run did not start: %1</source>
         <translation>运行未开始：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="495"/>
+        <location filename="../ui/views/run_controller.cpp" line="501"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <location filename="../ui/views/run_controller.cpp" line="517"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="532"/>
+        <location filename="../ui/views/run_controller.cpp" line="538"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="533"/>
+        <location filename="../ui/views/run_controller.cpp" line="539"/>
         <source>Policy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="534"/>
+        <location filename="../ui/views/run_controller.cpp" line="540"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation>offline 重放内置内核；输入 LLM 配置名以使用模型</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="535"/>
+        <location filename="../ui/views/run_controller.cpp" line="541"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="536"/>
+        <location filename="../ui/views/run_controller.cpp" line="542"/>
         <source>Attempts per task</source>
         <translation>每个任务的尝试次数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="537"/>
+        <location filename="../ui/views/run_controller.cpp" line="543"/>
         <source>Patience (attempts without gain)</source>
         <translation>耐心（无提升的尝试次数）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="538"/>
+        <location filename="../ui/views/run_controller.cpp" line="544"/>
         <source>Token budget (thousands)</source>
         <translation>Token 预算（千）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="539"/>
+        <location filename="../ui/views/run_controller.cpp" line="545"/>
         <source>Wall time (minutes)</source>
         <translation>墙钟时间（分钟）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="540"/>
+        <location filename="../ui/views/run_controller.cpp" line="546"/>
         <source>Tasks at once</source>
         <translation>同时进行的任务数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="541"/>
+        <location filename="../ui/views/run_controller.cpp" line="547"/>
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation>同时推进的任务数（kope run --jobs）；同一设备上的计时从不重叠</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="542"/>
+        <location filename="../ui/views/run_controller.cpp" line="548"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="543"/>
+        <location filename="../ui/views/run_controller.cpp" line="549"/>
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="544"/>
+        <location filename="../ui/views/run_controller.cpp" line="550"/>
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation>设备池（kope run --device）：每个计时槽一次只测量一个内核</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="547"/>
+        <location filename="../ui/views/run_controller.cpp" line="553"/>
         <source>Start run</source>
         <translation>开始运行</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="548"/>
+        <location filename="../ui/views/run_controller.cpp" line="554"/>
         <source>Pause after attempt</source>
         <translation>本次尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="549"/>
+        <location filename="../ui/views/run_controller.cpp" line="555"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="550"/>
+        <location filename="../ui/views/run_controller.cpp" line="556"/>
         <source>A hint for the next prompt</source>
         <translation>给下一次提示的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="551"/>
+        <location filename="../ui/views/run_controller.cpp" line="557"/>
         <source>Send hint</source>
         <translation>发送建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="552"/>
+        <location filename="../ui/views/run_controller.cpp" line="558"/>
         <source>Hold each candidate for approval</source>
         <translation>每个候选都等待批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="553"/>
+        <location filename="../ui/views/run_controller.cpp" line="559"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="554"/>
+        <location filename="../ui/views/run_controller.cpp" line="560"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="555"/>
+        <location filename="../ui/views/run_controller.cpp" line="561"/>
         <source>Pin the incumbent</source>
         <translation>固定当前最优</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="556"/>
+        <location filename="../ui/views/run_controller.cpp" line="562"/>
         <source>No run yet.</source>
         <translation>尚无运行。</translation>
     </message>

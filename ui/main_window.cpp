@@ -93,7 +93,8 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
     tabs_->setCurrentWidget(compare_);
     emit comparisonShown();
   });
-  resizeDocks({task_dock_, run_dock_}, {170, 390}, Qt::Horizontal);
+  // The run controller wide enough for the live reply's prompt table and text.
+  resizeDocks({task_dock_, run_dock_}, {170, 480}, Qt::Horizontal);
   restoreGeometry(kWindowGeometry.get());
   restoreState(kWindowState.get());
   if (!suite_.tasks().empty()) selectTask(q(suite_.tasks().front().name));

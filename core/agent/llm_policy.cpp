@@ -181,7 +181,8 @@ class LiveFeed {
  public:
   LiveFeed(const AttemptHooks& hooks, LiveAttempt attempt, const llm::Profile& profile, int64_t prompt_estimate)
       : hooks_(hooks), attempt_(std::move(attempt)), profile_(profile), prompt_estimate_(prompt_estimate) {
-    attempt_.priced = profile.price_in_per_mtok && profile.price_out_per_mtok;
+    attempt_.price_in_per_mtok = profile.price_in_per_mtok;
+    attempt_.price_out_per_mtok = profile.price_out_per_mtok;
     attempt_.prompt_estimate = prompt_estimate;
   }
 

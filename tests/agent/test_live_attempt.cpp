@@ -143,7 +143,8 @@ TEST_F(LiveHooks, ThePromptComesBeforeTheReplyWhichStreamsInWithTokensAndCost) {
   EXPECT_EQ(a.who.iteration, 1);
   EXPECT_EQ(a.who.transcript_id, out[0].attempts[0].transcript_id);
   EXPECT_EQ(a.who.model, "scripted-model");
-  EXPECT_TRUE(a.who.priced);
+  EXPECT_TRUE(a.who.priced());
+  EXPECT_EQ(*a.who.price_in_per_mtok, 2);
   EXPECT_GT(a.who.run_id, 0);
   // the prompt by tier, before the first piece of the reply
   ASSERT_FALSE(a.sections.empty());
@@ -191,7 +192,7 @@ TEST_F(LiveHooks, ARetryStartsTheTextAgainAndAFailureEndsAsAnError) {
   const Seen::Attempt& a = seen.attempts[0];
   EXPECT_EQ(a.restarts, 1);
   EXPECT_EQ(a.answer, "first half, second half.");
-  EXPECT_FALSE(a.who.priced);
+  EXPECT_FALSE(a.who.priced());
   EXPECT_FALSE(a.usages.back().cost.has_value());
   ASSERT_TRUE(a.end.has_value());
   EXPECT_FALSE(a.end->usage.cost.has_value());

@@ -253,17 +253,22 @@ TEST(Models, LiveReplyModelFollowsEachTasksCurrentAttempt) {
   EXPECT_EQ(m.at(0).answer, "Hi");
   LiveEvent e = event(LiveEvent::Kind::End, "gelu", 7);
   e.status = "no_candidate";
-  e.who.priced = true;
   e.usage = {1300, 5, true, 0.0042, 2.5};
   m.apply(e);
   EXPECT_FALSE(m.at(0).live());
   EXPECT_EQ(m.index(0, LiveReplyModel::TokensIn).data().toString(), "1300");
   const double frozen = m.index(0, LiveReplyModel::Time).data(RawRole).toDouble();
   EXPECT_EQ(m.index(0, LiveReplyModel::Time).data(RawRole).toDouble(), frozen);
-  // the row's attempt was not priced when its prompt came: its cost stays unknown
+  // the profile has no prices: the cost stays unknown
   EXPECT_EQ(m.index(0, LiveReplyModel::Cost).data().toString(), "no price set");
   // the next attempt of the task takes its row; another task gets one of its own
-  m.apply(event(LiveEvent::Kind::Prompt, "gelu", 8));
+  // a priced profile: the prompt's estimate costs something before any reply
+  LiveEvent priced = event(LiveEvent::Kind::Prompt, "gelu", 8);
+  priced.who.price_in_per_mtok = 3;
+  priced.who.price_out_per_mtok = 15;
+  m.apply(priced);
+  EXPECT_NEAR(m.index(0, LiveReplyModel::Cost).data(RawRole).toDouble(), 1200 * 3 / 1e6, 1e-12);
+  EXPECT_EQ(m.index(0, LiveReplyModel::Cost).data().toString(), "~$0.0036");
   m.apply(event(LiveEvent::Kind::Prompt, "swish", 9));
   ASSERT_EQ(m.rowCount(), 2);
   EXPECT_EQ(m.at(0).who.transcript_id, 8);

@@ -70,7 +70,14 @@ AgentView::AgentView(QWidget* parent) : QWidget(parent) {
   tree_ = new QTreeWidget(split);
   tree_->setColumnCount(4);
   tree_->setHeaderLabels({tr("section"), tr("kind"), tr("tokens"), tr("rank")});
+  // The section's name takes what the numbers leave; the kind (with why a section was left out) elides, its
+  // tooltip has it all.
+  tree_->header()->setStretchLastSection(false);
   tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  tree_->header()->setSectionResizeMode(1, QHeaderView::Interactive);
+  tree_->header()->resizeSection(1, 110);
+  tree_->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+  tree_->header()->setSectionResizeMode(3, QHeaderView::ResizeToContents);
   reply_ = new QPlainTextEdit(split);
   reply_->setReadOnly(true);
   lay->addWidget(header_);
@@ -187,7 +194,6 @@ void AgentView::showPrompt(const kope::agent::Prompt& p, const QString& title) {
   const auto& b = p.budget;
   usage_->setText(tr("budget B = W %1 − system %2 − output %3 − reserve %4 = %5 tokens")
                       .arg(b.window).arg(b.system).arg(b.generation).arg(b.reserve).arg(b.budget));
-  reply_->clear();
   std::vector<SectionRecord> sections;
   auto add = [&](const kope::agent::Section& s, bool included) {
     SectionRecord r;
@@ -204,9 +210,15 @@ void AgentView::showPrompt(const kope::agent::Prompt& p, const QString& title) {
   for (const auto& s : p.sections) add(s, true);
   for (const auto& s : p.left_out) add(s, false);
   showSections(sections, b.budget);
+  reply_->clear();
+  bar_->setToolTip(bar_->toolTip() + "\n" + usage_->text());
 }
 
-void AgentView::setReplyShown(bool shown) { reply_->setVisible(shown); }
+void AgentView::setCompact(bool compact) {
+  reply_->setVisible(!compact);
+  header_->setVisible(!compact);
+  usage_->setVisible(!compact);
+}
 
 namespace {
 
@@ -246,6 +258,7 @@ void AgentView::showSections(const std::vector<SectionRecord>& sections, int64_t
     }
     auto* it = new QTreeWidgetItem(parent, {QString::fromStdString(s.label.empty() ? s.name : s.label), kind,
                                             QString::number(s.tokens), QString::number(s.rank, 'f', 2)});
+    it->setToolTip(0, it->text(0));
     it->setToolTip(1, kind);
     if (const int64_t c = caseOf(s); c > 0) {
       it->setData(0, Qt::UserRole, QVariant::fromValue<qint64>(c));

@@ -58,8 +58,9 @@ class AgentView : public QWidget {
   // A prompt as the agent assembled it, before (or without) its record: sections by tier, what was left out and
   // why, the budget bar. `title` heads it (plain text).
   void showPrompt(const kope::agent::Prompt& prompt, const QString& title);
-  // Without the reply box: a live view shows the reply as it streams, apart.
-  void setReplyShown(bool shown);
+  // Compact, for a live view that shows the reply apart and heads the prompt itself: no reply box, no header
+  // line, the budget's arithmetic in the bar's tooltip instead of a line of its own.
+  void setCompact(bool compact);
   QString summaryText() const;  // the header and usage lines (tests)
   QTreeWidget* tree() const { return tree_; }
 

@@ -41,7 +41,7 @@ QString LiveReplyModel::tokensText(const LiveReplyRow& r) {
 }
 
 QString LiveReplyModel::costText(const LiveReplyRow& r) {
-  if (!r.who.priced || !r.usage.cost) return tr("no price set");
+  if (!r.who.priced() || !r.usage.cost) return tr("no price set");
   return QStringLiteral("%1$%2").arg(r.usage.from_server ? QString() : QStringLiteral("~")).arg(*r.usage.cost, 0, 'f', 4);
 }
 
@@ -57,7 +57,7 @@ QVariant LiveReplyModel::cell(const LiveReplyRow& r, int column, int role) const
       case Phase: return q(r.phase);
       case TokensIn: return QVariant::fromValue<qlonglong>(r.usage.prompt_tokens);
       case TokensOut: return QVariant::fromValue<qlonglong>(r.usage.completion_tokens);
-      case Cost: return r.who.priced && r.usage.cost ? QVariant(*r.usage.cost) : QVariant();
+      case Cost: return r.who.priced() && r.usage.cost ? QVariant(*r.usage.cost) : QVariant();
       case Time: return seconds(r);
     }
     return {};
@@ -90,6 +90,7 @@ void LiveReplyModel::apply(const LiveEvent& e) {
     r.phase = "awaiting_reply";
     r.prompt = e.prompt;
     r.usage.prompt_tokens = e.who.prompt_estimate;
+    if (e.who.priced()) r.usage.cost = e.who.prompt_estimate * *e.who.price_in_per_mtok / 1e6;  // nothing out yet
     r.started = Clock::now();
     if (row < 0) {
       append(std::move(r));

@@ -1,5 +1,6 @@
 #include "live_reply_pane.h"
 
+#include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollBar>
@@ -8,6 +9,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <cstdlib>
 
 #include "agentview/agent_view.h"
 #include "models/status.h"
@@ -89,7 +92,7 @@ void LiveReplyPane::buildViews() {
 
   prompt_ = new kope::agentview::AgentView;
   prompt_->setObjectName("live-prompt");
-  prompt_->setReplyShown(false);
+  prompt_->setCompact(true);
   fold_ = new QToolButton;
   fold_->setObjectName("live-reasoning-toggle");
   fold_->setCheckable(true);
@@ -116,12 +119,19 @@ void LiveReplyPane::buildViews() {
   rl->addWidget(reasoning_, 1);
   rl->addWidget(answer_, 3);
 
+  // Small minimums: the run controller still fits a 700-high window with the pane in it.
+  prompt_->setMinimumHeight(40);
+  reply->setMinimumHeight(40);
+  answer_->setMinimumHeight(24);
+  reasoning_->setMinimumHeight(24);
+  answer_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));  // replies are mostly code
   split_ = new QSplitter(Qt::Vertical);
   split_->addWidget(prompt_);
   split_->addWidget(reply);
   split_->setStretchFactor(0, 2);
   split_->setStretchFactor(1, 3);
   split_->setChildrenCollapsible(false);
+  connect(split_, &QSplitter::splitterMoved, this, [this] { user_split_ = true; });
   auto* l = new QVBoxLayout(this);
   l->setContentsMargins(0, 0, 0, 0);
   l->setSpacing(2);
@@ -183,6 +193,7 @@ void LiveReplyPane::render() {
   answer_->verticalScrollBar()->setValue(answer_->verticalScrollBar()->maximum());
   reasoning_->verticalScrollBar()->setValue(reasoning_->verticalScrollBar()->maximum());
   updateLines();
+  fitSplit();
 }
 
 void LiveReplyPane::append(int row, const QString& answer, const QString& reasoning, bool restart) {
@@ -194,6 +205,21 @@ void LiveReplyPane::append(int row, const QString& answer, const QString& reason
   appendText(answer_, answer);
   appendText(reasoning_, reasoning);
   updateLines();
+  fitSplit();
+}
+
+void LiveReplyPane::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  QTimer::singleShot(0, this, &LiveReplyPane::fitSplit);
+}
+
+void LiveReplyPane::fitSplit() {
+  const int total = split_->height();
+  if (user_split_ || total <= 0) return;
+  const int row = shownRow();
+  const bool replying = row >= 0 && (!model_->at(row).answer.empty() || !model_->at(row).reasoning.empty());
+  const int prompt = total * (replying ? 35 : 70) / 100;
+  if (std::abs(split_->sizes().value(0) - prompt) > 4) split_->setSizes({prompt, total - prompt});
 }
 
 // The title (task, attempt, model, where the reply is), the figures so far, and the reasoning's fold.
@@ -218,7 +244,7 @@ void LiveReplyPane::updateLines() {
   const bool any = !r.reasoning.empty();
   fold_->setEnabled(any);
   fold_->setArrowType(fold_->isChecked() && any ? Qt::DownArrow : Qt::RightArrow);
-  fold_->setText(any ? tr("Reasoning (%n character(s))", nullptr, static_cast<int>(q(r.reasoning).size()))
+  fold_->setText(any ? tr("Reasoning: %1 characters").arg(q(r.reasoning).size())
                      : tr("Reasoning (none reported apart from the answer)"));
   reasoning_->setVisible(any && fold_->isChecked());
 }

@@ -51,16 +51,21 @@ class LiveReplyPane : public QWidget {
   void taskChosen(const QString& task);
 
  private:
+  void resizeEvent(QResizeEvent* event) override;
   void buildViews();
   void addTab(const std::string& task);
   void render();
   void updateLines();
+  // Until a person drags the handle: the prompt takes most of the room while the reply has not started, the
+  // reply once it has.
+  void fitSplit();
   void append(int row, const QString& answer, const QString& reasoning, bool restart);
   int shownRow() const;
 
   LiveReplyModel* model_ = nullptr;
   std::string shown_;
   bool chosen_ = false;  // a person chose the task: new attempts of others do not take the pane
+  bool user_split_ = false;  // a person dragged the prompt/reply handle: it stays where they put it
   QTabBar* tabs_ = nullptr;
   QLabel* title_ = nullptr;
   QLabel* stats_ = nullptr;

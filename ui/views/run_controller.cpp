@@ -185,6 +185,7 @@ void RunController::layOut() {
   // Tables ask for little height, so the whole controller fits a 700-high window.
   attempt_view_->setMinimumHeight(48);
   steering_view_->setMinimumHeight(48);
+  live_->setMinimumHeight(48);  // below its contents' own: it shares a short window, clipped rather than pushing
   auto* records = new QSplitter(Qt::Vertical);
   records->addWidget(attempt_view_);
   records->addWidget(steering_view_);
@@ -222,7 +223,7 @@ void RunController::layOut() {
 // Until a person drags a handle: the steering as tall as it needs; the choices, which matter before a run, as
 // tall as they need up to a quarter of the rest, and folded to a strip during one; of what remains, the tasks in
 // flight and the pool 60% (65% during a run) and the attempts with the steering log the rest. With a model's
-// policy the live reply takes the most during a run (55%; the tasks 25%, the records 20%) and a third before.
+// policy the live reply takes the most during a run (65%; the tasks 20%, the records 15%) and 40% otherwise.
 void RunController::fitPanes() {
   if (user_sized_ || split_->height() <= 0) return;
   const int total = split_->height() - 4 * split_->handleWidth();
@@ -234,8 +235,13 @@ void RunController::fitPanes() {
     split_->setSizes({choices, steer, tasks, 0, rest - tasks});
     return;
   }
-  const int tasks = rest * (running_ ? 25 : 35) / 100, live = rest * (running_ ? 55 : 33) / 100;
-  split_->setSizes({choices, steer, tasks, live, rest - tasks - live});
+  // The tasks in flight at least as tall as they must be; during a run, attempts and steering log fold away
+  // rather than squeeze the reply when a short window has no room for them.
+  QWidget* records = split_->widget(4);
+  const int tasks = std::max(rest * (running_ ? 20 : 25) / 100, monitor_->minimumSizeHint().height());
+  int kept = rest * (running_ ? 15 : 35) / 100;
+  if (kept < records->minimumSizeHint().height()) kept = running_ ? 0 : records->minimumSizeHint().height();
+  split_->setSizes({choices, steer, tasks, std::max(0, rest - tasks - kept), kept});
 }
 
 void RunController::updateLiveShown() {

@@ -21,8 +21,10 @@ struct LiveAttempt {
   int iteration = 0;          // the task's attempt number in this session of the policy, from 1
   int64_t transcript_id = 0;  // the attempt's record in the AgentStore (begun before the request)
   std::string profile, model;
-  bool priced = false;         // the profile has both prices: cost is known
+  // The profile's prices (currency per million tokens); cost is known when both are.
+  std::optional<double> price_in_per_mtok, price_out_per_mtok;
   int64_t prompt_estimate = 0;  // the prompt's calibrated token estimate (system and user)
+  bool priced() const { return price_in_per_mtok && price_out_per_mtok; }
 };
 
 // Tokens and cost so far. Until the server reports its figures they are kope's estimates: the prompt's
