@@ -130,6 +130,779 @@
     </message>
 </context>
 <context>
+    <name>kope::agentview::AgentView</name>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="26"/>
+        <source>hot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="27"/>
+        <source>warm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="28"/>
+        <source>cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="40"/>
+        <source>requested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="41"/>
+        <source>candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="42"/>
+        <source>no candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="43"/>
+        <source>evaluated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <source>section</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <source>kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <source>tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <source>rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="165"/>
+        <source>Evaluation %1: no transcript (not an LLM attempt).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="166"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="216"/>
+        <source>No transcript (not an LLM attempt).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="186"/>
+        <source>retrieved by memory before this attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="189"/>
+        <source>#%1 Case %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="212"/>
+        <source>Cannot read the transcript: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="225"/>
+        <source>&lt;b&gt;Attempt %1&lt;/b&gt; · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="232"/>
+        <source>usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="234"/>
+        <source>reported by the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="234"/>
+        <source>estimated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="237"/>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="238"/>
+        <source> · error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="239"/>
+        <source>— answer —
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="240"/>
+        <source>
+
+— reasoning —
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="242"/>
+        <source>no reply recorded (the request did not complete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="263"/>
+        <source>ranked but left out for lack of budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="276"/>
+        <source>Select Case %1 in the graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="280"/>
+        <source>%1 — %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::agentview::BudgetBar</name>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="58"/>
+        <source>hot %1 + warm %2 + cold %3 = %4 of %5 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="83"/>
+        <source>hot %1 · warm %2 · cold %3 / B %4 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::CaseDetails</name>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="73"/>
+        <source>Open in editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="74"/>
+        <source>Compare with incumbent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="75"/>
+        <source>Compare with selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="76"/>
+        <source>Fork run from here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="78"/>
+        <location filename="../ui/graph/case_details.cpp" line="85"/>
+        <source>Select a Case in the graph.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="103"/>
+        <source>incumbent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="104"/>
+        <source>pruned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="105"/>
+        <source>pinned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="106"/>
+        <source>marked as cheat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="107"/>
+        <source>marked as invalid measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="109"/>
+        <source>foreign (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="110"/>
+        <source>&lt;b&gt;Case #%1&lt;/b&gt; · %2 on %3 · %4 · %5%6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="113"/>
+        <source>correct, %1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="113"/>
+        <source>incorrect (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="121"/>
+        <source>Thought</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="121"/>
+        <source>(none given)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="124"/>
+        <source>Tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="124"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="126"/>
+        <source>parent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="126"/>
+        <source>baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="127"/>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="128"/>
+        <source>run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="131"/>
+        <source>Speedups per case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="134"/>
+        <source>case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135"/>
+        <source>status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135"/>
+        <source>speedup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135"/>
+        <source>95% interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="147"/>
+        <source>overall %1× [%2 … %3] (no per-case report stored)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="149"/>
+        <source>no report stored for this Case (foreign or synthetic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="151"/>
+        <source>Feedback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="152"/>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="153"/>
+        <source>Diff against parent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="153"/>
+        <source>(no diff: a root or unchanged)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="154"/>
+        <source>Journal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="155"/>
+        <source>(no entry)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="159"/>
+        <source>Curation history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="160"/>
+        <source>(never curated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="164"/>
+        <source> (subtree, %1 Cases)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::CurationCommand</name>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="25"/>
+        <source>prune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="26"/>
+        <source>prune subtree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="27"/>
+        <source>unprune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="28"/>
+        <source>unprune subtree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="29"/>
+        <source>pin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="30"/>
+        <source>unpin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="31"/>
+        <source>mark cheat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="32"/>
+        <source>mark invalid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="33"/>
+        <source>clear mark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/curation.cpp" line="41"/>
+        <source>%1 %n Case(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::FilterBar</name>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40"/>
+        <source>all tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40"/>
+        <source>all devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40"/>
+        <source>all labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41"/>
+        <source>all ideas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41"/>
+        <source>all runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41"/>
+        <source>local and foreign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="47"/>
+        <source>local</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="48"/>
+        <source>foreign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="49"/>
+        <source>search #id or thought…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::GraphModel</name>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="19"/>
+        <source>effective</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="19"/>
+        <source>partial</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="20"/>
+        <source>ineffective</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="20"/>
+        <source>negative</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="21"/>
+        <source>incorrect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184"/>
+        <source>Case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184"/>
+        <source>task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184"/>
+        <source>device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184"/>
+        <source>label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184"/>
+        <source>speedup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185"/>
+        <source>status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185"/>
+        <source>run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185"/>
+        <source>origin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185"/>
+        <source>curation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185"/>
+        <source>thought</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::GraphWidget</name>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="77"/>
+        <source>Reason (recorded with the act):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="189"/>
+        <source>╳ hatched: incorrect · </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="189"/>
+        <source>&lt;b style=&apos;color:#ffb300&apos;&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="190"/>
+        <source>&lt;b style=&apos;color:#555&apos;&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="190"/>
+        <source>&lt;b style=&apos;color:#1565c0&apos;&gt;P&lt;/b&gt;: pinned · </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="191"/>
+        <source>&lt;b style=&apos;color:#b000b0&apos;&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
+        <source>&lt;b style=&apos;color:#008080&apos;&gt;F dotted&lt;/b&gt;: foreign · </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
+        <source>size: d(v)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193"/>
+        <source>Case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="194"/>
+        <source>What the agent was shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195"/>
+        <source>Fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="196"/>
+        <source>Fit the graph (F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="197"/>
+        <source>Zoom in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="198"/>
+        <source>Zoom out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="199"/>
+        <source>Re-layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="200"/>
+        <source>Lay the graph out again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="126"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="132"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="201"/>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="202"/>
+        <source>Save the view as PNG or SVG, or the graph as GraphML</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="204"/>
+        <source>View as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
+        <source>View as SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="206"/>
+        <source>Graph as GraphML…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <source>Prune…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <source>Prune subtree…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <source>Unprune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <source>Unprune subtree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <source>Pin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <source>Unpin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
+        <source>Mark as cheat…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
+        <source>Mark as invalid measurement…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
+        <source>Clear mark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="277"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="217"/>
+        <source>%1 Cases, %2 shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
+        <source>Undo %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <source>Redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <source>Redo %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="130"/>
+        <source>Exported %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="185"/>
+        <source>%1 Cases · layout %2 in %3 ms%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="186"/>
+        <source> (cached)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="190"/>
+        <source>layout failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="252"/>
+        <source>could not read the memory: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="351"/>
+        <source>%n match(es) for &quot;%1&quot;</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="418"/>
+        <source>%1 %n Case(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="426"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="432"/>
+        <source>Curation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="429"/>
+        <source>%1: %n Case(s) changed</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>kope::ui::AttemptModel</name>
     <message>
         <location filename="../ui/models/models.cpp" line="127"/>
@@ -734,119 +1507,119 @@
 <context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="293"/>
+        <location filename="../ui/main_window_build.cpp" line="356"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="302"/>
+        <location filename="../ui/main_window_build.cpp" line="365"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window_build.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="195"/>
+        <location filename="../ui/main_window_build.cpp" line="359"/>
         <source>Cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="299"/>
+        <location filename="../ui/main_window_build.cpp" line="362"/>
         <source>Chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="300"/>
+        <location filename="../ui/main_window_build.cpp" line="363"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="303"/>
+        <location filename="../ui/main_window_build.cpp" line="366"/>
         <source>&amp;Open kernel...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="304"/>
+        <location filename="../ui/main_window_build.cpp" line="367"/>
         <source>&amp;Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="305"/>
+        <location filename="../ui/main_window_build.cpp" line="368"/>
         <source>&amp;Evaluate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="306"/>
+        <location filename="../ui/main_window_build.cpp" line="369"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="309"/>
+        <location filename="../ui/main_window_build.cpp" line="372"/>
         <source>Load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="310"/>
+        <location filename="../ui/main_window_build.cpp" line="373"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="313"/>
+        <location filename="../ui/main_window_build.cpp" line="376"/>
         <source> Shipped kernels: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="314"/>
+        <location filename="../ui/main_window_build.cpp" line="377"/>
         <source> Warm-ups: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="315"/>
+        <location filename="../ui/main_window_build.cpp" line="378"/>
         <source> Timed runs: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="316"/>
+        <location filename="../ui/main_window_build.cpp" line="379"/>
         <source> Timeout (s): </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="317"/>
+        <location filename="../ui/main_window_build.cpp" line="380"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="318"/>
+        <location filename="../ui/main_window_build.cpp" line="381"/>
         <source>&amp;Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="186"/>
-        <location filename="../ui/main_window_build.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="188"/>
+        <location filename="../ui/main_window_build.cpp" line="393"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="204"/>
+        <location filename="../ui/main_window.cpp" line="206"/>
         <source>Reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="216"/>
+        <location filename="../ui/main_window.cpp" line="218"/>
         <source>Cannot read the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="221"/>
+        <location filename="../ui/main_window.cpp" line="223"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="272"/>
+        <location filename="../ui/main_window.cpp" line="274"/>
         <source>Open kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273"/>
+        <location filename="../ui/main_window.cpp" line="275"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -876,203 +1649,203 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="80"/>
+        <location filename="../ui/main_window_build.cpp" line="89"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="148"/>
+        <location filename="../ui/main_window_build.cpp" line="158"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="152"/>
+        <location filename="../ui/main_window_build.cpp" line="162"/>
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="157"/>
+        <location filename="../ui/main_window_build.cpp" line="167"/>
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="194"/>
+        <location filename="../ui/main_window_build.cpp" line="204"/>
         <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="196"/>
+        <location filename="../ui/main_window_build.cpp" line="206"/>
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="294"/>
+        <location filename="../ui/main_window_build.cpp" line="357"/>
         <source>Run controller</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="295"/>
+        <location filename="../ui/main_window_build.cpp" line="358"/>
         <source>Experience graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="297"/>
+        <location filename="../ui/main_window_build.cpp" line="360"/>
         <source>Compile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="298"/>
+        <location filename="../ui/main_window_build.cpp" line="361"/>
         <source>Profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="301"/>
+        <location filename="../ui/main_window_build.cpp" line="364"/>
         <source>Compare</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="307"/>
+        <location filename="../ui/main_window_build.cpp" line="370"/>
         <source>&amp;Cancel evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="308"/>
+        <location filename="../ui/main_window_build.cpp" line="371"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="311"/>
+        <location filename="../ui/main_window_build.cpp" line="374"/>
         <source>&amp;Machine check...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="312"/>
+        <location filename="../ui/main_window_build.cpp" line="375"/>
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="319"/>
+        <location filename="../ui/main_window_build.cpp" line="382"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="320"/>
+        <location filename="../ui/main_window_build.cpp" line="383"/>
         <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="113"/>
+        <location filename="../ui/main_window.cpp" line="114"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="137"/>
+        <location filename="../ui/main_window.cpp" line="139"/>
         <source>untitled.cpp</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="139"/>
+        <location filename="../ui/main_window.cpp" line="141"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="165"/>
+        <location filename="../ui/main_window.cpp" line="167"/>
         <source>the editor has changed since this evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="213"/>
+        <location filename="../ui/main_window.cpp" line="215"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="230"/>
+        <location filename="../ui/main_window.cpp" line="232"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="241"/>
-        <location filename="../ui/main_window.cpp" line="248"/>
+        <location filename="../ui/main_window.cpp" line="243"/>
+        <location filename="../ui/main_window.cpp" line="250"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="267"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="267"/>
+        <location filename="../ui/main_window.cpp" line="269"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="287"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="322"/>
         <source>Select a task first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="336"/>
         <source>Evaluating %1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="356"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="379"/>
+        <location filename="../ui/main_window.cpp" line="381"/>
         <source>Did not compile: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>Result: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
+        <location filename="../ui/main_window.cpp" line="390"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
+        <location filename="../ui/main_window.cpp" line="391"/>
         <source>, score %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="390"/>
+        <location filename="../ui/main_window.cpp" line="392"/>
         <source>Warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="404"/>
+        <location filename="../ui/main_window.cpp" line="406"/>
         <source>Error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="412"/>
         <source>Working...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="412"/>
         <source>Idle</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1196,173 +1969,183 @@
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="250"/>
+        <location filename="../ui/views/run_controller.cpp" line="274"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="284"/>
+        <location filename="../ui/views/run_controller.cpp" line="308"/>
         <source>write the hint in the hint field first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="305"/>
-        <location filename="../ui/views/run_controller.cpp" line="332"/>
+        <location filename="../ui/views/run_controller.cpp" line="329"/>
+        <location filename="../ui/views/run_controller.cpp" line="356"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="374"/>
         <source>run %1 stopped</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="350"/>
+        <location filename="../ui/views/run_controller.cpp" line="374"/>
         <source>run %1 done</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="361"/>
+        <location filename="../ui/views/run_controller.cpp" line="385"/>
         <source>the run failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="383"/>
+        <location filename="../ui/views/run_controller.cpp" line="407"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="392"/>
+        <location filename="../ui/views/run_controller.cpp" line="416"/>
         <source>Choose at least one task to run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="396"/>
+        <location filename="../ui/views/run_controller.cpp" line="420"/>
         <source>The run did not start: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="463"/>
+        <location filename="../ui/views/run_controller.cpp" line="487"/>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="479"/>
+        <location filename="../ui/views/run_controller.cpp" line="503"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="500"/>
+        <location filename="../ui/views/run_controller.cpp" line="524"/>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="525"/>
+        <source>Steering log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="526"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="501"/>
+        <location filename="../ui/views/run_controller.cpp" line="527"/>
         <source>Policy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="502"/>
+        <location filename="../ui/views/run_controller.cpp" line="528"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="503"/>
+        <location filename="../ui/views/run_controller.cpp" line="529"/>
         <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="504"/>
+        <location filename="../ui/views/run_controller.cpp" line="530"/>
         <source>Attempts per task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="505"/>
+        <location filename="../ui/views/run_controller.cpp" line="531"/>
         <source>Patience (attempts without gain)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="506"/>
+        <location filename="../ui/views/run_controller.cpp" line="532"/>
         <source>Token budget (thousands)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="507"/>
+        <location filename="../ui/views/run_controller.cpp" line="533"/>
         <source>Wall time (minutes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="508"/>
+        <location filename="../ui/views/run_controller.cpp" line="534"/>
         <source>Tasks at once</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="509"/>
+        <location filename="../ui/views/run_controller.cpp" line="535"/>
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="510"/>
+        <location filename="../ui/views/run_controller.cpp" line="536"/>
         <source>Devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="511"/>
+        <location filename="../ui/views/run_controller.cpp" line="537"/>
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="512"/>
+        <location filename="../ui/views/run_controller.cpp" line="538"/>
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="514"/>
+        <location filename="../ui/views/run_controller.cpp" line="540"/>
         <source>Start run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="515"/>
+        <location filename="../ui/views/run_controller.cpp" line="541"/>
         <source>Pause after attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="516"/>
+        <location filename="../ui/views/run_controller.cpp" line="542"/>
         <source>Stop now</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="517"/>
+        <location filename="../ui/views/run_controller.cpp" line="543"/>
         <source>A hint for the next prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="518"/>
+        <location filename="../ui/views/run_controller.cpp" line="544"/>
         <source>Send hint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="519"/>
+        <location filename="../ui/views/run_controller.cpp" line="545"/>
         <source>Hold each candidate for approval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="520"/>
+        <location filename="../ui/views/run_controller.cpp" line="546"/>
         <source>Approve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="521"/>
+        <location filename="../ui/views/run_controller.cpp" line="547"/>
         <source>Reject</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="522"/>
+        <location filename="../ui/views/run_controller.cpp" line="548"/>
         <source>Pin the incumbent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="523"/>
+        <location filename="../ui/views/run_controller.cpp" line="549"/>
         <source>No run yet.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1398,92 +2181,92 @@
 <context>
     <name>kope::ui::RunMonitor</name>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="164"/>
+        <location filename="../ui/views/run_monitor.cpp" line="165"/>
         <source>%1/%2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="199"/>
+        <location filename="../ui/views/run_monitor.cpp" line="200"/>
         <source>pauses after its current attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="199"/>
+        <location filename="../ui/views/run_monitor.cpp" line="200"/>
         <source>resumed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="208"/>
+        <location filename="../ui/views/run_monitor.cpp" line="209"/>
         <source>stopping: its running evaluation is cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="242"/>
+        <location filename="../ui/views/run_monitor.cpp" line="243"/>
         <source>%1 of %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="247"/>
+        <location filename="../ui/views/run_monitor.cpp" line="248"/>
         <source>%1 of %2 attempts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="253"/>
+        <location filename="../ui/views/run_monitor.cpp" line="254"/>
         <source>%1 of %2 wall time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="257"/>
+        <location filename="../ui/views/run_monitor.cpp" line="258"/>
         <source>%1 elapsed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="269"/>
+        <location filename="../ui/views/run_monitor.cpp" line="270"/>
         <source>Resume task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="269"/>
+        <location filename="../ui/views/run_monitor.cpp" line="270"/>
         <source>Pause task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="275"/>
+        <location filename="../ui/views/run_monitor.cpp" line="276"/>
         <source>Budget</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="276"/>
+        <location filename="../ui/views/run_monitor.cpp" line="277"/>
         <source>Tasks in flight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="277"/>
+        <location filename="../ui/views/run_monitor.cpp" line="278"/>
         <source>Device pool</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="278"/>
+        <location filename="../ui/views/run_monitor.cpp" line="279"/>
         <source>Pause the selected task after its current attempt, or resume it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="279"/>
+        <location filename="../ui/views/run_monitor.cpp" line="280"/>
         <source>Stop task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="280"/>
+        <location filename="../ui/views/run_monitor.cpp" line="281"/>
         <source>Stop the selected task now; the others go on</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="281"/>
+        <location filename="../ui/views/run_monitor.cpp" line="282"/>
         <source>Hint to task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="282"/>
+        <location filename="../ui/views/run_monitor.cpp" line="283"/>
         <source>Send the hint being written above to the selected task alone</source>
         <translation type="unfinished"></translation>
     </message>

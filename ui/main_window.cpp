@@ -87,9 +87,10 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
     tabs_->setCurrentWidget(compare_);
     emit comparisonShown();
   });
-  resizeDocks({task_dock_, run_dock_}, {170, 390}, Qt::Horizontal);
+  resizeDocks({task_dock_, run_dock_}, {170, kRightDockMin + 40}, Qt::Horizontal);
   restoreGeometry(kWindowGeometry.get());
   restoreState(kWindowState.get());
+  restoreSplitters();
   if (!suite_.tasks().empty()) selectTask(q(suite_.tasks().front().name));
   updateTitle();
 }
@@ -118,6 +119,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   engine_->cancelEvaluation();
   kWindowGeometry.set(saveGeometry());
   kWindowState.set(saveState());
+  saveSplitters();
   kWarmup.set(warmup_->value());
   kReps.set(reps_->value());
   kTimeoutSeconds.set(timeout_->value());
