@@ -167,89 +167,89 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="131"/>
         <source>section</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="131"/>
         <source>kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="131"/>
         <source>tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="131"/>
         <source>rank</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="165"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="167"/>
         <source>Evaluation %1: no transcript (not an LLM attempt).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="166"/>
-        <location filename="../ui/agentview/agent_view.cpp" line="216"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="168"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="218"/>
         <source>No transcript (not an LLM attempt).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="186"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="188"/>
         <source>retrieved by memory before this attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="189"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="191"/>
         <source>#%1 Case %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="212"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="214"/>
         <source>Cannot read the transcript: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="225"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="227"/>
         <source>&lt;b&gt;Attempt %1&lt;/b&gt; · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="232"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="234"/>
         <source>usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="234"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="236"/>
         <source>reported by the server</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="234"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="236"/>
         <source>estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="237"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="239"/>
         <source>unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="238"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="240"/>
         <source> · error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="239"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="241"/>
         <source>— answer —
 </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="240"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="242"/>
         <source>
 
 — reasoning —
@@ -257,22 +257,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="242"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="244"/>
         <source>no reply recorded (the request did not complete)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="263"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="265"/>
         <source>ranked but left out for lack of budget</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="276"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="278"/>
         <source>Select Case %1 in the graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="280"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="282"/>
         <source>%1 — %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -674,180 +674,180 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="189"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
         <source>╳ hatched: incorrect · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="189"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
         <source>&lt;b style=&apos;color:#ffb300&apos;&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="190"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193"/>
         <source>&lt;b style=&apos;color:#555&apos;&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="190"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193"/>
         <source>&lt;b style=&apos;color:#1565c0&apos;&gt;P&lt;/b&gt;: pinned · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="191"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="194"/>
         <source>&lt;b style=&apos;color:#b000b0&apos;&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195"/>
         <source>&lt;b style=&apos;color:#008080&apos;&gt;F dotted&lt;/b&gt;: foreign · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195"/>
         <source>size: d(v)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="193"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="196"/>
         <source>Case</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="194"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="197"/>
         <source>What the agent was shown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="195"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="198"/>
         <source>Fit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="196"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="199"/>
         <source>Fit the graph (F)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="197"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="200"/>
         <source>Zoom in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="198"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="201"/>
         <source>Zoom out</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="199"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="202"/>
         <source>Re-layout</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="200"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="203"/>
         <source>Lay the graph out again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="126"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="132"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="201"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="127"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="133"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="204"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="202"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
         <source>Save the view as PNG or SVG, or the graph as GraphML</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="204"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
         <source>View as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
         <source>View as SVG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="206"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
         <source>Graph as GraphML…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
         <source>Prune…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
         <source>Prune subtree…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
         <source>Unprune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211"/>
         <source>Unprune subtree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211"/>
         <source>Pin</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211"/>
         <source>Unpin</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212"/>
         <source>Mark as cheat…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212"/>
         <source>Mark as invalid measurement…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="213"/>
         <source>Clear mark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/graph/graph_widget.cpp" line="277"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="217"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="220"/>
         <source>%1 Cases, %2 shown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
         <source>Undo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
         <source>Undo %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226"/>
         <source>Redo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226"/>
         <source>Redo %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="130"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="131"/>
         <source>Exported %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2294,22 +2294,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
+        <source>all cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
         <source>retired</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
         <source>busy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
         <source>idle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="184"/>
+        <location filename="../ui/models/run_models.cpp" line="186"/>
         <source>out of the pool: %1</source>
         <translation type="unfinished"></translation>
     </message>

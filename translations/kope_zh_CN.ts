@@ -167,90 +167,90 @@
         <translation>已评测</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="131"/>
         <source>section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="131"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="131"/>
         <source>tokens</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="129"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="131"/>
         <source>rank</source>
         <translation>排序分</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="165"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="167"/>
         <source>Evaluation %1: no transcript (not an LLM attempt).</source>
         <translation>评测 %1：无对话记录（不是 LLM 尝试）。</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="166"/>
-        <location filename="../ui/agentview/agent_view.cpp" line="216"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="168"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="218"/>
         <source>No transcript (not an LLM attempt).</source>
         <translation>无对话记录（不是 LLM 尝试）。</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="186"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="188"/>
         <source>retrieved by memory before this attempt</source>
         <translation>此次尝试前由记忆检索到的内容</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="189"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="191"/>
         <source>#%1 Case %2 (%3)</source>
         <translation>#%1 案例 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="212"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="214"/>
         <source>Cannot read the transcript: %1</source>
         <translation>无法读取对话记录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="225"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="227"/>
         <source>&lt;b&gt;Attempt %1&lt;/b&gt; · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10</source>
         <translation>&lt;b&gt;尝试 %1&lt;/b&gt; · 运行 %2 · %3（%4）· 第 %5 轮 · %6/%7 · 记忆 %8 · %9%10</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="232"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="234"/>
         <source>usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7</source>
         <translation>用量：提示 %1 + 补全 %2 Token（%3）· %4 秒 · 结束原因 %5 · 费用 %6%7</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="234"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="236"/>
         <source>reported by the server</source>
         <translation>服务器报告</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="234"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="236"/>
         <source>estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="237"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="239"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="238"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="240"/>
         <source> · error: %1</source>
         <translation> · 错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="239"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="241"/>
         <source>— answer —
 </source>
         <translation>— 回答 —
 </translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="240"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="242"/>
         <source>
 
 — reasoning —
@@ -261,22 +261,22 @@
 </translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="242"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="244"/>
         <source>no reply recorded (the request did not complete)</source>
         <translation>未记录回复（请求未完成）</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="263"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="265"/>
         <source>ranked but left out for lack of budget</source>
         <translation>已排序但因预算不足而未放入</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="276"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="278"/>
         <source>Select Case %1 in the graph</source>
         <translation>在经验图中选中案例 %1</translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="280"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="282"/>
         <source>%1 — %2 tokens</source>
         <translation>%1 — %2 Token</translation>
     </message>
@@ -677,180 +677,180 @@
         <translation>原因（与操作一同记录）：</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="189"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
         <source>╳ hatched: incorrect · </source>
         <translation>╳ 斜线填充：不正确 · </translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="189"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
         <source>&lt;b style=&apos;color:#ffb300&apos;&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
         <translation>&lt;b style=&apos;color:#ffb300&apos;&gt;★ 金色边框&lt;/b&gt;：当前最优 · </translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="190"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193"/>
         <source>&lt;b style=&apos;color:#555&apos;&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
         <translation>&lt;b style=&apos;color:#555&apos;&gt;✂ 淡化、虚线&lt;/b&gt;：已剪枝 · </translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="190"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193"/>
         <source>&lt;b style=&apos;color:#1565c0&apos;&gt;P&lt;/b&gt;: pinned · </source>
         <translation>&lt;b style=&apos;color:#1565c0&apos;&gt;P&lt;/b&gt;：已固定 · </translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="191"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="194"/>
         <source>&lt;b style=&apos;color:#b000b0&apos;&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
         <translation>&lt;b style=&apos;color:#b000b0&apos;&gt;C/I 点划线&lt;/b&gt;：作弊/无效测量 · </translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195"/>
         <source>&lt;b style=&apos;color:#008080&apos;&gt;F dotted&lt;/b&gt;: foreign · </source>
         <translation>&lt;b style=&apos;color:#008080&apos;&gt;F 点线&lt;/b&gt;：外来 · </translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195"/>
         <source>size: d(v)</source>
         <translation>大小：d(v)</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="193"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="196"/>
         <source>Case</source>
         <translation>案例</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="194"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="197"/>
         <source>What the agent was shown</source>
         <translation>智能体看到的内容</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="195"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="198"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="196"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="199"/>
         <source>Fit the graph (F)</source>
         <translation>使整个图适应窗口 (F)</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="197"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="200"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="198"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="201"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="199"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="202"/>
         <source>Re-layout</source>
         <translation>重新布局</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="200"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="203"/>
         <source>Lay the graph out again</source>
         <translation>重新计算图的布局</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="126"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="132"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="201"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="127"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="133"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="204"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="202"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
         <source>Save the view as PNG or SVG, or the graph as GraphML</source>
         <translation>将当前视图保存为 PNG 或 SVG，或将整个图保存为 GraphML</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="204"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
         <source>View as PNG…</source>
         <translation>视图另存为 PNG…</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
         <source>View as SVG…</source>
         <translation>视图另存为 SVG…</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="206"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
         <source>Graph as GraphML…</source>
         <translation>图另存为 GraphML…</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
         <source>Prune…</source>
         <translation>剪枝…</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
         <source>Prune subtree…</source>
         <translation>剪枝子树…</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
         <source>Unprune</source>
         <translation>取消剪枝</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211"/>
         <source>Unprune subtree</source>
         <translation>取消剪枝子树</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211"/>
         <source>Unpin</source>
         <translation>取消固定</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212"/>
         <source>Mark as cheat…</source>
         <translation>标记为作弊…</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212"/>
         <source>Mark as invalid measurement…</source>
         <translation>标记为无效测量…</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="213"/>
         <source>Clear mark</source>
         <translation>清除标记</translation>
     </message>
     <message>
         <location filename="../ui/graph/graph_widget.cpp" line="277"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="217"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="220"/>
         <source>%1 Cases, %2 shown</source>
         <translation>%1 个案例，显示 %2 个</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
         <source>Undo %1</source>
         <translation>撤销%1</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226"/>
         <source>Redo %1</source>
         <translation>重做%1</translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="130"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="131"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -2294,22 +2294,27 @@
         <translation>测量次数</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
+        <source>all cores</source>
+        <translation>全部核心</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
         <source>retired</source>
         <translation>已移出</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183"/>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="184"/>
+        <location filename="../ui/models/run_models.cpp" line="186"/>
         <source>out of the pool: %1</source>
         <translation>已移出设备池：%1</translation>
     </message>

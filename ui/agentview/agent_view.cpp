@@ -106,6 +106,8 @@ AgentView::AgentView(QWidget* parent) : QWidget(parent) {
   tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
   tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   tree_->viewport()->installEventFilter(this);
+  // The header and four rows at least: a short dock squeezes the reply first.
+  tree_->setMinimumHeight(tree_->header()->sizeHint().height() + 4 * tree_->fontMetrics().height() * 3 / 2);
   reply_ = new QPlainTextEdit(split);
   reply_->setReadOnly(true);
   lay->addWidget(header_);

@@ -176,8 +176,10 @@ void GraphWidget::resizeEvent(QResizeEvent* event) {
   const Qt::Orientation o = width() < kSideBySideWidth ? Qt::Vertical : Qt::Horizontal;
   if (split_->orientation() == o) return;
   split_->setOrientation(o);
+  // Stacked, the Case and the agent's prompt (text to read) get the larger part; side by side, the graph does.
   const int total = o == Qt::Vertical ? split_->height() : split_->width();
-  split_->setSizes({total * 45 / 100, total - total * 45 / 100});
+  const int graph = total * (o == Qt::Vertical ? 35 : 55) / 100;
+  split_->setSizes({graph, total - graph});
 }
 
 // Every text of the browser, set again when the language changes (the window installs another translation).
