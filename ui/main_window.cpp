@@ -94,9 +94,10 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
     emit comparisonShown();
   });
   // The run controller wide enough for the live reply's prompt table and text.
-  resizeDocks({task_dock_, run_dock_}, {170, 480}, Qt::Horizontal);
+  resizeDocks({task_dock_, run_dock_}, {170, std::max(480, kRightDockMin + 40)}, Qt::Horizontal);
   restoreGeometry(kWindowGeometry.get());
   restoreState(kWindowState.get());
+  restoreSplitters();
   if (!suite_.tasks().empty()) selectTask(q(suite_.tasks().front().name));
   updateTitle();
 }
@@ -125,6 +126,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   engine_->cancelEvaluation();
   kWindowGeometry.set(saveGeometry());
   kWindowState.set(saveState());
+  saveSplitters();
   kWarmup.set(warmup_->value());
   kReps.set(reps_->value());
   kTimeoutSeconds.set(timeout_->value());

@@ -22,6 +22,7 @@ class QListView;
 class QSpinBox;
 class QTabWidget;
 class QTextBrowser;
+class QToolBar;
 
 namespace kope::graph {
 class GraphWidget;
@@ -51,6 +52,9 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   MainWindow(Suite suite, std::filesystem::path workspace, QWidget* parent = nullptr);
+  // The narrowest the run controller and the graph dock are made when the window shrinks (what they need at
+  // 1024x700); they never grow past half the window.
+  static constexpr int kRightDockMin = 420;
   ~MainWindow() override;
 
   // Switching asks first when the editor holds unsaved edits; false when there is no such task or the
@@ -120,6 +124,7 @@ class MainWindow : public QMainWindow {
  protected:
   void closeEvent(QCloseEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void buildUi();
@@ -131,6 +136,13 @@ class MainWindow : public QMainWindow {
   // The attempts table, the graph and History open attempts through the one AttemptActions.
   void connectAttempts();
   void retranslate();
+  // The options toolbar goes onto a row of its own when the window is too narrow for both toolbars on one.
+  void fitToolBars();
+  // The right docks keep their share of the window's width when it is resized (see the definition).
+  void scaleRightDocks(int oldWidth);
+  // Every named splitter's handles, as a person left them, saved at close and put back at the next start.
+  void saveSplitters() const;
+  void restoreSplitters();
   void showTask(const Task& task);
   void showReport(qint64 evaluationId, const EvalReport& report, const QString& kernel, const std::string& source);
   void showProgress(const ProgressEvent& e);
@@ -176,6 +188,8 @@ class MainWindow : public QMainWindow {
   QAction* open_study_ = nullptr;
   RunController* run_ = nullptr;
   QDockWidget* task_dock_ = nullptr;
+  QToolBar* main_bar_ = nullptr;
+  QToolBar* options_bar_ = nullptr;
   QDockWidget* run_dock_ = nullptr;
   QDockWidget* graph_dock_ = nullptr;  // the Experience Graph browser (ui/graph)
   kope::graph::GraphWidget* graph_ = nullptr;

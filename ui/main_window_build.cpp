@@ -4,6 +4,8 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
@@ -14,11 +16,15 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 #include "attempt_actions.h"
 #include "charts/speedup_chart.h"
@@ -73,6 +79,9 @@ void MainWindow::buildTaskDock() {
   task_view_ = new QListView;
   task_view_->setObjectName("tasks");
   task_view_->setModel(task_model_);
+  // As wide as the longest task name, so no name is cut at any window size.
+  task_view_->setMinimumWidth(static_cast<QAbstractItemView*>(task_view_)->sizeHintForColumn(0) +
+                              2 * task_view_->frameWidth() + task_view_->verticalScrollBar()->sizeHint().width());
   task_dock_ = new QDockWidget(this);
   task_dock_->setObjectName("task-dock");
   task_dock_->setWidget(task_view_);
@@ -143,6 +152,7 @@ void MainWindow::buildCentre() {
   rl->addWidget(header_);
   rl->addWidget(tabs_, 1);
   auto* split = new QSplitter(Qt::Vertical);
+  split->setObjectName("centre-split");
   split->addWidget(editor_);
   split->addWidget(results);
   split->setStretchFactor(0, 1);
@@ -296,7 +306,7 @@ void MainWindow::buildActions() {
 
 // Toolbars, menus and the status bar over the actions.
 void MainWindow::buildBars() {
-  auto* bar = addToolBar(QString());
+  auto* bar = main_bar_ = addToolBar(QString());
   bar->setObjectName("main-toolbar");
   bar->addAction(open_);
   bar->addAction(save_);
@@ -307,7 +317,7 @@ void MainWindow::buildBars() {
   bar->addWidget(candidates_label_);
   bar->addWidget(candidates_);
   bar->addAction(load_candidate_);
-  auto* opts = addToolBar(QString());
+  auto* opts = options_bar_ = addToolBar(QString());
   opts->setObjectName("options-toolbar");
   opts->addWidget(warmup_label_);
   opts->addWidget(warmup_);
@@ -343,6 +353,59 @@ void MainWindow::buildBars() {
   busy_label_->setTextFormat(Qt::PlainText);
   statusBar()->addWidget(busy_label_);
   statusBar()->addPermanentWidget(workspace_label_);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  fitToolBars();
+  scaleRightDocks(event->oldSize().width());
+}
+
+// Qt keeps a dock's width in pixels when the window changes size, so a maximised 2560-wide window would show the
+// run controller and the graph at the width they had at 1024. They keep their share of the window instead, never
+// narrower than they need at 1024x700 nor wider than half the window.
+void MainWindow::scaleRightDocks(int oldWidth) {
+  if (oldWidth <= 0 || oldWidth == width()) return;
+  QDockWidget* shown = nullptr;
+  for (QDockWidget* d : {run_dock_, graph_dock_})
+    if (d->isVisible() && !d->isFloating() && dockWidgetArea(d) == Qt::RightDockWidgetArea && !d->visibleRegion().isEmpty())
+      shown = d;
+  if (!shown) return;
+  const int scaled = static_cast<int>(std::lround(double(shown->width()) * width() / oldWidth));
+  const int target = std::clamp(scaled, std::min(kRightDockMin, width() / 2), std::max(kRightDockMin, width() / 2));
+  if (target != shown->width()) resizeDocks({shown}, {target}, Qt::Horizontal);
+}
+
+void MainWindow::fitToolBars() {
+  if (!main_bar_ || !options_bar_ || toolBarArea(options_bar_) != Qt::TopToolBarArea ||
+      toolBarArea(main_bar_) != Qt::TopToolBarArea)
+    return;  // a person moved them: their place is theirs
+  const int room = width() - 16;
+  const bool fits = main_bar_->sizeHint().width() + options_bar_->sizeHint().width() <= room;
+  if (fits == !toolBarBreak(options_bar_)) return;
+  if (fits) removeToolBarBreak(options_bar_);
+  else insertToolBarBreak(options_bar_);
+}
+
+namespace {
+QString splitterKey(const QSplitter* s) { return "layout/splitter/" + s->objectName(); }
+}  // namespace
+
+void MainWindow::saveSplitters() const {
+  QSettings settings;
+  for (const QSplitter* s : findChildren<QSplitter*>())
+    if (!s->objectName().isEmpty()) settings.setValue(splitterKey(s), s->saveState());
+}
+
+// A splitter whose owner lays it out until a person drags a handle (the run controller) hears splitterMoved,
+// so the restored handles count as a person's.
+void MainWindow::restoreSplitters() {
+  QSettings settings;
+  for (QSplitter* s : findChildren<QSplitter*>()) {
+    if (s->objectName().isEmpty()) continue;
+    const QByteArray state = settings.value(splitterKey(s)).toByteArray();
+    if (!state.isEmpty() && s->restoreState(state)) emit s->splitterMoved(0, 0);
+  }
 }
 
 void MainWindow::retranslate() {

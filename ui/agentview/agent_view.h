@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <vector>
+#include <optional>
 
 class QLabel;
 class QTreeWidget;
@@ -62,7 +63,14 @@ class AgentView : public QWidget {
   // line, the budget's arithmetic in the bar's tooltip instead of a line of its own.
   void setCompact(bool compact);
   QString summaryText() const;  // the header and usage lines (tests)
+  // Sets every text again in the current language (the graph browser calls it on a language change).
+  void retranslate();
   QTreeWidget* tree() const { return tree_; }
+  // The width the section column's text needs (its header and every row's label); the column is never narrower.
+  int sectionColumnContentWidth() const;
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  signals:
   void caseActivated(qint64 caseId);
@@ -71,12 +79,15 @@ class AgentView : public QWidget {
   void showContext(int64_t evaluationId);
   void showSections(const std::vector<kope::agent::SectionRecord>& sections, int64_t budget);
   int64_t caseOf(const kope::agent::SectionRecord& s) const;
+  void fitColumns();
   const kope::agent::AgentStore* agent_ = nullptr;
   const kope::memory::MemoryStore* memory_ = nullptr;
   QLabel *header_, *usage_;
   BudgetBar* bar_;
   QTreeWidget* tree_;
   QPlainTextEdit* reply_;
+  std::optional<int64_t> shownAttempt_;  // what is on show, for retranslate()
+  int64_t shownEvaluation_ = 0;
 };
 
 }  // namespace kope::agentview

@@ -25,9 +25,10 @@
 #include "kope/memory/memory.h"
 
 class QLabel;
+class QSplitter;
 class QTabWidget;
 class QTimer;
-class QToolBar;
+class QToolButton;
 class QUndoStack;
 class QAction;
 
@@ -76,6 +77,7 @@ class GraphWidget : public QWidget {
   EdgesItem* edges() const { return edges_; }
   GraphModel* model() const { return model_; }
   GraphFilterProxy* proxy() const { return proxy_; }
+  FilterBar* filterBar() const { return bar_; }
 
   int nodeCount() const { return model_->rowCount(); }
   int visibleCount() const { return proxy_->rowCount(); }
@@ -98,6 +100,9 @@ class GraphWidget : public QWidget {
   // comparison), put at the top of the Case's context menu; empty: nothing.
   std::function<QList<QAction*>(qint64 caseId)> caseActions;
 
+  // Sets every text again in the current language (also on a LanguageChange event).
+  void retranslate();
+
   // Exports: the current view (what the viewport shows) as PNG or SVG; the graph as GraphML. Throw on failure.
   void exportPng(const QString& path) const;
   void exportSvg(const QString& path) const;
@@ -113,11 +118,17 @@ class GraphWidget : public QWidget {
   void layoutApplied(QString engine, double millis, bool cached);
   void statusMessage(QString text);
 
+ protected:
+  void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
+  static void warnPlain(QWidget* parent, const QString& title, const QString& text);
+  void nameUndo();
   void buildView();
   void buildSide();
   void buildToolbar();
-  void buildExportMenu(QToolBar* bar);
+  QToolButton* buildExportButton();
   void buildActions();
   void connectModel();
   void connectLayout();
@@ -147,9 +158,14 @@ class GraphWidget : public QWidget {
   CaseDetails* details_;
   kope::agentview::AgentView* agent_;
   QTabWidget* side_;
+  QSplitter* split_;
+  static constexpr int kSideBySideWidth = 720;  // narrower: the side panel goes below the graph
   QUndoStack* undo_;
   LayoutService* layout_ = nullptr;
   FilterBar* bar_;
+  QLabel* legend_ = nullptr;
+  QAction *fit_, *zoomIn_, *zoomOut_, *relayout_, *undoAct_, *redoAct_;
+  QToolButton* export_;
   QLabel* status_;
   QTimer *poll_, *relayoutTimer_;
   std::unordered_map<int64_t, NodeItem*> items_;   // one per row of the model

@@ -13,6 +13,8 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -109,7 +111,9 @@ void RunController::buildForm() {
   jobs_label_ = new QLabel;
   devices_label_ = new QLabel;
   form_ = new QFormLayout;
-  form_->addRow(tasks_label_, task_view_);
+  form_->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow dock puts a long label above its field
+  form_->addRow(tasks_label_);
+  form_->addRow(task_view_);  // the whole width: task names are long
   form_->addRow(policy_label_, policy_);
   form_->addRow(memory_label_, memory_);
   form_->addRow(attempts_label_, max_attempts_);
@@ -180,17 +184,27 @@ void RunController::layOut() {
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumHeight(60);
+  scroll->setMinimumHeight(kChoicesStrip);
 
-  // Tables ask for little height, so the whole controller fits a 700-high window.
+  // Tables ask for little height, so the whole controller fits a 700-high window; the attempts and the steering
+  // log share one place as tabs, so the attempts get all of it.
   attempt_view_->setMinimumHeight(48);
   steering_view_->setMinimumHeight(48);
   live_->setMinimumHeight(48);  // below its contents' own: it shares a short window, clipped rather than pushing
-  auto* records = new QSplitter(Qt::Vertical);
-  records->addWidget(attempt_view_);
-  records->addWidget(steering_view_);
-  records->setStretchFactor(0, 3);
-  records->setStretchFactor(1, 1);
+  // The short columns as wide as their text; the kernel and the idea share the rest, elided in the middle, so
+  // no sideways scroll bar takes a row's height.
+  QHeaderView* cols = attempt_view_->horizontalHeader();
+  cols->setSectionResizeMode(QHeaderView::ResizeToContents);
+  cols->setSectionResizeMode(AttemptModel::Kernel, QHeaderView::Stretch);
+  cols->setSectionResizeMode(AttemptModel::Idea, QHeaderView::Stretch);
+  attempt_view_->setTextElideMode(Qt::ElideMiddle);
+  attempt_view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  records_ = new QTabWidget;
+  records_->setObjectName("run-records");
+  records_->setDocumentMode(true);
+  records_->addTab(attempt_view_, QString());
+  records_->addTab(steering_view_, QString());
+  auto* records = records_;
   split_ = new QSplitter(Qt::Vertical);
   split_->setObjectName("run-split");
   split_->addWidget(scroll);
@@ -221,26 +235,35 @@ void RunController::layOut() {
 }
 
 // Until a person drags a handle: the steering as tall as it needs; the choices, which matter before a run, as
-// tall as they need up to a quarter of the rest, and folded to a strip during one; of what remains, the tasks in
-// flight and the pool 60% (65% during a run) and the attempts with the steering log the rest. With a model's
-// policy the live reply takes the most during a run (65%; the tasks 20%, the records 15%) and 40% otherwise.
+// tall as they need up to a quarter of the rest, and folded to a strip during one. Offline, the attempts (with the
+// steering log as a second tab) get room for kRecordRows rows at least (measured at 1024x700: with a share alone
+// they showed one) and the tasks in flight the remainder. With a model's policy the live reply takes the most
+// during a run (65%; the tasks 20%, the records 15%) and 40% otherwise.
 void RunController::fitPanes() {
   if (user_sized_ || split_->height() <= 0) return;
   const int total = split_->height() - 4 * split_->handleWidth();
   const int steer = steer_->sizeHint().height();
-  const int choices = running_ ? 60 : std::max(60, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4));
+  // The attempts' tab bar, header and kRecordRows rows; the tasks in flight at their smallest; then the choices
+  // get what is left, from a strip up to a quarter.
+  const int row = attempt_view_->verticalHeader()->defaultSectionSize();
+  const int wanted = records_->tabBar()->sizeHint().height() + attempt_view_->horizontalHeader()->sizeHint().height() +
+                     kRecordRows * row + 2 * attempt_view_->frameWidth() + 4;
+  const int left = total - steer - wanted - monitor_->minimumSizeHint().height();
+  const int choices =
+      running_ ? kChoicesStrip
+               : std::clamp(left, kChoicesStrip,
+                            std::max(kChoicesStrip, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4)));
   const int rest = std::max(0, total - steer - choices);
   if (live_->isHidden()) {
-    const int tasks = rest * (running_ ? 65 : 60) / 100;
-    split_->setSizes({choices, steer, tasks, 0, rest - tasks});
+    const int records = std::min(rest, std::max(wanted, rest * 40 / 100));
+    split_->setSizes({choices, steer, rest - records, 0, records});
     return;
   }
-  // The tasks in flight at least as tall as they must be; during a run, attempts and steering log fold away
-  // rather than squeeze the reply when a short window has no room for them.
-  QWidget* records = split_->widget(4);
+  // The tasks in flight at least as tall as they must be; during a run, the attempts and the steering log fold
+  // away rather than squeeze the reply when a short window has no room for them.
   const int tasks = std::max(rest * (running_ ? 20 : 25) / 100, monitor_->minimumSizeHint().height());
   int kept = rest * (running_ ? 15 : 35) / 100;
-  if (kept < records->minimumSizeHint().height()) kept = running_ ? 0 : records->minimumSizeHint().height();
+  if (kept < records_->minimumSizeHint().height()) kept = running_ ? 0 : records_->minimumSizeHint().height();
   split_->setSizes({choices, steer, tasks, std::max(0, rest - tasks - kept), kept});
 }
 
@@ -542,6 +565,8 @@ void RunController::retranslate() {
   tasks_->retranslate();
   attempts_->retranslate();
   steering_->retranslate();
+  records_->setTabText(0, tr("Attempts"));
+  records_->setTabText(1, tr("Steering log"));
   tasks_label_->setText(tr("Tasks"));
   policy_label_->setText(tr("Policy"));
   policy_->setToolTip(tr("offline replays the shipped kernels; type an LLM profile name to use a model"));

@@ -24,6 +24,7 @@ class QListView;
 class QProgressBar;
 class QScrollArea;
 class QSplitter;
+class QTabWidget;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -149,6 +150,9 @@ class RunController : public QWidget {
   QCheckBox* pin_ = nullptr;
   QHBoxLayout* buttons_ = nullptr;
   QSplitter* split_ = nullptr;
+  QTabWidget* records_ = nullptr;  // the attempts and the steering log
+  static constexpr int kRecordRows = 6;  // attempts shown before the tasks in flight get more room
+  static constexpr int kChoicesStrip = 48;  // the run's choices folded: a strip that scrolls
   QWidget* choices_ = nullptr;
   QWidget* steer_ = nullptr;
   bool user_sized_ = false;  // a person dragged a handle: the panes stay as they put them
