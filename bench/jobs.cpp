@@ -209,7 +209,8 @@ std::string task_list(const Options& o) {
     return out;
   }
   std::vector<std::string> names;
-  for (const Task& t : Suite::embedded().at_levels(parse_levels(o.levels)).tasks()) names.push_back(t.name);
+  const Suite suite = Suite::embedded().at_levels(parse_levels(o.levels));  // held: tasks() is a reference into it
+  for (const Task& t : suite.tasks()) names.push_back(t.name);
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ",") + n;
   return out;

@@ -6,7 +6,8 @@
 #   bench/suite_table.sh [LEVELS] [TASK...]      LEVELS as for --level (default 1,2); run from the repository root
 #
 # Environment: KOPE (default build/bin/kope), OUT (the JSON reports, default bench/out/suite_table),
-# WARMUP and REPS (default 1 and 3), KERNELS (a glob of the shipped kernels to run, default *.cpp), WORKSPACE (default a fresh temporary folder), SKIP_EVAL=1 to only
+# WARMUP and REPS (default 1 and 3), TIMEOUT (seconds per case, default kope's; the L4 large cases time their naive
+# baseline for seconds a call), KERNELS (a glob of the shipped kernels to run, default *.cpp), WORKSPACE (default a fresh temporary folder), SKIP_EVAL=1 to only
 # re-print the table from the JSON already in OUT.
 set -uo pipefail
 KOPE=${KOPE:-build/bin/kope}
@@ -21,6 +22,7 @@ if [ $# -gt 0 ]; then tasks="$*"; else
   tasks=$("$KOPE" suite list --level "$levels" --json | python3 -c 'import json,sys; print(" ".join(t["name"] for t in json.load(sys.stdin)["tasks"]))')
 fi
 common=(--workspace "$WORKSPACE" --warmup "$WARMUP" --reps "$REPS" --json)
+[ -n "${TIMEOUT:-}" ] && common+=(--timeout "$TIMEOUT")
 for t in $tasks; do
   "$KOPE" suite show "$t" --json > "$OUT/$t.task.json"
   [ "${SKIP_EVAL:-0}" = 1 ] && continue

@@ -218,6 +218,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   v.push_back(review_command());
   v.push_back(compare_command());
   v.push_back(transcript_command());
+  v.push_back(study_command());
   v.push_back(memory_command());
   v.push_back(devices_command());
   v.push_back(doctor_command());

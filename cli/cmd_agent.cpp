@@ -140,6 +140,7 @@ int run_llm(const RunRequest& r, const Invocation& inv) {
   lo.eval.cancel = lo.control->cancel_token();
   lo.control->cancel_token()->on_cancel([] { g_interrupted.store(true); });
   std::ostream& err = inv.err;
+  lo.eval_progress = [&err](const std::string& task, const EvalProgress& p) { print_goldens(task, p, err); };
   lo.control->on_act = [&err](const SteeringAct& s) { err << "-- " << s.act << (s.detail.empty() ? "" : " " + s.detail) << "\n"; };
   choice.cancel = lo.control->cancel_token();
   std::atomic<int64_t> tokens{0};

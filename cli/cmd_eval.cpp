@@ -95,6 +95,7 @@ int EvalCommand::run(const Invocation& inv) {
   if (kernel.source.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error("kernel file '" + kernel.name + "' is empty");
   opt.device = device;
+  opt.progress = [&err = inv.err, name = task.name](const EvalProgress& p) { print_goldens(name, p, err); };
   Workspace ws = Workspace::open(inv.workspace_dir());
   Evaluator ev(EvalPaths::under(ws.dir()));
   const Recorded rec = evaluate_in_new_run(ws, ev, inv.command_line(), task, kernel, device, opt);

@@ -54,6 +54,7 @@ int run_offline(const RunRequest& r, const Invocation& inv) {
   lo.control = std::make_shared<RunControl>();
   lo.eval.cancel = lo.control->cancel_token();
   std::ostream& err = inv.err;
+  lo.eval_progress = [&err](const std::string& task, const EvalProgress& p) { print_goldens(task, p, err); };
   lo.control->on_act = [&err](const SteeringAct& s) { err << "-- " << s.act << (s.detail.empty() ? "" : " " + s.detail) << "\n"; };
   lo.control->on_phase = [&err](const std::string& task, const std::string& phase) {
     if (phase == "paused") err << "-- paused before the next attempt on " << task << " (SIGCONT or SIGUSR2 resumes)\n";

@@ -171,6 +171,7 @@ void add_level_option(CLI::App& app, SuiteChoice& suite, const std::string& what
 void add_eval_options(CLI::App& app, EvalOptions& o) {
   const std::string group = "How kernels are judged";
   add_list(app, "--cases", o.cases, ',', "only these cases")->group(group);
+  add_flag(app, "--small", o.skip_large, "leave out the cases a task marks large (what the test command runs)")->group(group);
   add_whole(app, "--warmup", o.warmup, 0, 1000, "untimed runs per case")->group(group);
   add_whole(app, "--reps", o.reps, 1, 10000, "timed runs per case, at least")->group(group);
   add_value(app, "--timeout", [&o](const std::string& v) {

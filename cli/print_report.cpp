@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <mutex>
 #include <sstream>
 
 #include "kope/base/format.h"
@@ -138,7 +139,15 @@ void print_attempt(const loop::LoopEvent& e, std::ostream& err) {
   if (a.transcript_id)
     err << "      attempt " << a.transcript_id << " (kope transcript " << a.transcript_id << "): "
         << a.thought << "\n";
-  if (a.status == "error" || a.status == "no_candidate") err << "      " << a.message << "\n";
+  if (a.status == "error" || a.status == "no_candidate" || a.status == "infrastructure") err << "      " << a.message << "\n";
+}
+
+void print_goldens(const std::string& task, const EvalProgress& p, std::ostream& err) {
+  if (p.phase != EvalProgress::Phase::Goldens) return;
+  static std::mutex mu;  // the golden runs report from their own thread, beside the loop's lines
+  std::lock_guard<std::mutex> lock(mu);
+  err << "   goldens of " << task << ": " << p.case_index << " of " << p.case_count << " computed"
+      << (p.case_name.empty() ? std::string() : ", now " + p.case_name) << "\n";
 }
 
 }  // namespace kope::cli

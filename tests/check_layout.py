@@ -19,8 +19,9 @@ RANK = {
     'eval': 4,
     'doctor': 5, 'loop': 5,
     'agent': 6,
-    'cli': 7, 'ui': 7,
-    'app': 8,
+    'study': 7,
+    'cli': 8, 'ui': 8,
+    'app': 9,
 }
 FOLDER = {m: f'core/{m}' for m in RANK}
 FOLDER.update(cli='cli', ui='ui', app='app')

@@ -10,6 +10,7 @@
 #include "kope/agent/make_policy.h"
 #include "kope/base/error.h"
 #include "kope/model/report.h"
+#include "live_relay.h"
 #include "run_pool.h"
 
 using namespace kope::exec;
@@ -66,7 +67,8 @@ ProgressEvent event_of(const EvalProgress& p) {
 // arm is chosen beside it. The policy itself is assembled as `kope run --policy llm --profile NAME` does it
 // (agent::make_policy), its model request cancelled when the run is stopped.
 agent::PolicyChoice policy_choice(const std::string& name, const std::string& memory, const std::string& device,
-                                  const std::shared_ptr<CancelToken>& cancel, const std::optional<llm::ApiKey>& key) {
+                                  const std::shared_ptr<CancelToken>& cancel, const std::optional<llm::ApiKey>& key,
+                                  agent::AttemptHooks hooks) {
   agent::PolicyChoice c;
   if (name == "offline") return c;
   if (name.empty()) throw Error("choose a policy: offline, or the name of an LLM profile");
@@ -78,10 +80,13 @@ agent::PolicyChoice policy_choice(const std::string& name, const std::string& me
   c.context.arm = *arm;
   c.cancel = cancel;
   c.api_key = key;
+  c.hooks = std::move(hooks);
   return c;
 }
 
-LoadedEvaluation load_evaluation(Workspace& ws, qint64 id) {
+}  // namespace
+
+LoadedEvaluation load_evaluation(const Workspace& ws, qint64 id) {
   auto row = ws.evaluation(id);
   if (!row) throw Error("no evaluation " + std::to_string(id) + " in the workspace");
   LoadedEvaluation out;
@@ -92,10 +97,22 @@ LoadedEvaluation load_evaluation(Workspace& ws, qint64 id) {
   return out;
 }
 
-}  // namespace
+ComparedEvaluations compare_evaluations(const Workspace& ws, qint64 a, qint64 b) {
+  const LoadedEvaluation ea = load_evaluation(ws, a), eb = load_evaluation(ws, b);
+  if (!ea.report || !eb.report)
+    throw Error("evaluation " + std::to_string(!ea.report ? a : b) + " has no stored report to compare");
+  ComparedEvaluations out;
+  out.comparison = compare_reports(*ea.report, *eb.report);
+  out.comparison.a_evaluation = a;
+  out.comparison.b_evaluation = b;
+  out.source_a = QString::fromStdString(ea.source);
+  out.source_b = QString::fromStdString(eb.source);
+  return out;
+}
 
 Engine::Engine(std::filesystem::path workspace, QObject* parent) : QObject(parent), workspace_(std::move(workspace)) {
   qRegisterMetaType<quint64>("quint64");
+  qRegisterMetaType<kope::ui::LiveEvent>();
   worker_ = new EngineWorker(workspace_);
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -266,6 +283,10 @@ quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::sh
   const std::string command = run_command(settings, opt);
   const std::string policy_name = settings.policy, memory = settings.memory, devices = settings.devices;
   const std::optional<llm::ApiKey> key = settings.api_key;
+  // The agent's attempts as they happen, relayed to this thread.
+  const agent::AttemptHooks live = LiveRelay::make(this, [self, job](const LiveEvent& e) {
+                                     if (self) emit self->llmLive(job, e);
+                                   })->hooks();
   onWorker(job, true, [=](EngineWorker& w) mutable {
     // The pool as `kope run --device` applies it: timing slots first (no run holds one now), then the devices.
     apply_device_pool(devices, opt);
@@ -276,7 +297,7 @@ quint64 Engine::runLoop(const Suite& suite, const RunSettings& settings, std::sh
         deliver(self, [job, t, speedup](Engine& engine) { emit engine.loopIncumbent(job, t, speedup); });
       }
     // Each thread of tasks gets its own policy over its own connection to the workspace.
-    const agent::PolicyChoice choice = policy_choice(policy_name, memory, opt.device, opt.eval.cancel, key);
+    const agent::PolicyChoice choice = policy_choice(policy_name, memory, opt.device, opt.eval.cancel, key, live);
     const PolicyFactory make = [choice](Workspace& ws) { return agent::make_policy(choice, ws); };
     const LoopRun lr = run_loop_in_new_run(w.workspace(), w.evaluator(), suite, make, opt, command,
                                            loop_events(self, job));
@@ -329,14 +350,8 @@ void Engine::loadEvaluation(qint64 evaluationId) {
 void Engine::compare(qint64 a, qint64 b) {
   QPointer<Engine> self(this);
   onWorker(0, false, [=](EngineWorker& w) {
-    const LoadedEvaluation ea = load_evaluation(w.workspace(), a), eb = load_evaluation(w.workspace(), b);
-    if (!ea.report || !eb.report)
-      throw Error("evaluation " + std::to_string(!ea.report ? a : b) + " has no stored report to compare");
-    Comparison c = compare_reports(*ea.report, *eb.report);
-    c.a_evaluation = a;
-    c.b_evaluation = b;
-    const QString sa = QString::fromStdString(ea.source), sb = QString::fromStdString(eb.source);
-    deliver(self, [c, sa, sb](Engine& engine) { emit engine.comparisonReady(c, sa, sb); });
+    const ComparedEvaluations c = compare_evaluations(w.workspace(), a, b);
+    deliver(self, [c](Engine& engine) { emit engine.comparisonReady(c.comparison, c.source_a, c.source_b); });
   });
 }
 

@@ -20,6 +20,7 @@
 #include "kope/loop/run_control.h"
 #include "kope/model/suite.h"
 #include "kope/workspace/workspace.h"
+#include "models/live_models.h"
 
 namespace kope::ui {
 
@@ -39,6 +40,18 @@ struct LoadedEvaluation {
   std::optional<EvalReport> report;
   std::string source;
 };
+
+// A recorded evaluation with its report and source, read on the caller's thread. Throws kope::Error when the
+// workspace has no such evaluation.
+LoadedEvaluation load_evaluation(const workspace::Workspace& ws, qint64 evaluationId);
+
+// Two recorded evaluations compared (kope compare), with their sources. Throws kope::Error when either has no
+// stored report.
+struct ComparedEvaluations {
+  eval::Comparison comparison;
+  QString source_a, source_b;
+};
+ComparedEvaluations compare_evaluations(const workspace::Workspace& ws, qint64 a, qint64 b);
 
 struct RunSettings {
   std::vector<std::string> tasks;
@@ -105,6 +118,8 @@ class Engine : public QObject {
   void loopProgress(quint64 job, const QString& task, const kope::ui::ProgressEvent& event);
   void loopAttempt(quint64 job, const QString& task, const kope::loop::Attempt& attempt);
   void loopFinished(quint64 job, qint64 runId, const QVector<kope::loop::TaskOutcome>& outcomes);
+  // An LLM attempt of the run as it happens: its prompt once assembled, the reply as it streams, its end.
+  void llmLive(quint64 job, const kope::ui::LiveEvent& event);
   void steeringAct(const kope::loop::SteeringAct& act);
   void jobFailed(quint64 job, const QString& error);
   void historyReady(const QVector<kope::workspace::EvaluationRow>& rows);
@@ -133,3 +148,4 @@ class Engine : public QObject {
 
 Q_DECLARE_METATYPE(kope::ui::ProgressEvent)
 Q_DECLARE_METATYPE(kope::ui::LoadedEvaluation)
+Q_DECLARE_METATYPE(kope::ui::LiveEvent)

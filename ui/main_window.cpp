@@ -34,6 +34,7 @@
 #include "views/history_pane.h"
 #include "views/profile_pane.h"
 #include "views/results_header.h"
+#include "views/study_pane.h"
 #include "views/run_controller.h"
 
 using namespace kope::workspace;
@@ -61,13 +62,13 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
     box.setTextFormat(Qt::PlainText);
     return static_cast<QMessageBox::StandardButton>(box.exec());
   };
+  warn = [this](const QString& title, const QString& message) {
+    QMessageBox box(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box.setTextFormat(Qt::PlainText);  // a path or a field from a file: never markup
+    box.exec();
+  };
   askSavePath = [this] {
     return QFileDialog::getSaveFileName(this, tr("Save kernel"), proposedSavePath(), tr("C++ sources (*.cpp)"));
-  };
-  warn = [this](const QString& title, const QString& text) {
-    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
-    box.setTextFormat(Qt::PlainText);  // paths and the OS's words: never markup
-    box.exec();
   };
   buildUi();
   retranslate();
@@ -99,9 +100,11 @@ MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* pa
     tabs_->setCurrentWidget(compare_);
     emit comparisonShown();
   });
-  resizeDocks({task_dock_, run_dock_}, {170, 390}, Qt::Horizontal);
+  // The run controller wide enough for the live reply's prompt table and text.
+  resizeDocks({task_dock_, run_dock_}, {170, std::max(480, kRightDockMin + 40)}, Qt::Horizontal);
   restoreGeometry(kWindowGeometry.get());
   restoreState(kWindowState.get());
+  restoreSplitters();
   if (!suite_.tasks().empty()) selectTask(q(suite_.tasks().front().name));
   updateTitle();
 }
@@ -144,6 +147,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   engine_->cancelEvaluation();
   kWindowGeometry.set(saveGeometry());
   kWindowState.set(saveState());
+  saveSplitters();
   kWarmup.set(warmup_->value());
   kReps.set(reps_->value());
   kTimeoutSeconds.set(timeout_->value());
@@ -415,6 +419,10 @@ void MainWindow::showProgress(const ProgressEvent& e) {
                               .arg(e.case_count)
                               .arg(q(e.case_name)));
       break;
+    case EvalProgress::Phase::Goldens:
+      header_->setRunning(q(current_task_), evaluating_kernel_,
+                          tr("%1: %2 of %3 done (%4)").arg(phaseText("goldens")).arg(e.case_index).arg(e.case_count).arg(q(e.case_name)));
+      break;
     case EvalProgress::Phase::CaseDone:
       if (e.result) cases_->appendCase(*e.result);
       break;
@@ -486,6 +494,17 @@ void MainWindow::showError(const QString& message) {
   cases_->setSummary(tr("Error: %1").arg(message));
   statusBar()->showMessage(message, 10000);
   emit errorShown(message);
+}
+
+bool MainWindow::openStudy(const QString& path) {
+  try {
+    study_->open(path.toStdString());
+  } catch (const Error& e) {
+    warn(tr("Cannot open the study"), QString::fromStdString(e.what()));
+    return false;
+  }
+  tabs_->setCurrentWidget(study_);
+  return true;
 }
 
 void MainWindow::setBusy(bool busy) {

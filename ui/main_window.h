@@ -23,11 +23,19 @@ class QListView;
 class QSpinBox;
 class QTabWidget;
 class QTextBrowser;
+class QToolBar;
+
+namespace kope::graph {
+class GraphWidget;
+}
 
 namespace kope::ui {
 
+class AttemptActions;
+class AttemptPane;
 class CasesPane;
 class ComparePane;
+class StudyPane;
 class CompilePane;
 class DoctorDialog;
 class Engine;
@@ -46,6 +54,9 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   MainWindow(Suite suite, std::filesystem::path workspace, QWidget* parent = nullptr);
+  // The narrowest the run controller and the graph dock are made when the window shrinks (what they need at
+  // 1024x700); they never grow past half the window.
+  static constexpr int kRightDockMin = 420;
   ~MainWindow() override;
 
   // Switching asks first when the editor holds unsaved edits; false when there is no such task or the
@@ -63,14 +74,15 @@ class MainWindow : public QMainWindow {
 
   // Asked before unsaved edits would be lost; the default is a Save/Discard/Cancel message box. Tests replace it.
   std::function<QMessageBox::StandardButton(const QString& question)> askUnsaved;
+  // Told what went wrong with a file the engineer chose (a study or kernel that cannot be read, a kernel that
+  // cannot be written); the default is a warning message box. Tests replace it.
+  std::function<void(const QString& title, const QString& message)> warn;
   // Asked for a file name to save to when the kernel has none (or Save As); the default is a file dialog opened
   // at proposedSavePath(). Tests replace it.
   std::function<QString()> askSavePath;
   // Where Save As proposes to write: the kernel's file, else the shipped kernel's own name in the last folder a
   // kernel was opened from or saved to (the home folder at first).
   QString proposedSavePath() const;
-  // Says what went wrong with a file the engineer chose; a warning box by default. Tests replace it.
-  std::function<void(const QString& title, const QString& text)> warn;
 
   KernelEditor* editor() const { return editor_; }
   ResultsHeader* resultsHeader() const { return header_; }
@@ -79,6 +91,10 @@ class MainWindow : public QMainWindow {
   ProfilePane* profilePane() const { return profile_; }
   HistoryPane* historyPane() const { return history_; }
   ComparePane* comparePane() const { return compare_; }
+  StudyPane* studyPane() const { return study_; }
+  // File > Open study: a `kope study` folder (or its study.json) in the Study tab; a bad one gets a dialog
+  // naming the file and the field, and false.
+  bool openStudy(const QString& path);
   RunController* runController() const { return run_; }
   SpeedupChart* chart() const { return chart_; }
   TaskModel* taskModel() const { return task_model_; }
@@ -87,6 +103,10 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs() const { return tabs_; }
   QDockWidget* runDock() const { return run_dock_; }
   QDockWidget* graphDock() const { return graph_dock_; }
+  kope::graph::GraphWidget* graph() const { return graph_; }
+  // From any attempt (the run controller's, a Case in the graph, a History row) to everything about it.
+  AttemptActions* attemptActions() const { return attempt_actions_; }
+  AttemptPane* attemptPane() const { return attempt_pane_; }
   QAction* evaluateAction() const { return evaluate_; }
   QAction* cancelAction() const { return cancel_; }
   QAction* quitAction() const { return quit_; }
@@ -127,6 +147,7 @@ class MainWindow : public QMainWindow {
  protected:
   void closeEvent(QCloseEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void buildUi();
@@ -135,7 +156,16 @@ class MainWindow : public QMainWindow {
   void buildRunDocks();
   void buildActions();
   void buildBars();
+  // The attempts table, the graph and History open attempts through the one AttemptActions.
+  void connectAttempts();
   void retranslate();
+  // The options toolbar goes onto a row of its own when the window is too narrow for both toolbars on one.
+  void fitToolBars();
+  // The right docks keep their share of the window's width when it is resized (see the definition).
+  void scaleRightDocks(int oldWidth);
+  // Every named splitter's handles, as a person left them, saved at close and put back at the next start.
+  void saveSplitters() const;
+  void restoreSplitters();
   void showTask(const Task& task);
   void showReport(qint64 evaluationId, const EvalReport& report, const QString& kernel, const std::string& source);
   // A build recorded nowhere (Compile, or Evaluate of a kernel that does not compile).
@@ -180,10 +210,17 @@ class MainWindow : public QMainWindow {
   SpeedupChart* chart_ = nullptr;
   HistoryPane* history_ = nullptr;
   ComparePane* compare_ = nullptr;
+  StudyPane* study_ = nullptr;
+  QAction* open_study_ = nullptr;
   RunController* run_ = nullptr;
   QDockWidget* task_dock_ = nullptr;
+  QToolBar* main_bar_ = nullptr;
+  QToolBar* options_bar_ = nullptr;
   QDockWidget* run_dock_ = nullptr;
   QDockWidget* graph_dock_ = nullptr;  // the Experience Graph browser (ui/graph)
+  kope::graph::GraphWidget* graph_ = nullptr;
+  AttemptActions* attempt_actions_ = nullptr;
+  AttemptPane* attempt_pane_ = nullptr;
   QTextBrowser* task_info_ = nullptr;
   QSpinBox* warmup_ = nullptr;
   QSpinBox* reps_ = nullptr;

@@ -4,20 +4,29 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTableView>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
+#include "attempt_actions.h"
 #include "charts/speedup_chart.h"
 #include "doctor/doctor_dialog.h"
 #include "editor/kernel_editor.h"
@@ -26,6 +35,7 @@
 #include "models/models.h"
 #include "models/status.h"
 #include "settings.h"
+#include "views/attempt_pane.h"
 #include "views/cases_pane.h"
 #include "views/compare_pane.h"
 #include "views/compile_pane.h"
@@ -33,6 +43,7 @@
 #include "views/profile_pane.h"
 #include "views/results_header.h"
 #include "views/run_controller.h"
+#include "views/study_pane.h"
 
 using namespace kope::workspace;
 using namespace kope::eval;
@@ -55,6 +66,7 @@ void MainWindow::buildUi() {
   buildRunDocks();
   buildActions();
   buildBars();
+  connectAttempts();
 }
 
 // The task list, docked on the left; switching tasks asks about unsaved edits first.
@@ -67,6 +79,9 @@ void MainWindow::buildTaskDock() {
   task_view_ = new QListView;
   task_view_->setObjectName("tasks");
   task_view_->setModel(task_model_);
+  // As wide as the longest task name, so no name is cut at any window size.
+  task_view_->setMinimumWidth(static_cast<QAbstractItemView*>(task_view_)->sizeHintForColumn(0) +
+                              2 * task_view_->frameWidth() + task_view_->verticalScrollBar()->sizeHint().width());
   task_dock_ = new QDockWidget(this);
   task_dock_->setObjectName("task-dock");
   task_dock_->setWidget(task_view_);
@@ -114,6 +129,10 @@ void MainWindow::buildCentre() {
   });
   compare_ = new ComparePane;
   task_info_ = new QTextBrowser;
+  study_ = new StudyPane;
+  connect(study_, &StudyPane::openRequested, this, [this] { open_study_->trigger(); });
+  attempt_actions_ = new AttemptActions(engine_->workspace(), this);
+  attempt_pane_ = new AttemptPane(attempt_actions_);
 
   tabs_ = new QTabWidget;
   tabs_->addTab(cases_, QString());
@@ -122,7 +141,9 @@ void MainWindow::buildCentre() {
   tabs_->addTab(chart_, QString());
   tabs_->addTab(history_, QString());
   tabs_->addTab(compare_, QString());
+  tabs_->addTab(attempt_pane_, QString());
   tabs_->addTab(task_info_, QString());
+  tabs_->addTab(study_, QString());
 
   auto* results = new QWidget;
   auto* rl = new QVBoxLayout(results);
@@ -131,6 +152,7 @@ void MainWindow::buildCentre() {
   rl->addWidget(header_);
   rl->addWidget(tabs_, 1);
   auto* split = new QSplitter(Qt::Vertical);
+  split->setObjectName("centre-split");
   split->addWidget(editor_);
   split->addWidget(results);
   split->setStretchFactor(0, 1);
@@ -173,7 +195,7 @@ void MainWindow::buildRunDocks() {
 
   // The Experience Graph Memory, browsed and pruned beside the run; its acts reach the editor, the comparison
   // and the run controller.
-  auto* graph = new kope::graph::GraphWidget(this);
+  auto* graph = graph_ = new kope::graph::GraphWidget(this);
   graph->openWorkspace(engine_->workspace());
   graph_dock_ = new QDockWidget(this);
   graph_dock_->setObjectName("graph-dock");
@@ -196,6 +218,40 @@ void MainWindow::buildRunDocks() {
     clearResults(tr("A kernel from the experience graph: evaluate it to see its results here."));
     updateTitle();
   });
+}
+
+// Double-click and the context menu on an attempt, a Case node or a History row open the same things through
+// the one service: the kernel with its results, the Attempt pane (diff, results, transcript), the Case in the
+// graph, the comparison with the incumbent.
+void MainWindow::connectAttempts() {
+  AttemptActions* acts = attempt_actions_;
+  acts->attach(run_->attemptView(), [this](const QModelIndex& i) -> std::optional<AttemptRef> {
+    const Attempt& a = run_->attempts()->at(i.row()).attempt;
+    return AttemptRef{a.evaluation_id, a.transcript_id, 0};
+  });
+  acts->attach(history_->view(), [this](const QModelIndex& i) -> std::optional<AttemptRef> {
+    return AttemptRef{history_->model()->at(i.row()).id, 0, 0};
+  });
+  graph_->caseActions = [acts](qint64 caseId) { return acts->actionsFor({0, 0, caseId}); };
+  connect(graph_, &kope::graph::GraphWidget::caseActivated, acts, [acts](qint64 caseId) { acts->open({0, 0, caseId}); });
+  connect(acts, &AttemptActions::kernelRequested, this, &MainWindow::showLoaded);
+  connect(acts, &AttemptActions::detailsRequested, this, [this](const AttemptDetails& d, AttemptActions::Act part) {
+    attempt_pane_->showAttempt(d, part);
+    tabs_->setCurrentWidget(attempt_pane_);
+  });
+  connect(acts, &AttemptActions::caseRequested, this, [this](qint64 caseId, bool raise) {
+    graph_->refresh();  // a Case the loop just recorded
+    graph_->selectCase(caseId, true);
+    if (!raise) return;
+    graph_dock_->show();
+    graph_dock_->raise();
+  });
+  connect(acts, &AttemptActions::comparisonReady, this, [this](const Comparison& c, const QString& a, const QString& b) {
+    compare_->showComparison(c, a, b);
+    tabs_->setCurrentWidget(compare_);
+    emit comparisonShown();
+  });
+  connect(acts, &AttemptActions::failed, this, &MainWindow::showError);
 }
 
 // The actions and the evaluation options.
@@ -230,6 +286,15 @@ void MainWindow::buildActions() {
   addAction(quit_);
   machine_check_ = new QAction(this);
   connect(machine_check_, &QAction::triggered, this, &MainWindow::showMachineCheck);
+  open_study_ = new QAction(this);
+  connect(open_study_, &QAction::triggered, this, [this] {
+    // The workspace's studies/ first: where `kope study` writes unless told otherwise.
+    const std::filesystem::path studies = engine_->workspace() / "studies";
+    std::error_code ec;
+    const QString start = q((std::filesystem::is_directory(studies, ec) ? studies : engine_->workspace()).string());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a study folder"), start);
+    if (!dir.isEmpty()) openStudy(dir);
+  });
 
   candidates_ = new QComboBox;
   candidates_->setMinimumContentsLength(26);
@@ -250,7 +315,7 @@ void MainWindow::buildActions() {
 
 // Toolbars, menus and the status bar over the actions.
 void MainWindow::buildBars() {
-  auto* bar = addToolBar(QString());
+  auto* bar = main_bar_ = addToolBar(QString());
   bar->setObjectName("main-toolbar");
   bar->addAction(open_);
   bar->addAction(save_);
@@ -262,7 +327,7 @@ void MainWindow::buildBars() {
   bar->addWidget(candidates_label_);
   bar->addWidget(candidates_);
   bar->addAction(load_candidate_);
-  auto* opts = addToolBar(QString());
+  auto* opts = options_bar_ = addToolBar(QString());
   opts->setObjectName("options-toolbar");
   opts->addWidget(warmup_label_);
   opts->addWidget(warmup_);
@@ -276,6 +341,7 @@ void MainWindow::buildBars() {
   file_menu->addAction(open_);
   file_menu->addAction(save_);
   file_menu->addAction(save_as_);
+  file_menu->addAction(open_study_);
   file_menu->addSeparator();
   file_menu->addAction(quit_);
   auto* kernel_menu = menuBar()->addMenu(QString());
@@ -304,6 +370,59 @@ void MainWindow::buildBars() {
   statusBar()->addPermanentWidget(workspace_label_);
 }
 
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  fitToolBars();
+  scaleRightDocks(event->oldSize().width());
+}
+
+// Qt keeps a dock's width in pixels when the window changes size, so a maximised 2560-wide window would show the
+// run controller and the graph at the width they had at 1024. They keep their share of the window instead, never
+// narrower than they need at 1024x700 nor wider than half the window.
+void MainWindow::scaleRightDocks(int oldWidth) {
+  if (oldWidth <= 0 || oldWidth == width()) return;
+  QDockWidget* shown = nullptr;
+  for (QDockWidget* d : {run_dock_, graph_dock_})
+    if (d->isVisible() && !d->isFloating() && dockWidgetArea(d) == Qt::RightDockWidgetArea && !d->visibleRegion().isEmpty())
+      shown = d;
+  if (!shown) return;
+  const int scaled = static_cast<int>(std::lround(double(shown->width()) * width() / oldWidth));
+  const int target = std::clamp(scaled, std::min(kRightDockMin, width() / 2), std::max(kRightDockMin, width() / 2));
+  if (target != shown->width()) resizeDocks({shown}, {target}, Qt::Horizontal);
+}
+
+void MainWindow::fitToolBars() {
+  if (!main_bar_ || !options_bar_ || toolBarArea(options_bar_) != Qt::TopToolBarArea ||
+      toolBarArea(main_bar_) != Qt::TopToolBarArea)
+    return;  // a person moved them: their place is theirs
+  const int room = width() - 16;
+  const bool fits = main_bar_->sizeHint().width() + options_bar_->sizeHint().width() <= room;
+  if (fits == !toolBarBreak(options_bar_)) return;
+  if (fits) removeToolBarBreak(options_bar_);
+  else insertToolBarBreak(options_bar_);
+}
+
+namespace {
+QString splitterKey(const QSplitter* s) { return "layout/splitter/" + s->objectName(); }
+}  // namespace
+
+void MainWindow::saveSplitters() const {
+  QSettings settings;
+  for (const QSplitter* s : findChildren<QSplitter*>())
+    if (!s->objectName().isEmpty()) settings.setValue(splitterKey(s), s->saveState());
+}
+
+// A splitter whose owner lays it out until a person drags a handle (the run controller) hears splitterMoved,
+// so the restored handles count as a person's.
+void MainWindow::restoreSplitters() {
+  QSettings settings;
+  for (QSplitter* s : findChildren<QSplitter*>()) {
+    if (s->objectName().isEmpty()) continue;
+    const QByteArray state = settings.value(splitterKey(s)).toByteArray();
+    if (!state.isEmpty() && s->restoreState(state)) emit s->splitterMoved(0, 0);
+  }
+}
+
 void MainWindow::retranslate() {
   task_dock_->setWindowTitle(tr("Tasks"));
   run_dock_->setWindowTitle(tr("Run controller"));
@@ -314,7 +433,11 @@ void MainWindow::retranslate() {
   tabs_->setTabText(tabs_->indexOf(chart_), tr("Chart"));
   tabs_->setTabText(tabs_->indexOf(history_), tr("History"));
   tabs_->setTabText(tabs_->indexOf(compare_), tr("Compare"));
+  tabs_->setTabText(tabs_->indexOf(attempt_pane_), tr("Attempt"));
   tabs_->setTabText(tabs_->indexOf(task_info_), tr("Task"));
+  tabs_->setTabText(tabs_->indexOf(study_), tr("Study"));
+  open_study_->setText(tr("Open s&tudy..."));
+  open_study_->setToolTip(tr("The arms of a `kope study` side by side: pass rate, fast_1, speedup, score, tokens and time per level"));
   open_->setText(tr("&Open kernel..."));
   save_->setText(tr("&Save kernel"));
   save_as_->setText(tr("Save kernel &as..."));
@@ -346,6 +469,9 @@ void MainWindow::retranslate() {
   profile_->retranslate();
   history_->retranslate();
   compare_->retranslate();
+  study_->retranslate();
+  attempt_pane_->retranslate();
+  attempt_actions_->retranslate();
   run_->retranslate();
   setBusy(engine_->busy());
   if (cases_->summary()->text().isEmpty()) cases_->setSummary(tr("No evaluation yet. Write or load a kernel and press Evaluate."));

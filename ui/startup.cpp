@@ -85,53 +85,75 @@ int reportStartupFailure(const StartupFailure& f, QWidget* parent) {
   return f.status;
 }
 
-int runWorkbench(QApplication& app, const QStringList& args) {
+namespace {
+
+// The options of kope-workbench; the hidden ones drive the window for the screenshot scripts.
+struct Options {
   QCommandLineParser cli;
-  cli.setApplicationDescription("Watch and steer kernel optimisation on the CPU device.");
-  const QCommandLineOption help = cli.addHelpOption();
-  const QCommandLineOption version = cli.addVersionOption();
-  QCommandLineOption workspace("workspace", "Where runs are recorded.", "DIR");
-  QCommandLineOption suite("suite", "Task JSON files below DIR instead of the embedded suite.", "DIR");
-  QCommandLineOption lang("lang", "Interface language, e.g. zh_CN (default: the system's).", "LOCALE");
-  QCommandLineOption task("task", "The task to select at start.", "NAME");
-  QCommandLineOption kernel("kernel", "A kernel file to open at start.", "FILE");
-  QCommandLineOption demo("demo-script", "Drive every pane and save a PNG of each to DIR, then quit.", "DIR");
-  demo.setFlags(QCommandLineOption::HiddenFromHelp);
-  QCommandLineOption demo_settings("demo-llm-settings", "Drive Settings > LLM profiles and save PNGs to DIR, then quit.", "DIR");
-  demo_settings.setFlags(QCommandLineOption::HiddenFromHelp);
-  cli.addOptions({workspace, suite, lang, task, kernel, demo, demo_settings});
+  QCommandLineOption help, version;
+  QCommandLineOption workspace{"workspace", "Where runs are recorded.", "DIR"};
+  QCommandLineOption suite{"suite", "Task JSON files below DIR instead of the embedded suite.", "DIR"};
+  QCommandLineOption lang{"lang", "Interface language, e.g. zh_CN (default: the system's).", "LOCALE"};
+  QCommandLineOption task{"task", "The task to select at start.", "NAME"};
+  QCommandLineOption kernel{"kernel", "A kernel file to open at start.", "FILE"};
+  QCommandLineOption study{"study", "A `kope study` folder to open in the Study tab at start.", "DIR"};
+  QCommandLineOption demo{"demo-script", "Drive every pane and save a PNG of each to DIR, then quit.", "DIR"};
+  QCommandLineOption demo_stream{"demo-stream", "With --demo-script: the live reply tour with LLM profile NAME.", "NAME"};
+  QCommandLineOption demo_settings{"demo-llm-settings", "Drive Settings > LLM profiles and save PNGs to DIR, then quit.", "DIR"};
+
+  Options() : help(cli.addHelpOption()), version(cli.addVersionOption()) {
+    cli.setApplicationDescription("Watch and steer kernel optimisation on the CPU device.");
+    for (QCommandLineOption* o : {&demo, &demo_stream, &demo_settings}) o->setFlags(QCommandLineOption::HiddenFromHelp);
+    cli.addOptions({workspace, suite, lang, task, kernel, study, demo, demo_stream, demo_settings});
+  }
+};
+
+// The window over the checked inputs, shown; then the event loop, or one of the hidden demo tours.
+int openWindow(QApplication& app, const Options& o, Suite suite, const std::filesystem::path& ws,
+               const KernelText& kernel_text) {
+  MainWindow w(std::move(suite), ws);
+  if (o.cli.isSet(o.task)) w.selectTask(o.cli.value(o.task));
+  if (o.cli.isSet(o.kernel)) w.loadKernelText(kernel_text.text, QFileInfo(o.cli.value(o.kernel)).absoluteFilePath());
+  if (o.cli.isSet(o.study) && !w.openStudy(o.cli.value(o.study))) return 2;  // its dialog said what and where
+  w.show();
+  if (o.cli.isSet(o.demo_settings)) return runLlmSettingsDemo(w, o.cli.value(o.demo_settings));
+  if (o.cli.isSet(o.demo)) {
+    const QString demo_task = o.cli.isSet(o.task) ? o.cli.value(o.task) : "gelu";
+    const int rc = o.cli.isSet(o.demo_stream) ? runStreamDemo(w, o.cli.value(o.demo), demo_task, o.cli.value(o.demo_stream))
+                                              : runDemoScript(w, o.cli.value(o.demo), demo_task);
+    w.editor()->setModified(false);
+    return rc;
+  }
+  return app.exec();
+}
+
+}  // namespace
+
+int runWorkbench(QApplication& app, const QStringList& args) {
+  Options o;
+  QCommandLineParser& cli = o.cli;
   const bool parsed = cli.parse(args);
-  install_translation(app, cli.isSet(lang) ? cli.value(lang) : QLocale::system().name());
+  install_translation(app, cli.isSet(o.lang) ? cli.value(o.lang) : QLocale::system().name());
   if (!parsed) return reportStartupFailure({2, Startup::tr("Bad usage: %1 (see kope-workbench --help)").arg(cli.errorText())});
-  if (cli.isSet(help)) cli.showHelp(0);
-  if (cli.isSet(version)) cli.showVersion();
+  if (cli.isSet(o.help)) cli.showHelp(0);
+  if (cli.isSet(o.version)) cli.showVersion();
   if (!cli.positionalArguments().isEmpty())
     return reportStartupFailure({2, Startup::tr("Bad usage: unexpected argument \"%1\" (see kope-workbench --help)").arg(cli.positionalArguments().front())});
 
   // The kernel first: the cheapest check, and nothing is created for a start that cannot happen.
   KernelText kernel_text;
-  if (cli.isSet(kernel)) {
-    kernel_text = readKernelFile(cli.value(kernel));
+  if (cli.isSet(o.kernel)) {
+    kernel_text = readKernelFile(cli.value(o.kernel));
     if (!kernel_text.error.isEmpty()) return reportStartupFailure({2, kernel_text.error});
   }
   try {
-    Suite s = cli.isSet(suite) ? Suite::from_dir(cli.value(suite).toStdString()) : Suite::embedded();
-    if (cli.isSet(task) && !s.find(cli.value(task).toStdString()))
-      return reportStartupFailure({2, Startup::tr("No task named \"%1\" in the suite.").arg(cli.value(task))});
-    const std::filesystem::path ws = cli.isSet(workspace) ? workspace::Workspace::absolute_dir(cli.value(workspace).toStdString())
-                                                          : workspace::Workspace::default_dir();
+    Suite s = cli.isSet(o.suite) ? Suite::from_dir(cli.value(o.suite).toStdString()) : Suite::embedded();
+    if (cli.isSet(o.task) && !s.find(cli.value(o.task).toStdString()))
+      return reportStartupFailure({2, Startup::tr("No task named \"%1\" in the suite.").arg(cli.value(o.task))});
+    const std::filesystem::path ws = cli.isSet(o.workspace) ? workspace::Workspace::absolute_dir(cli.value(o.workspace).toStdString())
+                                                            : workspace::Workspace::default_dir();
     workspace::Workspace::open(ws);  // made or migrated here, so a workspace that cannot be used is said now
-    MainWindow w(std::move(s), ws);
-    if (cli.isSet(task)) w.selectTask(cli.value(task));
-    if (cli.isSet(kernel)) w.loadKernelText(kernel_text.text, QFileInfo(cli.value(kernel)).absoluteFilePath());
-    w.show();
-    if (cli.isSet(demo_settings)) return runLlmSettingsDemo(w, cli.value(demo_settings));
-    if (cli.isSet(demo)) {
-      const int rc = runDemoScript(w, cli.value(demo), cli.isSet(task) ? cli.value(task) : "gelu");
-      w.editor()->setModified(false);
-      return rc;
-    }
-    return app.exec();
+    return openWindow(app, o, std::move(s), ws, kernel_text);
   } catch (const EnvError& e) {
     return reportStartupFailure({4, QString::fromUtf8(e.what())});
   } catch (const Error& e) {

@@ -1,5 +1,7 @@
 #include "kope/agent/llm_policy.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -173,6 +175,71 @@ void record_reply(ExchangeRecord& x, const llm::ChatReply& reply) {
   x.cost = reply.cost;
 }
 
+// What a live view is told of one attempt (AttemptHooks), with the running token tally of the streamed text
+// and the time since the request went out. Does nothing for hooks left empty.
+class LiveFeed {
+ public:
+  LiveFeed(const AttemptHooks& hooks, LiveAttempt attempt, const llm::Profile& profile, int64_t prompt_estimate)
+      : hooks_(hooks), attempt_(std::move(attempt)), profile_(profile), prompt_estimate_(prompt_estimate) {
+    attempt_.price_in_per_mtok = profile.price_in_per_mtok;
+    attempt_.price_out_per_mtok = profile.price_out_per_mtok;
+    attempt_.prompt_estimate = prompt_estimate;
+  }
+
+  void prompt(const Prompt& p) const {
+    if (hooks_.prompt) hooks_.prompt(attempt_, p);
+  }
+
+  // The client's deltas as LiveDeltas: a new try starts the text and the tally again.
+  llm::Client::DeltaFn delta_fn() {
+    start_ = Clock::now();
+    if (!hooks_.delta) return {};
+    return [this](const llm::Delta& d) {
+      const bool restart = d.try_index != try_;
+      if (restart) {
+        try_ = d.try_index;
+        out_ = {};
+      }
+      out_.add(d.answer);
+      out_.add(d.reasoning);
+      hooks_.delta(attempt_, LiveDelta{d.answer, d.reasoning, restart, usage(d.usage, false)});
+    };
+  }
+
+  void end(const std::string& status, const std::string& error, const llm::ChatReply* reply) const {
+    if (!hooks_.end) return;
+    LiveEnd e{status, error, reply ? usage(reply->usage, true) : usage(llm::Usage{}, false)};
+    if (reply) e.usage.elapsed_s = reply->latency_s;
+    hooks_.end(attempt_, e);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  // During the stream: the server's prompt tokens once it has sent them (Anthropic does at the start), else the
+  // prompt's estimate; the streamed text's estimate for the completion, which servers report only at the end.
+  // At the end (`final`): the reply's usage as the client settled it.
+  LiveUsage usage(const llm::Usage& server, bool final) const {
+    llm::Usage u = server;
+    if (!final) {
+      if (!u.from_server || u.prompt_tokens == 0) u.prompt_tokens = prompt_estimate_;
+      u.completion_tokens = std::max(u.completion_tokens, out_.tokens(profile_.provider));
+      u.from_server = false;
+    }
+    LiveUsage l{u.prompt_tokens, u.completion_tokens, u.from_server, llm::cost_of(profile_, u), 0};
+    if (start_) l.elapsed_s = std::chrono::duration<double>(Clock::now() - *start_).count();
+    return l;
+  }
+
+  const AttemptHooks& hooks_;
+  LiveAttempt attempt_;
+  const llm::Profile& profile_;
+  int64_t prompt_estimate_;
+  std::optional<Clock::time_point> start_;
+  llm::TokenTally out_;
+  int try_ = 0;
+};
+
 }  // namespace
 
 LlmPolicy::LlmPolicy(llm::Client client, PromptTemplates templates, AgentStore& store, ExperienceSource* source,
@@ -211,19 +278,21 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
   ExchangeRecord x;
   x.request_json = llm::request_body(prof, req, false).dump();
   x.estimated_prompt_tokens = est(prompt.system) + est(prompt.user);
+  LiveFeed live(options_.hooks, {state.run_id, state.task->name, iteration_, attempt, prof.name, prof.model}, prof,
+                x.estimated_prompt_tokens);
+  live.prompt(prompt);
   llm::ChatReply reply;
   try {
-    reply = client_.chat(req, options_.cancel, options_.on_delta);
+    reply = client_.chat(req, options_.cancel, live.delta_fn());
   } catch (const llm::LlmError& e) {
     x.error = e.what();
     store_.record_exchange(attempt, x);
-    if (e.kind() == llm::ErrorKind::Cancelled) {
-      store_.set_status(attempt, "cancelled", e.what());
-      out.cancelled = true;
-      return out;
-    }
-    store_.set_status(attempt, "error", e.what());
-    throw;
+    const bool cancelled = e.kind() == llm::ErrorKind::Cancelled;
+    store_.set_status(attempt, cancelled ? "cancelled" : "error", e.what());
+    live.end(cancelled ? "cancelled" : "error", e.what(), nullptr);
+    if (!cancelled) throw;
+    out.cancelled = true;
+    return out;
   }
   record_reply(x, reply);
   store_.record_exchange(attempt, x);
@@ -237,11 +306,13 @@ std::optional<Proposal> LlmPolicy::propose(const PolicyState& state) {
       k.why_none += " (the reply stopped at the max_output_tokens limit)";
     out.no_candidate = k.why_none;
     store_.set_status(attempt, "no_candidate", k.why_none);
+    live.end("no_candidate", k.why_none, &reply);
     return out;
   }
   out.source = k.source;
   out.thought = k.thought;
   store_.set_status(attempt, "candidate");
+  live.end("candidate", "", &reply);
   return out;
 }
 

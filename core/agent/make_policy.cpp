@@ -42,7 +42,7 @@ AgentPolicy::AgentPolicy(const PolicyChoice& choice, Workspace& ws)
   LlmPolicyOptions po;
   po.context = choice.context;
   po.cancel = cancelled_.get();
-  po.on_delta = choice.on_delta;
+  po.hooks = choice.hooks;
   // Active: the loop's Retrieve(s, M) from the Experience Graph Memory; dump: every Case, oldest first.
   ExperienceSource* source = choice.context.arm == MemoryArm::Dump ? &parts_->dump : nullptr;
   parts_->policy = std::make_unique<LlmPolicy>(llm::Client(profile_, std::move(key)), std::move(templates),

@@ -41,6 +41,7 @@ constexpr std::pair<Outcome, std::string_view> kOutcomeNames[] = {
     {Outcome::InputsModified, "inputs_modified"},
     {Outcome::ToolError, "tool_error"},
     {Outcome::BackgroundWork, "background_work"},
+    {Outcome::Infrastructure, "infrastructure"},
 };
 
 struct Registry {

@@ -40,7 +40,8 @@ device::MeasureRequest measure_request(const ConcreteCase& c, bool time_it, cons
 }
 
 // Records a run that did not end well in `r` (status and message) and returns false; true when it ran. A tool
-// error is not the kernel's fault: the evaluation cannot say anything about it, so it throws.
+// error or a lost cluster job is not the kernel's fault: the evaluation cannot say anything about it, so it throws
+// (InfraError for the job the cluster lost, which the loop records and goes on past).
 bool record_outcome(CaseResult& r, const device::MeasureResult& m, const device::Device& dev, const ConcreteCase& c) {
   using device::Outcome;
   const std::string what = std::string(device::outcome_name(m.outcome));
@@ -48,6 +49,8 @@ bool record_outcome(CaseResult& r, const device::MeasureResult& m, const device:
     case Outcome::Ok: break;
     case Outcome::ToolError:
       throw EnvError("device " + dev.name() + ": case " + c.name + ": " + m.message);
+    case Outcome::Infrastructure:
+      throw InfraError("device " + dev.name() + ": case " + c.name + ": " + m.message);
     case Outcome::KernelError:
     case Outcome::LaunchError:
     case Outcome::OutOfMemory: r.status = CaseStatus::RuntimeError; break;
@@ -64,18 +67,21 @@ bool record_outcome(CaseResult& r, const device::MeasureResult& m, const device:
   return false;
 }
 
-// Each of `outs` checked against the golden; a worker that returns outputs of the wrong size is broken.
+// Each of `outs` checked against the golden (index outputs by what they point at in `inputs`, the seeded inputs
+// the device ran on); a worker that returns outputs of the wrong size is broken.
 std::vector<OutputCheck> check_outputs(const std::vector<std::string>& outs, const ConcreteCase& c,
-                                       const std::vector<std::vector<double>>& golden, const device::Device& dev) {
+                                       const std::vector<std::vector<double>>& golden, const device::Device& dev,
+                                       const std::vector<std::string>& inputs) {
   bool sized = outs.size() == c.outputs.size();
   for (std::size_t i = 0; sized && i < outs.size(); ++i)
     sized = outs[i].size() == static_cast<std::size_t>(c.outputs[i].numel) * dtype_size(c.outputs[i].dtype);
   if (!sized)
     throw EnvError("device " + dev.name() + ": case " + c.name + ": the worker returned outputs of the wrong size");
+  std::vector<const void*> in;
+  for (const std::string& bytes : inputs) in.push_back(bytes.data());
   std::vector<OutputCheck> checks;
   for (std::size_t i = 0; i < c.outputs.size(); ++i)
-    checks.push_back(check_output(c.outputs[i].name, c.outputs[i].dtype, outs[i].data(), golden[i].data(),
-                                  static_cast<std::size_t>(c.outputs[i].numel), c.outputs[i].threshold));
+    checks.push_back(check_case_output(c, i, outs[i].data(), golden[i].data(), c.outputs[i].threshold, in));
   return checks;
 }
 
@@ -94,14 +100,15 @@ bool all_correct(CaseResult& r, const std::vector<OutputCheck>& checks, const ch
 // The library baseline's part of a case (issue 18), as on the CPU: its correctness against the golden is shown,
 // never the candidate's; its times, when the candidate's were taken, are what the speedup is against.
 void record_library(CaseResult& r, const device::MeasureResult& m, const ConcreteCase& c,
-                    const std::vector<std::vector<double>>& golden, const device::Device& dev) {
+                    const std::vector<std::vector<double>>& golden, const device::Device& dev,
+                    const std::vector<std::string>& inputs) {
   r.library_message = m.library_message;
   if (m.library_outputs.empty()) {
     if (r.library_message.empty()) r.library_message = "the " + dev.name() + " device returned no library outputs";
     return;
   }
   r.library_ran = true;
-  r.library_outputs = check_outputs(m.library_outputs, c, golden, dev);
+  r.library_outputs = check_outputs(m.library_outputs, c, golden, dev, inputs);
   r.library_correct = true;
   for (const auto& chk : r.library_outputs)
     if (!chk.ok) {
@@ -135,11 +142,11 @@ CaseResult measure_on_device(device::Device& dev, const device::Capabilities& ca
   for (const auto& f : m.findings) r.log += (r.log.empty() ? "" : "\n") + std::string("memory checker: ") + f;
   r.failed_call = m.failed_call;
   if (!record_outcome(r, m, dev, c)) return r;
-  r.outputs = check_outputs(m.first_outputs, c, golden, dev);
+  r.outputs = check_outputs(m.first_outputs, c, golden, dev, q.inputs);
   if (!all_correct(r, r.outputs, "correctness run", "")) return r;
   // The timed calls ran on the same inputs: the last one's outputs answer to the same golden.
   if (!m.last_outputs.empty()) {
-    r.last_outputs = check_outputs(m.last_outputs, c, golden, dev);
+    r.last_outputs = check_outputs(m.last_outputs, c, golden, dev, q.inputs);
     if (!all_correct(r, r.last_outputs, "the last timed run",
                      "correct on the correctness run but wrong on the last timed run: "))
       return r;
@@ -152,7 +159,7 @@ CaseResult measure_on_device(device::Device& dev, const device::Capabilities& ca
   } else if (time_it && !caps.can_time) {
     r.message = "correct; not timed: " + dev.name() + " is a functional twin without the hardware's clock";
   }
-  if (time_it && !lib.empty()) record_library(r, m, c, golden, dev);
+  if (time_it && !lib.empty()) record_library(r, m, c, golden, dev, q.inputs);
   return r;
 }
 
@@ -182,6 +189,8 @@ class DeviceSession : public CaseSession {
       try {
         return measure_on_device(dev_, caps_, cases_[ci], golden, time_it, candidate_, builds_, scratch.path,
                                  options_, slot.spec().device_index);
+      } catch (const InfraError&) {
+        throw;  // the cluster lost this job; the device itself may be fine
       } catch (const EnvError& e) {
         if (pool.states().size() <= 1) throw;
         slot.retire(e.what());

@@ -65,7 +65,7 @@ void Evaluator::use_device(const std::string& spec, std::unique_ptr<device::Devi
 
 namespace {
 
-// The cases `options` selects (all when it names none), resolved; a name the task does not have is bad input.
+// The cases `options` selects (all when it names none, less the large ones under skip_large), resolved; a name the task does not have is bad input.
 std::vector<ConcreteCase> selected_cases(const Task& task, const EvalOptions& options) {
   for (const std::string& name : options.cases)
     if (!find_case(task, name)) {
@@ -74,9 +74,10 @@ std::vector<ConcreteCase> selected_cases(const Task& task, const EvalOptions& op
       throw Error("task '" + task.name + "' has no case \"" + name + "\" (cases: " + known + ")");
     }
   std::vector<ConcreteCase> cases;
-  for (const Case& c : task.cases)
-    if (options.cases.empty() || std::find(options.cases.begin(), options.cases.end(), c.name) != options.cases.end())
-      cases.push_back(resolve_case(task, c));
+  for (const Case& c : task.cases) {
+    const bool named = std::find(options.cases.begin(), options.cases.end(), c.name) != options.cases.end();
+    if (named || (options.cases.empty() && !(options.skip_large && c.large))) cases.push_back(resolve_case(task, c));
+  }
   return cases;
 }
 

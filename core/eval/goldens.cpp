@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <cstring>
 #include <future>
 #include <random>
@@ -115,6 +119,80 @@ fs::path TrustedSide::baseline_so(const Task& task, const CancelToken* cancel) {
   return r.artifact;
 }
 
+namespace {
+
+// The progress of the golden runs (EvalProgress::Phase::Goldens), for a window or a terminal while an L4 reference
+// computes for minutes. A run writes case m's folder as it starts it, so the folders that exist say how far each
+// run is; they are polled, since a run is one blocking call. Reported from the polling thread.
+class GoldenProgress {
+ public:
+  GoldenProgress(const std::function<void(const EvalProgress&)>& report, const std::vector<ConcreteCase>& cases,
+                 const std::vector<std::vector<std::size_t>>& share)
+      : report_(report), cases_(cases), share_(share), dirs_(share.size()) {
+    for (const auto& s : share) total_ += static_cast<int>(s.size());
+    if (report_) poller_ = std::thread([this] { poll(); });
+  }
+  ~GoldenProgress() { stop(); }
+  GoldenProgress(const GoldenProgress&) = delete;
+  GoldenProgress& operator=(const GoldenProgress&) = delete;
+
+  void started(std::size_t run, const fs::path& dir) {
+    std::lock_guard<std::mutex> lock(mu_);
+    dirs_[run] = dir;
+  }
+  // Every golden is stored: the last word, then the poller ends.
+  void finish() {
+    stop();
+    if (report_) report_({EvalProgress::Phase::Goldens, total_, total_, std::string(), nullptr});
+  }
+
+ private:
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (poller_.joinable()) poller_.join();
+  }
+  void poll() {
+    int last = -1;
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!done_) {
+      int finished = 0;
+      std::string current;
+      for (std::size_t r = 0; r < share_.size(); ++r) {
+        if (dirs_[r].empty()) continue;
+        std::size_t m = 0;
+        std::error_code ec;
+        while (m < share_[r].size() && fs::exists(dirs_[r] / std::to_string(m), ec)) ++m;
+        if (m == 0) continue;
+        finished += static_cast<int>(m) - 1;  // the last folder's case is under way
+        current = cases_[share_[r][m - 1]].name;
+      }
+      if (finished != last) {
+        last = finished;
+        lock.unlock();
+        report_({EvalProgress::Phase::Goldens, finished, total_, current, nullptr});
+        lock.lock();
+      }
+      cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return done_; });
+    }
+  }
+
+  const std::function<void(const EvalProgress&)>& report_;
+  const std::vector<ConcreteCase>& cases_;
+  const std::vector<std::vector<std::size_t>>& share_;
+  std::vector<fs::path> dirs_;
+  int total_ = 0;
+  bool done_ = false;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::thread poller_;
+};
+
+}  // namespace
+
 std::vector<fs::path> TrustedSide::golden_dirs(const Task& task, const std::vector<ConcreteCase>& cases,
                                              const EvalOptions& options) {
   std::vector<fs::path> dirs;
@@ -144,8 +222,11 @@ std::vector<fs::path> TrustedSide::golden_dirs(const Task& task, const std::vect
     share[r].push_back(k);
     load[r] += weight(k);
   }
-  auto golden_run = [&](const std::vector<std::size_t>& mine) {
+  GoldenProgress watch(options.progress, cases, share);
+  auto golden_run = [&](std::size_t r) {
+    const std::vector<std::size_t>& mine = share[r];
     JobDir job_dir(paths_.jobs);
+    watch.started(r, job_dir.path);
     RunnerJob job;
     job.mode = RunnerJob::Mode::Golden;
     job.kernel = ref;
@@ -181,9 +262,10 @@ std::vector<fs::path> TrustedSide::golden_dirs(const Task& task, const std::vect
     }
   };
   std::vector<std::future<void>> others;
-  for (std::size_t r = 1; r < runs; ++r) others.push_back(std::async(std::launch::async, golden_run, share[r]));
-  golden_run(share[0]);
+  for (std::size_t r = 1; r < runs; ++r) others.push_back(std::async(std::launch::async, golden_run, r));
+  golden_run(0);
   for (auto& f : others) f.get();
+  watch.finish();
   return dirs;
 }
 

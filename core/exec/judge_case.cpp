@@ -42,6 +42,8 @@ class Judge::CaseRun {
   bool time_interleaved();
   bool time_sequential();
   void detail_last_pair();
+  std::vector<const void*> inputs_seen() const;
+  OutputCheck against_golden(std::size_t i, const unsigned char* outputs) const;
 
   Judge& j_;
   const ConcreteCase& c_;
@@ -224,6 +226,19 @@ bool Judge::CaseRun::snapshot_check(const std::string& phase) {
   return true;
 }
 
+// The case's inputs in the arena, as the last calls saw them (index outputs are checked by what they point at).
+std::vector<const void*> Judge::CaseRun::inputs_seen() const {
+  std::vector<const void*> v;
+  for (std::size_t i = 0; i < c_.inputs.size(); ++i) v.push_back(in_data_ + j_.in_off_[i]);
+  return v;
+}
+
+// Output i of `outputs` (a worker's output block) against the golden, on the seeded inputs.
+OutputCheck Judge::CaseRun::against_golden(std::size_t i, const unsigned char* outputs) const {
+  return check_case_output(c_, i, outputs + j_.out_off_[i], golden_[i].data(), c_.outputs[i].threshold,
+                           inputs_seen());
+}
+
 // The correctness call: the case's seeded inputs, which the fp64 golden saw. False: the case has ended.
 bool Judge::CaseRun::correctness_call() {
   {
@@ -252,10 +267,7 @@ bool Judge::CaseRun::correctness_call() {
   }
   {
     Spend spend(kGolden);
-    for (std::size_t i = 0; i < c_.outputs.size(); ++i)
-      r_.outputs.push_back(check_output(c_.outputs[i].name, c_.outputs[i].dtype, j_.snapshot_.data() + j_.out_off_[i],
-                                        golden_[i].data(), static_cast<std::size_t>(c_.outputs[i].numel),
-                                        c_.outputs[i].threshold));
+    for (std::size_t i = 0; i < c_.outputs.size(); ++i) r_.outputs.push_back(against_golden(i, j_.snapshot_.data()));
   }
   for (const auto& o : r_.outputs)
     if (!o.ok) {
@@ -294,9 +306,7 @@ void Judge::CaseRun::library_correctness_call() {
   r_.library_ran = true;
   bool ok = true;
   for (std::size_t i = 0; i < c_.outputs.size(); ++i) {
-    r_.library_outputs.push_back(check_output(c_.outputs[i].name, c_.outputs[i].dtype, l_out + j_.out_off_[i],
-                                              golden_[i].data(), static_cast<std::size_t>(c_.outputs[i].numel),
-                                              c_.outputs[i].threshold));
+    r_.library_outputs.push_back(against_golden(i, l_out));
     if (ok && !r_.library_outputs.back().ok) {
       ok = false;
       r_.library_message = "the library baseline misses the golden: " + describe_check(r_.library_outputs.back());
@@ -341,9 +351,7 @@ bool Judge::CaseRun::baseline_limits() {
   }
   Spend spend(kGolden);
   for (std::size_t i = 0; i < c_.outputs.size(); ++i) {
-    r_.baseline_outputs.push_back(check_output(c_.outputs[i].name, c_.outputs[i].dtype, b_out_ + j_.out_off_[i],
-                                               golden_[i].data(), static_cast<std::size_t>(c_.outputs[i].numel),
-                                               c_.outputs[i].threshold));
+    r_.baseline_outputs.push_back(against_golden(i, b_out_));
     limits_.push_back(timed_limit(c_.outputs[i].threshold, r_.baseline_outputs.back()));
   }
   return true;
@@ -393,10 +401,10 @@ bool Judge::CaseRun::run_one(Worker& w, const std::string& phase, Call& out) {
 bool Judge::CaseRun::check_pair(const std::string& phase) {
   Spend spend(kCheck);
   std::vector<OutputCheck> checks;
+  const std::vector<const void*> inputs = inputs_seen();
   for (std::size_t i = 0; i < c_.outputs.size(); ++i)
-    checks.push_back(check_timed_output(c_.outputs[i].name, c_.outputs[i].dtype, j_.snapshot_.data() + j_.out_off_[i],
-                                        b_out_ + j_.out_off_[i], static_cast<std::size_t>(c_.outputs[i].numel),
-                                        limits_[i].threshold));
+    checks.push_back(check_timed_case_output(c_, i, j_.snapshot_.data() + j_.out_off_[i], b_out_ + j_.out_off_[i],
+                                             limits_[i].threshold, inputs));
   const bool first = r_.timed_worst.empty();
   if (first) r_.timed_worst.resize(checks.size());
   for (std::size_t i = 0; i < checks.size(); ++i) fold_worst(r_.timed_worst[i], checks[i], first);
@@ -505,7 +513,9 @@ void Judge::CaseRun::detail_last_pair() {
     const double t = limits_[i].threshold;
     const unsigned char* mine = j_.snapshot_.data() + j_.out_off_[i];
     const unsigned char* theirs = b_out_ + j_.out_off_[i];
-    if (c_.outputs[i].dtype == DType::F32) {
+    if (c_.outputs[i].index_of >= 0) {
+      r_.last_outputs[i] = check_timed_case_output(c_, i, mine, theirs, t, inputs_seen());
+    } else if (c_.outputs[i].dtype == DType::F32) {
       r_.last_outputs[i] = check_output_f32(c_.outputs[i].name, reinterpret_cast<const float*>(mine),
                                             reinterpret_cast<const float*>(theirs), n, t);
     } else {

@@ -89,6 +89,16 @@ OutputCheck check_timed_output(const std::string& name, DType dtype, const void*
   return check_output(name, dtype, got, wide.data(), numel, threshold);
 }
 
+OutputCheck check_timed_case_output(const ConcreteCase& c, std::size_t i, const void* got, const void* ref,
+                                    double threshold, const std::vector<const void*>& inputs) {
+  const ConcreteTensor& out = c.outputs[i];
+  const auto n = static_cast<std::size_t>(out.numel);
+  if (out.index_of < 0) return check_timed_output(out.name, out.dtype, got, ref, n, threshold);
+  std::vector<double> wide(n);
+  for (std::size_t e = 0; e < n; ++e) wide[e] = load_as_double(out.dtype, ref, e);
+  return check_case_output(c, i, got, wide.data(), threshold, inputs);
+}
+
 void fold_worst(OutputCheck& worst, const OutputCheck& call, bool first) {
   if (first) {
     worst = call;
@@ -125,6 +135,7 @@ std::string describe_timed_failure(const std::string& phase, const OutputCheck& 
   s << "): output " << o.name << ": mean rel err " << o.mean_rel << ", max rel err " << o.max_rel << ", "
     << o.mismatches << " element(s) out of tolerance; worst at index " << o.worst_index << ": baseline "
     << o.expected << ", kernel " << o.got;
+  if (!o.note.empty()) s << " (" << o.note << ", the baseline's index standing for the golden's)";
   return s.str();
 }
 

@@ -23,21 +23,27 @@ using Clock = std::chrono::steady_clock;
 bool cancelled(const std::atomic<bool>* c) { return c && c->load(std::memory_order_relaxed); }
 
 struct Transfer {
-  Transfer(StreamDecoder& d, const std::atomic<bool>* c, const Client::DeltaFn& fn)
-      : dec(d), parser([this](const SseEvent& e) { on_event(e); }), cancel(c), on_delta(fn) {}
+  Transfer(StreamDecoder& d, const std::atomic<bool>* c, const Client::DeltaFn& fn, int try_no)
+      : dec(d), parser([this](const SseEvent& e) { on_event(e); }), cancel(c), on_delta(fn), try_index(try_no) {}
 
+  // New text of either kind, or new usage figures, reach the caller's delta function.
   void on_event(const SseEvent& e) {
     const std::size_t a = dec.answer.size(), r = dec.reasoning.size();
+    const Usage u = dec.usage;
     ++events;
     dec.on_event(e);
-    if (on_delta && (dec.answer.size() != a || dec.reasoning.size() != r))
-      on_delta(std::string_view(dec.answer).substr(a), std::string_view(dec.reasoning).substr(r));
+    const bool usage_changed = dec.usage.prompt_tokens != u.prompt_tokens ||
+                               dec.usage.completion_tokens != u.completion_tokens || dec.usage.from_server != u.from_server;
+    if (on_delta && (dec.answer.size() != a || dec.reasoning.size() != r || usage_changed))
+      on_delta(Delta{std::string_view(dec.answer).substr(a), std::string_view(dec.reasoning).substr(r), try_index,
+                     dec.usage});
   }
 
   StreamDecoder& dec;
   SseParser parser;
   const std::atomic<bool>* cancel;
   const Client::DeltaFn& on_delta;
+  int try_index = 0;
   CURL* handle = nullptr;
   long status = 0;
   std::string error_body;
@@ -232,9 +238,7 @@ void fill_reply(ChatReply& reply, StreamDecoder& dec, const ChatRequest& req, co
     reply.usage.completion_tokens = estimate_tokens(p.provider, reply.answer) + estimate_tokens(p.provider, reply.reasoning);
   }
   reply.latency_s = std::chrono::duration<double>(Clock::now() - start).count();
-  if (p.price_in_per_mtok && p.price_out_per_mtok)
-    reply.cost = (reply.usage.prompt_tokens * *p.price_in_per_mtok +
-                  reply.usage.completion_tokens * *p.price_out_per_mtok) / 1e6;
+  reply.cost = cost_of(p, reply.usage);
 }
 
 // How long to wait before try `attempt + 1`: what the server asked (refused past the cap), else a jittered
@@ -332,6 +336,11 @@ struct GateTurn {
 
 GateStats gate_stats(const Profile& p) { return gate_of(p).stats(); }
 
+std::optional<double> cost_of(const Profile& p, const Usage& u) {
+  if (!p.price_in_per_mtok || !p.price_out_per_mtok) return std::nullopt;
+  return (u.prompt_tokens * *p.price_in_per_mtok + u.completion_tokens * *p.price_out_per_mtok) / 1e6;
+}
+
 void global_init() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -364,7 +373,7 @@ ChatReply Client::chat(const ChatRequest& req, const std::atomic<bool>* cancel, 
     const bool with_usage = profile_.provider == Provider::OpenAI && include_usage_;
     const std::string body = request_body(profile_, req, with_usage).dump();
     auto dec = make_decoder(profile_.provider);
-    Transfer t(*dec, cancel, on_delta);
+    Transfer t(*dec, cancel, on_delta, attempt);
     Gate& gate = gate_of(profile_);
     if (!gate.enter(profile_.max_in_flight, cancel)) throw LlmError(ErrorKind::Cancelled, 0, where + ": cancelled");
     const Outcome o = [&] {

@@ -235,14 +235,22 @@ std::optional<double> parse_retry_after(std::string_view v) {
   return d > 0 ? d : 0.0;
 }
 
-int64_t estimate_tokens(Provider p, std::string_view text) {
-  int64_t ascii = 0, wide = 0;
+void TokenTally::add(std::string_view text) {
   for (unsigned char c : text) {
-    if (c < 0x80) ++ascii;
-    else if ((c & 0xC0) != 0x80) ++wide;  // the lead byte of a multi-byte code point
+    if (c < 0x80) ++ascii_;
+    else if ((c & 0xC0) != 0x80) ++wide_;  // the lead byte of a multi-byte code point
   }
+}
+
+int64_t TokenTally::tokens(Provider p) const {
   const double per = p == Provider::Anthropic ? 3.5 : 4.0;
-  return static_cast<int64_t>(ascii / per + 0.999) + wide;
+  return static_cast<int64_t>(ascii_ / per + 0.999) + wide_;
+}
+
+int64_t estimate_tokens(Provider p, std::string_view text) {
+  TokenTally t;
+  t.add(text);
+  return t.tokens(p);
 }
 
 }  // namespace kope::llm

@@ -74,6 +74,10 @@ Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task
     r.report = ev.evaluate(task, kernel.source, kernel.name, options);
     r.report.device = device;
     ws.finish_evaluation(r.evaluation_id, r.report);
+  } catch (const InfraError& e) {
+    r.error = "infrastructure failure: " + escape_invalid_utf8(e.what());
+    r.infrastructure = true;
+    close_as_error(r.error);
   } catch (const EnvError& e) {
     close_as_error(e.what());
     throw;
@@ -318,6 +322,8 @@ class TaskRun {
     const Recorded rec = evaluate_on_a_host(p);
     a.evaluation_id = rec.evaluation_id;
     record_context(rec.evaluation_id);
+    if (rec.infrastructure) return lost_to_infrastructure(p, rec, a);
+    infra_in_a_row_ = 0;
     if (!rec.error.empty()) return failed_evaluation(p, rec, a);
     const EvalReport& rep = rec.report;
     if (rep.cancelled) {  // stopped while it ran: recorded as cancelled, no verdict, and the run ends
@@ -364,6 +370,20 @@ class TaskRun {
       shown.push_back({evaluation_id, static_cast<int>(i), it.case_id, it.provenance, it.kind, it.score});
     }
     mem_.record_context(evaluation_id, shown);
+  }
+
+  // The cluster lost the measurement (kope/base/error.h, InfraError): recorded as such, not as the kernel's
+  // verdict (no Case, not "failed here before"), and the same kernel may be proposed again. Three in a row end the
+  // task: the infrastructure, not the kernels, needs a look.
+  bool lost_to_infrastructure(const Proposal& p, const Recorded& rec, Attempt& a) {
+    policy_.recorded(p, a.evaluation_id, "infrastructure");
+    a.status = "infrastructure";
+    a.message = rec.error;
+    std::erase(state_.tried, sha256_hex(p.source));
+    emit(a);
+    if (++infra_in_a_row_ < kInfraInARow) return true;
+    out_.error = std::to_string(kInfraInARow) + " attempts in a row lost to the infrastructure; the last: " + rec.error;
+    return false;
   }
 
   bool failed_evaluation(const Proposal& p, const Recorded& rec, Attempt& a) {
@@ -423,6 +443,8 @@ class TaskRun {
   StopState& stop_;  // the run's: tokens and wall time, shared by the tasks in flight
   std::atomic<bool>& halt_;
   HostChooser& hosts_;
+  static constexpr int kInfraInARow = 3;
+  int infra_in_a_row_ = 0;
   int since_improvement_ = 0;
   memory::MemoryStore mem_;
   std::map<std::string, memory::KnownFailure> failed_;

@@ -217,6 +217,11 @@ OutputCheck check_output_f32(const std::string& name, const float* got, const fl
 std::string describe_check(const OutputCheck& o) {
   std::ostringstream s;
   s.precision(9);
+  if (!o.note.empty()) {  // an index output: which index, and what it points at
+    s << "output " << o.name << ": " << o.mismatches << " index(es) wrong; first at element " << o.worst_index
+      << ": " << o.note;
+    return s.str();
+  }
   s << "output " << o.name << ": mean rel err " << o.mean_rel << ", max rel err " << o.max_rel << " (limits "
     << o.threshold << " and " << 10 * o.threshold << "), " << o.mismatches
     << " element(s) out of tolerance; worst at index " << o.worst_index << ": expected " << o.expected << ", got "

@@ -10,9 +10,11 @@ using nlohmann::json;
 
 namespace {
 json tensor_json(const ConcreteTensor& t) {
-  return {{"name", t.name}, {"dtype", static_cast<int>(t.dtype)}, {"shape", t.shape}, {"numel", t.numel},
+  json j = {{"name", t.name}, {"dtype", static_cast<int>(t.dtype)}, {"shape", t.shape}, {"numel", t.numel},
           {"init", {static_cast<int>(t.init.kind), t.init.a, t.init.b}}, {"threshold", t.threshold},
           {"special", t.init.special}, {"special_fraction", t.init.special_fraction}};
+  if (t.index_of >= 0) j["index_of"] = {t.index_of, t.index_axis};  // only where set: other cases' JSON unchanged
+  return j;
 }
 ConcreteTensor tensor_from_json(const json& j) {
   ConcreteTensor t;
@@ -26,6 +28,10 @@ ConcreteTensor tensor_from_json(const json& j) {
   t.threshold = j.at("threshold").get<double>();
   if (auto it = j.find("special"); it != j.end()) t.init.special = it->get<std::vector<std::string>>();
   if (auto it = j.find("special_fraction"); it != j.end()) t.init.special_fraction = it->get<double>();
+  if (auto it = j.find("index_of"); it != j.end()) {
+    t.index_of = it->at(0).get<int>();
+    t.index_axis = it->at(1).get<int>();
+  }
   return t;
 }
 }  // namespace

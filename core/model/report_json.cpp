@@ -64,6 +64,7 @@ OutputCheck check_from_json(const json& j) {
   if (auto v = opt(j, "bits")) c.bits = *v;
   if (auto v = opt(j, "mean_bits")) c.mean_bits = *v;
   if (auto v = opt(j, "max_ulps")) c.max_ulps = *v;
+  get(j, "note", c.note);
   return c;
 }
 
@@ -170,6 +171,7 @@ EvalReport report_from_json(const json& j) {
     get(s, "cxxflags", r.options.cxxflags);
     get(s, "interleave", r.options.interleave);
     get(s, "library", r.options.library);
+    get(s, "skip_large", r.options.skip_large);
     get(s, "max_reps", r.options.max_reps);
     get(s, "ci_rel_width", r.options.ci_rel_width);
     get(s, "case_budget_s", r.options.case_budget_seconds);
@@ -193,11 +195,13 @@ json opt_json(const std::optional<double>& v) { return v ? json(*v) : json(nullp
 
 json check_json(const OutputCheck& c) {
   auto num = [](double v) { return std::isfinite(v) ? json(v) : json(std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf")); };
-  return {{"name", c.name}, {"ok", c.ok}, {"mean_rel_err", num(c.mean_rel)}, {"max_rel_err", num(c.max_rel)},
-          {"threshold", c.threshold}, {"worst_index", c.worst_index}, {"expected", num(c.expected)},
-          {"got", num(c.got)}, {"mismatches", c.mismatches},
-          {"bits", c.bits >= 0 ? json(c.bits) : json(nullptr)},
-          {"mean_bits", c.mean_bits >= 0 ? json(c.mean_bits) : json(nullptr)}, {"max_ulps", num(c.max_ulps)}};
+  json j = {{"name", c.name}, {"ok", c.ok}, {"mean_rel_err", num(c.mean_rel)}, {"max_rel_err", num(c.max_rel)},
+            {"threshold", c.threshold}, {"worst_index", c.worst_index}, {"expected", num(c.expected)},
+            {"got", num(c.got)}, {"mismatches", c.mismatches},
+            {"bits", c.bits >= 0 ? json(c.bits) : json(nullptr)},
+            {"mean_bits", c.mean_bits >= 0 ? json(c.mean_bits) : json(nullptr)}, {"max_ulps", num(c.max_ulps)}};
+  if (!c.note.empty()) j["note"] = c.note;  // index outputs: why the first wrong index is wrong
+  return j;
 }
 
 }  // namespace
@@ -270,7 +274,7 @@ json EvalReport::to_json() const {
                    {"cxxflags", options.cxxflags}, {"interleave", options.interleave},
                    {"max_reps", options.max_reps}, {"ci_rel_width", options.ci_rel_width},
                    {"case_budget_s", options.case_budget_seconds}, {"flush", options.flush},
-                   {"library", options.library}};
+                   {"library", options.library}, {"skip_large", options.skip_large}};
   j["timing"] = {{"wall_s", wall_seconds}, {"timed_calls_s", timed_call_seconds},
                  {"share_in_timed_calls", wall_seconds > 0 ? timed_call_seconds / wall_seconds : 0.0},
                  {"flush", flush_method}};

@@ -44,6 +44,27 @@ int64_t eval_dim(const std::string& expr, const std::map<std::string, int64_t>& 
   return value;
 }
 
+// An "index_of" output: the input it points into, found among the case's inputs (expanded before the outputs),
+// whose shape must be the output's except along the axis.
+void index_into(const Task& task, const Case& c, const std::vector<ConcreteTensor>& inputs, const TensorSpec& s,
+                ConcreteTensor& ct) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].name != s.index_of->input) continue;
+    bool same = inputs[i].shape.size() == ct.shape.size();
+    for (std::size_t d = 0; same && d < ct.shape.size(); ++d)
+      same = static_cast<int>(d) == s.index_of->axis || inputs[i].shape[d] == ct.shape[d];
+    if (!same)
+      throw Error("task '" + task.origin + "': case '" + c.name + "': output \"" + s.name + "\" indexes input \"" +
+                  inputs[i].name + "\" along axis " + std::to_string(s.index_of->axis) +
+                  ", so their shapes must agree on every other axis");
+    ct.index_of = static_cast<int>(i);
+    ct.index_axis = s.index_of->axis;
+    return;
+  }
+  throw Error("task '" + task.origin + "': case '" + c.name + "': output \"" + s.name + "\": no input \"" +
+              s.index_of->input + "\"");
+}
+
 }  // namespace
 
 ConcreteCase resolve_case(const Task& task, const Case& c) {
@@ -87,6 +108,7 @@ ConcreteCase resolve_case(const Task& task, const Case& c) {
         }
       }
       ct.threshold = s.threshold.value_or(default_threshold(ct.dtype));
+      if (s.index_of) index_into(task, c, out.inputs, s, ct);
       for (int64_t k = 0; k < count; ++k) {
         ConcreteTensor e = ct;
         e.name = s.count.empty() ? s.name : s.name + "." + std::to_string(k);

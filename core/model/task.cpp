@@ -223,7 +223,7 @@ class Parser {
     if (is_input)
       check_keys(v, where, {"name", "dtype", "shape", "count", "init", "doc"});
     else
-      check_keys(v, where, {"name", "dtype", "shape", "count", "threshold", "doc"});
+      check_keys(v, where, {"name", "dtype", "shape", "count", "threshold", "index_of", "doc"});
     TensorSpec t;
     t.name = string_at(member(v, where, "name"), where + "/name");
     check_identifier(t.name, where + "/name");
@@ -244,7 +244,23 @@ class Parser {
       if (!(th >= 0)) fail(where + "/threshold", "must be non-negative (0: exact)");
       t.threshold = th;
     }
+    if (auto it = v.find("index_of"); it != v.end()) t.index_of = index_of_at(*it, where + "/index_of", t);
     return t;
+  }
+
+  // {"input": "x", "axis": -1}: the output holds indices into input x along that axis (see IndexOf).
+  IndexOf index_of_at(const json& v, const std::string& where, const TensorSpec& out) const {
+    if (!v.is_object()) fail(where, "expected {\"input\": <input name>, \"axis\": <axis>}");
+    check_keys(v, where, {"input", "axis", "doc"});
+    if (is_floating(out.dtype)) fail(where, "an index output needs an integer dtype");
+    if (out.threshold && *out.threshold != 0.0) fail(where, "an index output is checked exactly: no threshold");
+    IndexOf x;
+    x.input = string_at(member(v, where, "input"), where + "/input");
+    const auto rank = static_cast<int64_t>(out.shape.size());
+    x.axis = static_cast<int>(integer_at(member(v, where, "axis"), where + "/axis", -rank, rank - 1,
+                                         "an axis of the output"));
+    if (x.axis < 0) x.axis += static_cast<int>(rank);
+    return x;
   }
 
   std::string source_at(const json& v, const std::string& where) const {
@@ -331,6 +347,17 @@ void parse_tensors(const Parser& p, const json& j, Task& t) {
       (key[0] == 'i' ? t.inputs : t.outputs).push_back(std::move(s));
     }
   }
+  for (std::size_t i = 0; i < t.outputs.size(); ++i) {
+    if (!t.outputs[i].index_of) continue;
+    const std::string w = "/outputs/" + std::to_string(i) + "/index_of/input";
+    const IndexOf& x = *t.outputs[i].index_of;
+    auto in = std::find_if(t.inputs.begin(), t.inputs.end(), [&](const TensorSpec& s) { return s.name == x.input; });
+    if (in == t.inputs.end()) p.fail(w, "no input is named \"" + x.input + "\"");
+    if (!in->count.empty()) p.fail(w, "input \"" + x.input + "\" is a list; an index output points into one tensor");
+    if (in->shape.size() != t.outputs[i].shape.size())
+      p.fail(w, "input \"" + x.input + "\" has " + std::to_string(in->shape.size()) + " dimensions, the output " +
+                    std::to_string(t.outputs[i].shape.size()) + ": they must have the same rank");
+  }
 }
 
 // "reference", "baseline" and the per-device "baselines"; a task without an explicit baseline must be one whose
@@ -377,7 +404,7 @@ void parse_case_values(const Parser& p, const json& cj, const std::string& w, co
   }
 }
 
-// A case's "dtypes" (of the task's tensors), "memory_bound" and "seed" (case i defaults to seed i+1).
+// A case's "dtypes" (of the task's tensors), "memory_bound", "large" and "seed" (case i defaults to seed i+1).
 void parse_case_run(const Parser& p, const json& cj, const std::string& w, std::size_t i, const Task& t, Case& c) {
   if (auto it = cj.find("dtypes"); it != cj.end()) {
     if (!it->is_object()) p.fail(w + "/dtypes", "expected an object of tensor names to dtypes");
@@ -394,6 +421,10 @@ void parse_case_run(const Parser& p, const json& cj, const std::string& w, std::
   if (auto it = cj.find("memory_bound"); it != cj.end()) {
     if (!it->is_boolean()) p.fail(w + "/memory_bound", "expected true or false");
     c.memory_bound = it->get<bool>();
+  }
+  if (auto it = cj.find("large"); it != cj.end()) {
+    if (!it->is_boolean()) p.fail(w + "/large", "expected true or false");
+    c.large = it->get<bool>();
   }
   if (auto it = cj.find("seed"); it != cj.end()) {
     if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<int64_t>() < 0))
@@ -413,7 +444,7 @@ void parse_cases(const Parser& p, const json& j, Task& t) {
     std::string w = "/cases/" + std::to_string(i);
     const json& cj = cases[i];
     if (!cj.is_object()) p.fail(w, "expected a case object with \"name\" and \"dims\"");
-    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "dtypes", "memory_bound", "seed", "doc"});
+    p.check_keys(cj, w, {"name", "dims", "attrs", "init", "dtypes", "memory_bound", "large", "seed", "doc"});
     Case c;
     c.name = p.string_at(p.member(cj, w, "name"), w + "/name");
     p.check_name(c.name, w + "/name");

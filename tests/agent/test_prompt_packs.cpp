@@ -148,11 +148,23 @@ TEST(DocRanking, MatmulNotesOnlyForMatmulLikeTasks) {
   const Suite suite = Suite::embedded();
   const PromptTemplates ascend = PromptTemplates::load("ascend", std::nullopt);
   const PromptTemplates cuda = PromptTemplates::load("cuda", std::nullopt);
-  // No task of the shipped suite is a matmul: every one leaves the Cube and tensor-core notes out.
-  for (const Task& task : suite.tasks()) {
+  // No L1 or L2 task is a matmul: every one leaves the Cube and tensor-core notes out.
+  const Suite l1_l2 = suite.at_levels({1, 2});
+  for (const Task& task : l1_l2.tasks()) {
     EXPECT_LT(find_doc(rank_docs("ascend", ascend.docs, state_of(task)), "docs/cube_matmul.md").rank, 0) << task.name;
     EXPECT_LT(find_doc(rank_docs("cuda", cuda.docs, state_of(task)), "docs/tensor_cores.md").rank, 0) << task.name;
   }
+  // The L4 attention operators are two matmuls around a softmax: they get the notes.
+  for (const char* name : {"mha", "gqa"}) {
+    const Task& task = suite.require(name);
+    EXPECT_GT(find_doc(rank_docs("ascend", ascend.docs, state_of(task)), "docs/cube_matmul.md").rank, 0) << name;
+    EXPECT_GT(find_doc(rank_docs("cuda", cuda.docs, state_of(task)), "docs/tensor_cores.md").rank, 0) << name;
+  }
+  for (const char* name : {"quant_matmul", "weight_quant_batch_matmul", "grouped_matmul"})
+    if (const Task* task = suite.find(name)) {
+      EXPECT_GT(find_doc(rank_docs("ascend", ascend.docs, state_of(*task)), "docs/cube_matmul.md").rank, 0) << name;
+      EXPECT_GT(find_doc(rank_docs("cuda", cuda.docs, state_of(*task)), "docs/tensor_cores.md").rank, 0) << name;
+    }
   const DocState matmul{"batch_matmul\nC[b] = A[b] x B[b], a batched dense matrix multiplication in fp16", ""};
   EXPECT_GT(find_doc(rank_docs("ascend", ascend.docs, matmul), "docs/cube_matmul.md").rank, 0);
   EXPECT_GT(find_doc(rank_docs("cuda", cuda.docs, matmul), "docs/tensor_cores.md").rank, 0);

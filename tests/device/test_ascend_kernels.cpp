@@ -49,8 +49,10 @@ class TwinAscend : public Device {
   std::unique_ptr<Device> d_;
 };
 
+// The tasks with Ascend kernels: L1 and L2. Issue 21 brings the L3 and L4 operators to the CPU first; their
+// Ascend kernels are later work, so those levels are not asked for theirs here.
 const Suite& suite() {
-  static const Suite s = Suite::from_dir(fs::path(KOPE_SOURCE_DIR) / "resources/tasks");
+  static const Suite s = Suite::from_dir(fs::path(KOPE_SOURCE_DIR) / "resources/tasks").at_levels({1, 2});
   return s;
 }
 

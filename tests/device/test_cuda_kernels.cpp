@@ -38,10 +38,14 @@ const CandidateSource* shipped(const std::vector<CandidateSource>& list, const s
   return nullptr;
 }
 
+// The tasks with CUDA kernels: L1 and L2. Issue 21 brings the L3 and L4 operators to the CPU first; their CUDA
+// kernels and baselines are later work, so those levels are not asked for theirs here.
+Suite cuda_suite() { return Suite::embedded().at_levels({1, 2}); }
+
 // The 01_* (prefix "01_") or 02_* kernels of every task, or every task's CUDA baseline (prefix empty).
 std::vector<Source> sources(const char* prefix) {
   std::vector<Source> out;
-  const Suite suite = Suite::embedded();
+  const Suite suite = cuda_suite();
   for (const Task& t : suite.tasks()) {
     if (*prefix == 0) {
       out.push_back({t.name + "/baseline.cu", baseline_source(t, "cuda")});
@@ -113,7 +117,7 @@ void expect_all_build(const char* prefix, std::size_t expected) {
 
 // Runs everywhere: the files themselves.
 TEST(CudaKernels, EveryTaskShipsACorrectAndAWrongKernelAndABaseline) {
-  const Suite suite = Suite::embedded();
+  const Suite suite = cuda_suite();
   ASSERT_EQ(suite.tasks().size(), 24u);
   for (const Task& t : suite.tasks()) {
     SCOPED_TRACE(t.name);
@@ -196,7 +200,7 @@ TEST(CudaKernelsGpu, CorrectOnesPassAndWrongOnesAreCaught) {
   o.reps = 1;
   o.library = false;
   o.case_timeout_seconds = 120;
-  const Suite suite = Suite::embedded();
+  const Suite suite = cuda_suite();
   for (const Task& t : suite.tasks()) {
     SCOPED_TRACE(t.name);
     // One task's environment error (a worker that cannot start, a baseline that does not build) is that task's

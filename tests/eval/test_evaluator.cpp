@@ -113,6 +113,23 @@ TEST_F(EvaluatorTest, HangInTimingRunsIsReportedWithItsPhase) {
   EXPECT_NE(r.cases[0].message.find("warm-up 1"), std::string::npos) << r.cases[0].message;
 }
 
+// skip_large (`--small`, the test command's choice) leaves out the cases a task marks large, unless named.
+TEST_F(EvaluatorTest, SkipLargeLeavesOutTheMarkedCasesUnlessNamed) {
+  task.cases[1].large = true;
+  const std::string body = kCorrect;
+  EvalOptions o = test::quick_options();
+  o.skip_large = true;
+  EvalReport r = eval(body, o);
+  ASSERT_EQ(r.cases.size(), task.cases.size() - 1);
+  for (const CaseResult& c : r.cases) EXPECT_NE(c.name, task.cases[1].name);
+  o.cases = {task.cases[1].name};
+  r = eval(body, o);
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].name, task.cases[1].name);
+  o = test::quick_options();
+  EXPECT_EQ(eval(body, o).cases.size(), task.cases.size());
+}
+
 TEST_F(EvaluatorTest, NonZeroReturnIsARuntimeError) {
   EvalReport r = eval("return 7;");
   EXPECT_EQ(r.status(), "runtime_error");

@@ -109,12 +109,16 @@ TEST(SuiteL2, HoldsTheSixteenOperatorsWithCasesKernelsAndLibrary) {
 
 TEST(SuiteLevels, FilterParseAndDefaults) {
   const Suite& all = shared().suite;
-  EXPECT_EQ(all.levels(), (std::vector<int>{1, 2}));
+  // Levels 1 and 2 as issue 11 left them; the higher levels (issue 21) come after them.
+  const std::vector<int> levels = all.levels();
+  ASSERT_GE(levels.size(), 2u);
+  EXPECT_EQ(std::vector<int>(levels.begin(), levels.begin() + 2), (std::vector<int>{1, 2}));
   EXPECT_EQ(all.at_levels({1}).tasks().size(), 8u);
   EXPECT_EQ(all.at_levels({2}).tasks().size(), 16u);
   EXPECT_EQ(all.at_levels({1, 2}).tasks().size(), 24u);
-  EXPECT_EQ(all.at_levels({}).tasks().size(), 24u);
-  EXPECT_THROW(all.at_levels({4}), Error);
+  EXPECT_EQ(all.at_levels({}).tasks().size(), all.tasks().size());
+  EXPECT_GE(all.tasks().size(), 24u);
+  EXPECT_THROW(all.at_levels({9}), Error);
   EXPECT_EQ(parse_levels("1,2"), (std::vector<int>{1, 2}));
   EXPECT_EQ(parse_levels("L2"), (std::vector<int>{2}));
   EXPECT_TRUE(parse_levels("all").empty());
@@ -137,7 +141,7 @@ TEST(SuiteLevels, CliListsByLevel) {
   EXPECT_EQ(j["tasks"].size(), 16u);
   for (const auto& t : j["tasks"]) EXPECT_EQ(t["level"], 2);
   const std::string text = run("suite list", rc);
-  EXPECT_NE(text.find("24 tasks"), std::string::npos) << text;
+  EXPECT_NE(text.find(std::to_string(shared().suite.tasks().size()) + " tasks"), std::string::npos) << text;
   EXPECT_NE(text.find("L2"), std::string::npos);
   run("suite list --level nine", rc);
   EXPECT_EQ(rc, 2);

@@ -74,7 +74,7 @@ TEST(LlmClient, OpenAiStreamSplitAtAwkwardBytesKeepsAnswerReasoningAndServerUsag
   ScriptedServer srv({test::sse_response(test::cut_at(body, {cr + 1, d + 2, e + 1, z + 1, z + 2}), 15)});
   Client c(profile(Provider::OpenAI, srv.url()), kKey);
   std::string streamed;
-  ChatReply r = c.chat(hello(), nullptr, [&](std::string_view a, std::string_view) { streamed += a; });
+  ChatReply r = c.chat(hello(), nullptr, [&](const Delta& d) { streamed += d.answer; });
   EXPECT_EQ(r.answer, "Héllo 中文");
   EXPECT_EQ(streamed, r.answer);
   EXPECT_EQ(r.reasoning, "think first");
@@ -164,6 +164,66 @@ TEST(LlmClient, ConnectionDroppedMidStreamIsRetried) {
   EXPECT_EQ(r.retries, 1);
   ASSERT_EQ(r.retry_log.size(), 1u);
   EXPECT_NE(r.retry_log[0].find("connection"), std::string::npos) << r.retry_log[0];
+}
+
+// The delta function says which kind each piece is: reasoning (reasoning_content, thinking) apart from the
+// answer, for both protocols; the server's usage as it arrives; a retry's text under the retry's try number.
+TEST(LlmClient, DeltasSayTheirKindUsageAndTry) {
+  struct Seen {
+    std::string answer, reasoning;
+    std::vector<int> tries;
+    Usage last;
+    bool reasoning_before_answer = false;
+  };
+  auto follow = [](Seen& s) {
+    return [&s](const Delta& d) {
+      if (!d.reasoning.empty() && s.answer.empty()) s.reasoning_before_answer = true;
+      s.answer += d.answer;
+      s.reasoning += d.reasoning;
+      s.tries.push_back(d.try_index);
+      s.last = d.usage;
+    };
+  };
+  for (Provider p : {Provider::OpenAI, Provider::Anthropic}) {
+    const std::string body = p == Provider::OpenAI ? test::openai_stream({"an", "swer"}, "step by step", 11, 7)
+                                                   : test::anthropic_stream({"an", "swer"}, "step by step", 13, 9);
+    ScriptedServer srv({test::sse_response(test::cut_at(body, {body.size() / 3, body.size() / 2}), 5)});
+    Seen s;
+    ChatReply r = Client(profile(p, srv.url()), kKey).chat(hello(), nullptr, follow(s));
+    EXPECT_EQ(s.answer, "answer") << provider_name(p);
+    EXPECT_EQ(s.reasoning, "step by step") << provider_name(p);
+    EXPECT_TRUE(s.reasoning_before_answer) << provider_name(p);
+    EXPECT_TRUE(s.last.from_server) << provider_name(p);
+    EXPECT_EQ(s.last.prompt_tokens, r.usage.prompt_tokens) << provider_name(p);
+    EXPECT_EQ(s.last.completion_tokens, r.usage.completion_tokens) << provider_name(p);
+  }
+  // A stream dropped half-way is asked again: its text comes again, numbered as the second try.
+  std::string full = test::openai_stream({"part one ", "part two"});
+  ScriptedResponse dropped = test::sse_response({full.substr(0, full.find("part two"))});
+  dropped.drop = true;
+  ScriptedServer srv({dropped, test::sse_response({full})});
+  Seen s;
+  ChatReply r = Client(profile(Provider::OpenAI, srv.url()), kKey).chat(hello(), nullptr, follow(s));
+  EXPECT_EQ(r.answer, "part one part two");
+  EXPECT_EQ(s.answer, "part one part one part two");
+  ASSERT_FALSE(s.tries.empty());
+  EXPECT_EQ(s.tries.front(), 0);
+  EXPECT_EQ(s.tries.back(), 1);
+}
+
+// The running tally counts what estimate_tokens counts of the whole, however the text is cut.
+TEST(LlmClient, TokenTallyOfPiecesIsTheEstimateOfTheWhole) {
+  const std::string text = "Héllo 中文, a kernel: for (int i = 0; i < n; ++i) y[i] = x[i];";
+  for (Provider p : {Provider::OpenAI, Provider::Anthropic}) {
+    TokenTally t;
+    for (std::size_t i = 0; i < text.size(); i += 3) t.add(std::string_view(text).substr(i, 3));
+    EXPECT_EQ(t.tokens(p), estimate_tokens(p, text));
+  }
+  Profile pr = profile(Provider::OpenAI, "http://127.0.0.1:1");
+  EXPECT_FALSE(cost_of(pr, {1000, 100, true}).has_value());
+  pr.price_in_per_mtok = 2;
+  pr.price_out_per_mtok = 8;
+  EXPECT_NEAR(*cost_of(pr, {1000, 100, true}), (1000 * 2 + 100 * 8) / 1e6, 1e-12);
 }
 
 TEST(LlmClient, AuthFailureIsNotRetriedAndNeverShowsTheKey) {

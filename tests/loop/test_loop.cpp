@@ -3,6 +3,11 @@
 #include "kope/loop/loop.h"
 #include "kope/base/sha256.h"
 #include "kope/model/stats.h"
+#include "kope/device/device.h"
+#include "kope/memory/memory.h"
+
+#include <atomic>
+#include <memory>
 #include "test_support.h"
 
 using namespace kope::loop;
@@ -354,4 +359,63 @@ TEST_F(LoopTest, AKernelFasterThanTheFloorIsFlaggedForReviewNotPromoted) {
   ASSERT_TRUE(row);
   EXPECT_EQ(row->review, "pending");
   EXPECT_EQ(ws.reviews(std::string("pending"), 10).size(), 1u);
+}
+
+namespace {
+
+// The CPU device under another name whose first `lose` measurements the "cluster" loses (Outcome::Infrastructure,
+// as the Slurm device says of a preempted job or a node that went down).
+class Lossy : public device::Device {
+ public:
+  Lossy(std::unique_ptr<device::Device> d, std::shared_ptr<std::atomic<int>> lose) : d_(std::move(d)), lose_(std::move(lose)) {}
+  std::string name() const override { return "lossy"; }
+  std::string kind() const override { return "cpu"; }
+  device::Availability availability() override { return d_->availability(); }
+  device::Capabilities capabilities() override { return d_->capabilities(); }
+  device::Fingerprint fingerprint() override { return d_->fingerprint(); }
+  BuildResult build(const std::string& s, const device::BuildOptions& o) override { return d_->build(s, o); }
+  device::MeasureResult measure(const device::MeasureRequest& q) override {
+    if (lose_->fetch_sub(1) <= 0) return d_->measure(q);
+    device::MeasureResult m;
+    m.outcome = device::Outcome::Infrastructure;
+    m.message = "infrastructure failure: Slurm job 7 ended PREEMPTED";
+    return m;
+  }
+
+ private:
+  std::unique_ptr<device::Device> d_;
+  std::shared_ptr<std::atomic<int>> lose_;
+};
+
+}  // namespace
+
+// A measurement the cluster loses is the infrastructure's failure: the attempt says so, no Case says the kernel
+// failed, the run goes on and the same kernel is tried again; three lost in a row end the task with why.
+TEST_F(LoopTest, AMeasurementTheClusterLosesIsNotTheKernelsAndTheRunGoesOn) {
+  auto lose = std::make_shared<std::atomic<int>>(1);
+  device::register_device("lossy", [lose](const device::DeviceConfig& c) {
+    return std::make_unique<Lossy>(device::make_device("cpu", c), lose);
+  });
+  options.eval.device = "lossy";
+  options.device = "lossy";
+  options.max_attempts = 3;
+  ListPolicy policy({kernel("right", "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;")});
+  auto outcomes = run_loop(ws, ev, suite, policy, options, ws.begin_run("test", "lossy"));
+  ASSERT_EQ(outcomes.size(), 1u);
+  const TaskOutcome& o = outcomes[0];
+  ASSERT_EQ(o.attempts.size(), 2u);
+  EXPECT_EQ(o.attempts[0].status, "infrastructure");
+  EXPECT_NE(o.attempts[0].message.find("PREEMPTED"), std::string::npos) << o.attempts[0].message;
+  EXPECT_EQ(o.attempts[1].status, "passed") << o.attempts[1].message;  // the same kernel, measured this time
+  EXPECT_TRUE(o.error.empty()) << o.error;
+  memory::MemoryStore mem(ws.handle());
+  EXPECT_TRUE(mem.known_failures("affine", "lossy").empty());  // nothing says the kernel failed here
+
+  lose->store(100);
+  ListPolicy again({kernel("right2", "for (int64_t i = 0; i < n; ++i) y[i] = 1 + 2 * x[i];")});
+  options.max_attempts = 10;
+  outcomes = run_loop(ws, ev, suite, again, options, ws.begin_run("test", "lossy"));
+  ASSERT_EQ(outcomes[0].attempts.size(), 3u);
+  EXPECT_NE(outcomes[0].error.find("3 attempts in a row lost to the infrastructure"), std::string::npos) << outcomes[0].error;
+  EXPECT_TRUE(mem.known_failures("affine", "lossy").empty());
 }

@@ -206,6 +206,10 @@ TEST(Task, CaseDtypesBelowMemoryBoundAndLibrary) {
   EXPECT_FALSE(t.cases[1].memory_bound);
   EXPECT_TRUE(t.cases[2].memory_bound);
   EXPECT_TRUE(resolve_case(t, t.cases[2]).memory_bound);
+  EXPECT_FALSE(t.cases[2].large);
+  json marked = semantic;
+  marked["cases"][2]["large"] = true;
+  EXPECT_TRUE(parse_task(marked, "t.json").cases[2].large);
   ASSERT_TRUE(t.library.at("cpu").has_value());
   EXPECT_EQ(t.library.at("cpu")->link, std::vector<std::string>{"torch_cpu"});
   EXPECT_EQ(t.library.at("cpu")->threads, 1);
@@ -237,6 +241,9 @@ TEST(Task, NewFieldsFailWithTheirPointer) {
   j = affine();
   j["cases"][0]["memory_bound"] = 1;
   EXPECT_NE(error_of(j).find("/cases/0/memory_bound"), std::string::npos) << error_of(j);
+  j = affine();
+  j["cases"][1]["large"] = "yes";
+  EXPECT_NE(error_of(j).find("/cases/1/large"), std::string::npos) << error_of(j);
   j = affine();
   j["inputs"][0]["init"] = {{"dist", "randint"}, {"low", 5}, {"below", "N"}};  // case N = 1: empty range
   EXPECT_NE(error_of(j).find("empty range"), std::string::npos) << error_of(j);

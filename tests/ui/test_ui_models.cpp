@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "models/live_models.h"
 #include "models/models.h"
 #include "models/run_models.h"
 #include "models/status.h"
@@ -205,6 +206,74 @@ TEST(Models, SlotModelShowsBusyIdleAndRetiredSlots) {
   EXPECT_EQ(m.index(1, SlotModel::Doing).data(RawRole).toString(), "health check failed");
   m.refresh({a});
   EXPECT_EQ(m.rowCount(), 1);
+}
+
+// The live replies: a row per task, started by its prompt, the text appended as it comes (a retry starts it
+// again), the end freezing the time; a delta of an attempt the row does not follow is dropped.
+TEST(Models, LiveReplyModelFollowsEachTasksCurrentAttempt) {
+  LiveReplyModel m;
+  auto t = tester(m);
+  auto event = [](LiveEvent::Kind kind, const std::string& task, int64_t transcript) {
+    LiveEvent e;
+    e.kind = kind;
+    e.who.task = task;
+    e.who.iteration = 1;
+    e.who.transcript_id = transcript;
+    e.who.prompt_estimate = 1200;
+    return e;
+  };
+  QStringList appended;
+  QObject::connect(&m, &LiveReplyModel::textAppended, &m,
+                   [&](int, const QString& a, const QString& r, bool restart) { appended << (restart ? "|" : "") + r + a; });
+  LiveEvent p = event(LiveEvent::Kind::Prompt, "gelu", 7);
+  p.prompt = std::make_shared<const agent::Prompt>();
+  m.apply(p);
+  ASSERT_EQ(m.rowCount(), 1);
+  EXPECT_EQ(m.index(0, LiveReplyModel::Phase).data(StatusRole).toString(), "awaiting_reply");
+  EXPECT_EQ(m.index(0, LiveReplyModel::TokensIn).data(RawRole).toLongLong(), 1200);
+  EXPECT_EQ(m.index(0, LiveReplyModel::Cost).data().toString(), "no price set");
+  LiveEvent d = event(LiveEvent::Kind::Delta, "gelu", 7);
+  d.reasoning = "think";
+  d.usage = {1200, 2, false, std::nullopt, 0.1};
+  m.apply(d);
+  d.reasoning.clear();
+  d.answer = "Hello";
+  d.usage.completion_tokens = 4;
+  m.apply(d);
+  EXPECT_EQ(m.at(0).phase, "streaming");
+  EXPECT_EQ(m.at(0).answer, "Hello");
+  EXPECT_EQ(m.at(0).reasoning, "think");
+  EXPECT_EQ(m.index(0, LiveReplyModel::TokensOut).data().toString(), "~4");
+  d.restart = true;
+  d.answer = "Hi";
+  m.apply(d);
+  EXPECT_EQ(m.at(0).answer, "Hi");
+  EXPECT_EQ(appended, (QStringList{"think", "Hello", "|Hi"}));
+  m.apply(event(LiveEvent::Kind::Delta, "gelu", 6));  // an earlier attempt's: dropped
+  EXPECT_EQ(m.at(0).answer, "Hi");
+  LiveEvent e = event(LiveEvent::Kind::End, "gelu", 7);
+  e.status = "no_candidate";
+  e.usage = {1300, 5, true, 0.0042, 2.5};
+  m.apply(e);
+  EXPECT_FALSE(m.at(0).live());
+  EXPECT_EQ(m.index(0, LiveReplyModel::TokensIn).data().toString(), "1300");
+  const double frozen = m.index(0, LiveReplyModel::Time).data(RawRole).toDouble();
+  EXPECT_EQ(m.index(0, LiveReplyModel::Time).data(RawRole).toDouble(), frozen);
+  // the profile has no prices: the cost stays unknown
+  EXPECT_EQ(m.index(0, LiveReplyModel::Cost).data().toString(), "no price set");
+  // the next attempt of the task takes its row; another task gets one of its own
+  // a priced profile: the prompt's estimate costs something before any reply
+  LiveEvent priced = event(LiveEvent::Kind::Prompt, "gelu", 8);
+  priced.who.price_in_per_mtok = 3;
+  priced.who.price_out_per_mtok = 15;
+  m.apply(priced);
+  EXPECT_NEAR(m.index(0, LiveReplyModel::Cost).data(RawRole).toDouble(), 1200 * 3 / 1e6, 1e-12);
+  EXPECT_EQ(m.index(0, LiveReplyModel::Cost).data().toString(), "~$0.0036");
+  m.apply(event(LiveEvent::Kind::Prompt, "swish", 9));
+  ASSERT_EQ(m.rowCount(), 2);
+  EXPECT_EQ(m.at(0).who.transcript_id, 8);
+  EXPECT_TRUE(m.at(0).answer.empty());
+  EXPECT_EQ(m.rowOf("swish"), 1);
 }
 
 TEST(Models, StatusWordsAndColours) {

@@ -9,6 +9,8 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <vector>
+#include <optional>
 
 class QLabel;
 class QTreeWidget;
@@ -18,6 +20,7 @@ class QPlainTextEdit;
 namespace kope::agent {
 class AgentStore;
 struct AttemptRecord;
+struct Prompt;
 struct SectionRecord;
 }
 namespace kope::memory {
@@ -53,22 +56,38 @@ class AgentView : public QWidget {
   // The attempt that produced this evaluation (0: none).
   void showEvaluation(int64_t evaluationId);
   void showAttempt(int64_t attemptId);
+  // A prompt as the agent assembled it, before (or without) its record: sections by tier, what was left out and
+  // why, the budget bar. `title` heads it (plain text).
+  void showPrompt(const kope::agent::Prompt& prompt, const QString& title);
+  // Compact, for a live view that shows the reply apart and heads the prompt itself: no reply box, no header
+  // line, the budget's arithmetic in the bar's tooltip instead of a line of its own.
+  void setCompact(bool compact);
   QString summaryText() const;  // the header and usage lines (tests)
+  // Sets every text again in the current language (the graph browser calls it on a language change).
+  void retranslate();
   QTreeWidget* tree() const { return tree_; }
+  // The width the section column's text needs (its header and every row's label); the column is never narrower.
+  int sectionColumnContentWidth() const;
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  signals:
   void caseActivated(qint64 caseId);
 
  private:
   void showContext(int64_t evaluationId);
-  void showSections(const kope::agent::AttemptRecord& t);
+  void showSections(const std::vector<kope::agent::SectionRecord>& sections, int64_t budget);
   int64_t caseOf(const kope::agent::SectionRecord& s) const;
+  void fitColumns();
   const kope::agent::AgentStore* agent_ = nullptr;
   const kope::memory::MemoryStore* memory_ = nullptr;
   QLabel *header_, *usage_;
   BudgetBar* bar_;
   QTreeWidget* tree_;
   QPlainTextEdit* reply_;
+  std::optional<int64_t> shownAttempt_;  // what is on show, for retranslate()
+  int64_t shownEvaluation_ = 0;
 };
 
 }  // namespace kope::agentview

@@ -1,6 +1,7 @@
 // The Case details panel. See case_details.h.
 #include "case_details.h"
 
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -8,6 +9,9 @@
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
+
+#include "flow_layout.h"
+#include "graph_model.h"
 
 namespace kope::graph {
 
@@ -33,22 +37,22 @@ QString diffHtml(const std::string& diff) {
 CaseDetails::CaseDetails(QWidget* parent) : QWidget(parent) {
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(4, 4, 4, 4);
-  title_ = new QLabel(tr("Select a Case in the graph."), this);
+  title_ = new QLabel(this);
   title_->setTextFormat(Qt::RichText);  // every recorded value in it is escaped
   title_->setWordWrap(true);
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   body_ = new QTextBrowser(this);
   body_->setOpenLinks(false);
-  auto* buttons = new QHBoxLayout;
-  open_ = new QPushButton(tr("Open in editor"), this);
-  compareIncumbent_ = new QPushButton(tr("Compare with incumbent"), this);
-  compareOther_ = new QPushButton(tr("Compare with selected"), this);
-  fork_ = new QPushButton(tr("Fork run from here"), this);
+  // The buttons wrap onto a second row in a narrow dock rather than cutting their labels.
+  auto* buttons = new FlowLayout;
+  open_ = new QPushButton(this);
+  compareIncumbent_ = new QPushButton(this);
+  compareOther_ = new QPushButton(this);
+  fork_ = new QPushButton(this);
   for (auto* b : {open_, compareIncumbent_, compareOther_, fork_}) {
     b->setEnabled(false);
     buttons->addWidget(b);
   }
-  buttons->addStretch();
   lay->addWidget(title_);
   lay->addLayout(buttons);
   lay->addWidget(body_, 1);
@@ -62,9 +66,20 @@ CaseDetails::CaseDetails(QWidget* parent) : QWidget(parent) {
   connect(fork_, &QPushButton::clicked, this, [this] {
     if (eval_) emit forkFrom(*eval_);
   });
+  retranslate();
+}
+
+void CaseDetails::retranslate() {
+  open_->setText(tr("Open in editor"));
+  compareIncumbent_->setText(tr("Compare with incumbent"));
+  compareOther_->setText(tr("Compare with selected"));
+  fork_->setText(tr("Fork run from here"));
+  if (shown_) showCase(*shown_);
+  else title_->setText(tr("Select a Case in the graph."));
 }
 
 void CaseDetails::clear() {
+  shown_.reset();
   caseId_.reset();
   eval_.reset();
   title_->setText(tr("Select a Case in the graph."));
@@ -74,7 +89,9 @@ void CaseDetails::clear() {
 
 QString CaseDetails::text() const { return title_->text() + "\n" + body_->toPlainText(); }
 
-void CaseDetails::showCase(const CaseDetailsData& d) {
+void CaseDetails::showCase(const CaseDetailsData& data) {
+  shown_ = data;
+  const CaseDetailsData& d = *shown_;
   const auto& r = d.row;
   caseId_ = r.id;
   eval_ = r.evaluation_id;
@@ -86,12 +103,14 @@ void CaseDetails::showCase(const CaseDetailsData& d) {
   if (d.incumbent) marks << tr("incumbent");
   if (r.pruned) marks << tr("pruned");
   if (r.pinned) marks << tr("pinned");
-  if (!r.flag.empty()) marks << QString::fromStdString(r.flag);
+  if (r.flag == "cheat") marks << tr("marked as cheat");
+  else if (r.flag == "invalid") marks << tr("marked as invalid measurement");
+  else if (!r.flag.empty()) marks << QString::fromStdString(r.flag);
   if (r.origin != "local" && !r.origin.empty()) marks << tr("foreign (%1)").arg(QString::fromStdString(r.origin));
   title_->setText(tr("<b>Case #%1</b> · %2 on %3 · %4 · %5%6")
                       .arg(r.id)
-                      .arg(esc(r.task), esc(r.device), esc(r.label),
-                           r.correct ? tr("correct, %1×").arg(fmt(r.a)) : tr("incorrect (%1)").arg(esc(r.status)),
+                      .arg(esc(r.task), esc(r.device), outcomeText(QString::fromStdString(r.label)).toHtmlEscaped(),
+                           r.correct ? tr("correct, %1×").arg(fmt(r.a)) : tr("incorrect (%1)").arg(statusWord(r.status).toHtmlEscaped()),
                            marks.isEmpty() ? QString() : " · " + marks.join(", ").toHtmlEscaped()));
   open_->setEnabled(r.kernel_id.has_value() || !d.kernelSource.empty());
   compareIncumbent_->setEnabled(eval_ && incEval_ && *incEval_ != *eval_);
@@ -120,7 +139,7 @@ void CaseDetails::showCase(const CaseDetailsData& d) {
       if (c.contains("speedup") && c["speedup"].is_number()) sp = fmt(c["speedup"].get<double>()) + "×";
       if (c.contains("speedup_ci95") && c["speedup_ci95"].is_array() && c["speedup_ci95"].size() == 2)
         iv = "[" + fmt(c["speedup_ci95"][0].get<double>()) + " … " + fmt(c["speedup_ci95"][1].get<double>()) + "]";
-      h += "<tr><td>" + esc(c.value("name", std::string())) + "</td><td>" + esc(c.value("status", std::string())) +
+      h += "<tr><td>" + esc(c.value("name", std::string())) + "</td><td>" + statusWord(c.value("status", std::string())).toHtmlEscaped() +
            "</td><td align=right>" + sp + "</td><td>" + iv + "</td></tr>";
     }
     h += "</table>";

@@ -33,6 +33,8 @@ class CaseDetails : public QWidget {
   explicit CaseDetails(QWidget* parent = nullptr);
   void showCase(const CaseDetailsData& d);
   void clear();
+  // The buttons and the shown Case again, in the current language.
+  void retranslate();
   QString text() const;  // the shown text, plain (tests)
   std::optional<int64_t> caseId() const { return caseId_; }
 
@@ -47,6 +49,7 @@ class CaseDetails : public QWidget {
   QPushButton *open_, *compareIncumbent_, *compareOther_, *fork_;
   std::optional<int64_t> caseId_, eval_, incEval_, otherEval_, kernelId_;
   QString source_;
+  std::optional<CaseDetailsData> shown_;  // what showCase() last showed, for retranslate()
 };
 
 // HTML of a unified diff, + lines green, - lines red, hunk headers blue (escaped).

@@ -1,6 +1,8 @@
 // Curation as undoable commands. See curation.h.
 #include "curation.h"
 
+#include <QCoreApplication>
+
 namespace kope::graph {
 
 const char* act_name(CurationAct a) {
@@ -17,6 +19,29 @@ const char* act_name(CurationAct a) {
   }
   return "?";
 }
+
+QString act_text(CurationAct a) {
+  static const char* const texts[] = {
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "prune"),
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "prune subtree"),
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "unprune"),
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "unprune subtree"),
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "pin"),
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "unpin"),
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "mark cheat"),
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "mark invalid"),
+      QT_TRANSLATE_NOOP("kope::graph::CurationCommand", "clear mark")};
+  return QCoreApplication::translate("kope::graph::CurationCommand", texts[static_cast<int>(a)]);
+}
+
+namespace {
+
+// "Prune 2 Cases" as the undo stack names the command.
+QString commandText(CurationAct a, int cases) {
+  return QCoreApplication::translate("kope::graph::CurationCommand", "%1 %n Case(s)", nullptr, cases).arg(act_text(a));
+}
+
+}  // namespace
 
 bool needs_reason(CurationAct a) {
   return a == CurationAct::Prune || a == CurationAct::PruneSubtree || a == CurationAct::Cheat || a == CurationAct::Invalid;
@@ -47,7 +72,7 @@ CurationCommand::CurationCommand(kope::memory::MemoryStore& store, CurationAct a
                                  std::function<void(const QString&)> failed)
     : store_(store), act_(act), ids_(std::move(ids)), why_(std::move(why)), changed_(std::move(changed)),
       failed_(std::move(failed)) {
-  setText(QStringLiteral("%1 %2 Case(s)").arg(QString::fromLatin1(act_name(act))).arg(ids_.size()));
+  setText(commandText(act, static_cast<int>(ids_.size())));
 }
 
 void CurationCommand::redo() {

@@ -18,8 +18,10 @@ namespace kope::graph {
 
 enum class CurationAct { Prune, PruneSubtree, Unprune, UnpruneSubtree, Pin, Unpin, Cheat, Invalid, ClearFlag };
 
-// "prune", "prune subtree", ... as the window names the act.
+// "prune", "prune subtree", ... as the memory's curation log and Journal record the act (never translated).
 const char* act_name(CurationAct a);
+// The act as the window names it, in the interface's language ("Prune", "剪枝", ...).
+QString act_text(CurationAct a);
 // Whether the act asks for a reason (pruning and marking do).
 bool needs_reason(CurationAct a);
 

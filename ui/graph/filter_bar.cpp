@@ -1,43 +1,81 @@
 // The filter and search toolbar. See filter_bar.h.
 #include "filter_bar.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QLineEdit>
+#include <QToolButton>
 
 #include <algorithm>
 
+#include "flow_layout.h"
+
 namespace kope::graph {
 
-FilterBar::FilterBar(QWidget* parent) : QToolBar(parent) {
-  setIconSize(QSize(16, 16));
-  task_ = combo("filterTask", tr("all tasks"));
-  device_ = combo("filterDevice", tr("all devices"));
-  label_ = combo("filterLabel", tr("all labels"));
-  for (const char* l : {"effective", "partial", "ineffective", "negative"}) label_->addItem(tr(l), QString::fromLatin1(l));
-  label_->addItem(tr("incorrect"), QStringLiteral("incorrect"));
-  tag_ = combo("filterTag", tr("all ideas"));
-  run_ = combo("filterRun", tr("all runs"));
-  origin_ = combo("filterOrigin", tr("local and foreign"));
-  origin_->addItem(tr("local"), QStringLiteral("local"));
-  origin_->addItem(tr("foreign"), QStringLiteral("foreign"));
+FilterBar::FilterBar(QWidget* parent) : QWidget(parent) {
+  setObjectName("graph-toolbar");
+  flow_ = new FlowLayout(this);
+  flow_->setContentsMargins(2, 2, 2, 2);
+  task_ = combo("filterTask");
+  device_ = combo("filterDevice");
+  label_ = combo("filterLabel");
+  for (const char* l : {"effective", "partial", "ineffective", "negative", "incorrect"})
+    label_->addItem(QString(), QString::fromLatin1(l));
+  tag_ = combo("filterTag");
+  run_ = combo("filterRun");
+  origin_ = combo("filterOrigin");
+  origin_->addItem(QString(), QStringLiteral("local"));
+  origin_->addItem(QString(), QStringLiteral("foreign"));
   search_ = new QLineEdit(this);
-  search_->setPlaceholderText(tr("search #id or thought…"));
   search_->setClearButtonEnabled(true);
-  search_->setMaximumWidth(220);
   connect(search_, &QLineEdit::returnPressed, this, [this] { emit searchRequested(search_->text()); });
-  addWidget(search_);
+  flow_->addWidget(search_);
+  retranslate();
 }
 
-QComboBox* FilterBar::combo(const QString& name, const QString& tip) {
+// The combos' first entries ("all tasks", ...) are their tooltips as well.
+void FilterBar::retranslate() {
+  const std::pair<QComboBox*, QString> firsts[] = {
+      {task_, tr("all tasks")}, {device_, tr("all devices")}, {label_, tr("all labels")},
+      {tag_, tr("all ideas")},  {run_, tr("all runs")},       {origin_, tr("local and foreign")}};
+  for (const auto& [c, text] : firsts) {
+    c->setItemText(0, text);
+    c->setToolTip(text);
+  }
+  for (int i = 1; i < label_->count(); ++i) label_->setItemText(i, outcomeText(label_->itemData(i).toString()));
+  origin_->setItemText(1, tr("local"));
+  origin_->setItemText(2, tr("foreign"));
+  search_->setPlaceholderText(tr("search #id or thought…"));
+  search_->setMinimumWidth(search_->fontMetrics().horizontalAdvance(search_->placeholderText()) + 40);
+  search_->setMaximumWidth(search_->minimumWidth() + 80);
+}
+
+QToolButton* FilterBar::button(QAction* action) {
+  auto* b = new QToolButton(this);
+  b->setDefaultAction(action);
+  b->setAutoRaise(true);
+  return b;
+}
+
+void FilterBar::addGroup(const QList<QWidget*>& widgets) {
+  auto* group = new QWidget(this);
+  auto* row = new QHBoxLayout(group);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->setSpacing(1);
+  for (QWidget* w : widgets) row->addWidget(w);
+  flow_->addWidget(group);
+}
+
+QComboBox* FilterBar::combo(const QString& name) {
   auto* c = new QComboBox(this);
   c->setObjectName(name);
-  c->setToolTip(tip);
   c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  c->addItem(tip, QString());
+  c->addItem(QString(), QString());
   connect(c, &QComboBox::currentIndexChanged, this, [this] {
     if (!updating_) emit filterChanged(filter());
   });
-  addWidget(c);
+  flow_->addWidget(c);
   return c;
 }
 

@@ -1,6 +1,8 @@
 // The Cases as an item model and the filter and search as a proxy. See graph_model.h.
 #include "graph_model.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <limits>
 
@@ -11,6 +13,20 @@ using namespace kope::workspace;
 namespace kope::graph {
 
 using kope::memory::CaseRow;
+
+QString outcomeText(const QString& label) {
+  static const char* const words[] = {
+      QT_TRANSLATE_NOOP("kope::graph::GraphModel", "effective"), QT_TRANSLATE_NOOP("kope::graph::GraphModel", "partial"),
+      QT_TRANSLATE_NOOP("kope::graph::GraphModel", "ineffective"), QT_TRANSLATE_NOOP("kope::graph::GraphModel", "negative"),
+      QT_TRANSLATE_NOOP("kope::graph::GraphModel", "incorrect")};
+  for (const char* w : words)
+    if (label == QLatin1String(w)) return GraphModel::tr(w);
+  return label;
+}
+
+QString statusWord(const std::string& status) {
+  return QCoreApplication::translate("Status", QString::fromStdString(status).replace('_', ' ').toUtf8().constData());
+}
 
 GraphModel::GraphModel(QObject* parent) : QAbstractTableModel(parent) {}
 

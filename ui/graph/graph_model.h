@@ -29,6 +29,13 @@ struct NodeData {
   bool operator==(const NodeData&) const = default;
 };
 
+// A Case's outcome label ("effective", "partial", "ineffective", "negative", or "incorrect") in the interface's
+// language; anything else as it is.
+QString outcomeText(const QString& label);
+// An evaluation's status ("passed", "runtime_error", ...) in the window's status words (context "Status", kept by
+// ui/models/status.cpp), where "runtime_error" reads "runtime error"; an unknown one as it is.
+QString statusWord(const std::string& status);
+
 struct GraphFilter {
   QString task, device, label, tag, origin;  // empty: any. label may be "incorrect"; origin "local"/"foreign"
   std::optional<int64_t> run;

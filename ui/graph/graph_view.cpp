@@ -3,6 +3,7 @@
 
 #include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QStyleOptionGraphicsItem>
@@ -109,7 +110,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
   f.setBold(data_->incumbent);
   p->setFont(f);
   p->setPen(QColor(0x10, 0x10, 0x10));
-  const QString speed = r.correct ? QString::number(r.a, 'f', 2) + QStringLiteral("×") : QString::fromStdString(r.status);
+  const QString speed = r.correct ? QString::number(r.a, 'f', 2) + QStringLiteral("×") : statusWord(r.status);
   p->drawText(box.adjusted(2, 1, -2, -box.height() / 2), Qt::AlignCenter,
               QStringLiteral("#%1").arg(r.id));
   f.setBold(false);
@@ -180,9 +181,13 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new QGraph
   setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
   setBackgroundBrush(QColor(0xfa, 0xfa, 0xf7));
   setFocusPolicy(Qt::StrongFocus);
+  // A person moving a scroll bar leaves the fitted view (setValue from code emits no actionTriggered).
+  for (QScrollBar* b : {horizontalScrollBar(), verticalScrollBar()})
+    connect(b, &QAbstractSlider::actionTriggered, this, [this] { followFit_ = false; });
 }
 
 void GraphView::zoomBy(double factor) {
+  followFit_ = false;
   const double z = zoom() * factor;
   if (z < 0.002 || z > 20) return;
   scale(factor, factor);
@@ -190,6 +195,7 @@ void GraphView::zoomBy(double factor) {
 }
 
 void GraphView::setZoom(double z) {
+  followFit_ = false;
   setTransform(QTransform::fromScale(z, z));
   updateOverviewMode();
 }
@@ -199,7 +205,13 @@ void GraphView::fit() {
   if (r.isEmpty()) return;
   const double m = std::max(40.0, 0.04 * std::max(r.width(), r.height()));  // room for outlines, badges, scroll bars
   fitInView(r.adjusted(-m, -m, m, m), Qt::KeepAspectRatio);
+  followFit_ = true;
   updateOverviewMode();
+}
+
+void GraphView::resizeEvent(QResizeEvent* e) {
+  QGraphicsView::resizeEvent(e);
+  if (followFit_) fit();  // a dock enlarged or a window maximised shows the whole graph at the new size
 }
 
 // The overview image is at most 2400 px on its long side; it replaces the items while a scene unit covers no
@@ -267,9 +279,25 @@ void GraphView::mousePressEvent(QMouseEvent* e) {
   QGraphicsView::mousePressEvent(e);
 }
 
+void GraphView::mouseMoveEvent(QMouseEvent* e) {
+  if ((e->buttons() & Qt::LeftButton) && dragMode() == QGraphicsView::ScrollHandDrag) followFit_ = false;  // panning
+  QGraphicsView::mouseMoveEvent(e);
+}
+
 void GraphView::mouseReleaseEvent(QMouseEvent* e) {
   QGraphicsView::mouseReleaseEvent(e);
   setDragMode(QGraphicsView::ScrollHandDrag);
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
+  if (QGraphicsItem* it = itemAt(e->pos()); it && it->type() == NodeItem::Type) {
+    scene_->clearSelection();
+    it->setSelected(true);
+    emit nodeDoubleClicked(static_cast<NodeItem*>(it)->caseId());
+    e->accept();
+    return;
+  }
+  QGraphicsView::mouseDoubleClickEvent(e);
 }
 
 void GraphView::contextMenuEvent(QContextMenuEvent* e) {

@@ -71,7 +71,9 @@ class GraphView : public QGraphicsView {
   std::function<std::size_t()> itemCount;
   void zoomBy(double factor);
   void setZoom(double z);
+  // Fits the graph into the view; until a person zooms or pans, the view fits again whenever it is resized.
   void fit();
+  bool followsFit() const { return followFit_; }
   double zoom() const { return transform().m11(); }
   // Far out (zoom at or below the overview image's own scale) the view draws one cached image of the whole
   // graph instead of 20k items; call when nodes, colours, filter or positions change.
@@ -85,12 +87,17 @@ class GraphView : public QGraphicsView {
  signals:
   void contextMenuAt(QPoint globalPos);
   void overviewChanged(bool on);
+  // A Case's node was double-clicked.
+  void nodeDoubleClicked(qint64 caseId);
 
  protected:
   void wheelEvent(QWheelEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
   void contextMenuEvent(QContextMenuEvent* e) override;
   void drawBackground(QPainter* p, const QRectF& rect) override;
 
@@ -101,6 +108,7 @@ class GraphView : public QGraphicsView {
   QRectF overviewRect_;
   double overviewScale_ = 0;
   bool overviewDirty_ = true, overviewOn_ = false;
+  bool followFit_ = false;
 };
 
 }  // namespace kope::graph

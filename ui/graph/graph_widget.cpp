@@ -1,12 +1,11 @@
-// The Experience Graph browser. See graph_widget.h.
+// The Experience Graph browser: what it does (loading, live additions, layout, filter, search, selection,
+// curation, exports). Its widgets and texts are built in graph_widget_build.cpp. See graph_widget.h.
 #include "graph_widget.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QDir>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -14,7 +13,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
-#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -40,19 +38,12 @@ namespace kope::graph {
 
 using kope::memory::MemoryStore;
 
-namespace {
-
 // An error from the engine may quote recorded text (an imported task name, a path): shown as text, never markup.
-// The folder of the last export, kept with the window's other choices (QSettings).
-const char* const kLastExportDirKey = "paths/last_export_dir";
-
-void warnPlain(QWidget* parent, const QString& title, const QString& text) {
+void GraphWidget::warnPlain(QWidget* parent, const QString& title, const QString& text) {
   QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Ok, parent);
   box.setTextFormat(Qt::PlainText);
   box.exec();
 }
-
-}  // namespace
 
 GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   auto* lay = new QVBoxLayout(this);
@@ -76,6 +67,7 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   connect(view_->graphScene(), &QGraphicsScene::selectionChanged, this, &GraphWidget::showSelection);
   connect(view_->graphScene(), &QGraphicsScene::selectionChanged, view_, &GraphView::invalidateOverview);
   connect(view_, &GraphView::contextMenuAt, this, &GraphWidget::contextMenu);
+  connect(view_, &GraphView::nodeDoubleClicked, this, &GraphWidget::caseActivated);
   connect(details_, &CaseDetails::openInEditor, this, &GraphWidget::openInEditor);
   connect(details_, &CaseDetails::compare, this, &GraphWidget::compare);
   connect(details_, &CaseDetails::forkFrom, this, &GraphWidget::forkFrom);
@@ -83,6 +75,7 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   askExportPath = [this](const QString& title, const QString& proposed, const QString& filter) {
     return QFileDialog::getSaveFileName(this, title, proposed, filter);
   };
+  retranslate();
   reasonProvider = [this](const QString& title) -> std::optional<QString> {
     bool ok = false;
     QString s = QInputDialog::getText(this, title, tr("Reason (recorded with the act):"), QLineEdit::Normal, {}, &ok);
@@ -103,164 +96,20 @@ GraphWidget::~GraphWidget() {
   layout_ = nullptr;
 }
 
-// The view, the one item for all edges, and the overview (every shown node as a plain rectangle).
-void GraphWidget::buildView() {
-  view_ = new GraphView(this);
-  edges_ = new EdgesItem;
-  view_->graphScene()->addItem(edges_);
-  view_->itemCount = [this] { return items_.size(); };
-  view_->overviewBounds = [this] {
-    QRectF r = edges_->boundingRect();
-    for (const auto& [id, it] : items_)
-      if (shown(id)) r |= QRectF(it->pos() - QPointF(kCellW / 2, kCellH / 2), QSizeF(kCellW, kCellH));
-    return r;
-  };
-  view_->overviewPainter = [this](QPainter& p) {
-    p.setPen(QPen(QColor(0x70, 0x70, 0x70), 0));
-    p.drawPath(edges_->path());
-    for (const auto& [id, n] : items_) {
-      if (!shown(id)) continue;
-      const QSizeF s = n->size();
-      p.setOpacity(n->opacity());
-      p.fillRect(QRectF(n->pos() - QPointF(s.width() / 2, s.height() / 2), s), n->plainColor());
-    }
-  };
-  connect(view_, &GraphView::overviewChanged, this, [this](bool on) {
-    edges_->setVisible(!on);
-    for (auto& [id, it] : items_) it->setVisible(!on && shown(id));
-  });
-}
-
-// The legend, the view beside the side panel (the Case, what the agent was shown), the status line.
-void GraphWidget::buildSide() {
-  auto* lay = static_cast<QVBoxLayout*>(layout());
-  auto* legend = new QLabel(this);
-  auto sq = [](const char* col, const QString& name) {
-    return QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp; ").arg(col, name);
-  };
-  legend->setText(sq("#2e9d48", tr("effective")) + sq("#a8c83c", tr("partial")) + sq("#f0a030", tr("ineffective")) +
-                  sq("#d64541", tr("negative")) + tr("╳ hatched: incorrect · ") +
-                  tr("<b style='color:#ffb300'>★ gold outline</b>: incumbent · ") +
-                  tr("<b style='color:#555'>✂ faded, dashed</b>: pruned · ") + tr("<b style='color:#1565c0'>P</b>: pinned · ") +
-                  tr("<b style='color:#b000b0'>C/I dash-dot</b>: cheat/invalid · ") + tr("<b style='color:#008080'>F dotted</b>: foreign · ") +
-                  tr("size: d(v)"));
-  legend->setTextFormat(Qt::RichText);
-  legend->setWordWrap(true);
-  legend->setObjectName("legend");
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(view_);
-  side_ = new QTabWidget(split);
-  side_->addTab(details_, tr("Case"));
-  side_->addTab(agent_, tr("What the agent was shown"));
-  split->addWidget(side_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
-  split->setChildrenCollapsible(false);
-  // Small enough that the graph's dock fits a 1024-wide window beside the editor.
-  view_->setMinimumWidth(200);
-  side_->setMinimumWidth(180);
-  split->setSizes({1000, 560});  // scaled to the real width at the first show
-  lay->addWidget(legend);
-  lay->addWidget(split, 1);
-  status_ = new QLabel(this);
-  status_->setTextFormat(Qt::PlainText);  // error messages and search words: never markup
-  lay->addWidget(status_);
-}
-
-void GraphWidget::buildToolbar() {
-  bar_ = new FilterBar(this);
-  connect(bar_, &FilterBar::filterChanged, this, [this](const GraphFilter& f) {
-    proxy_->setFilter(f);
-    applyFilter();
-  });
-  connect(bar_, &FilterBar::searchRequested, this, [this](const QString& text) { search(text); });
-  bar_->addSeparator();
-  bar_->addAction(tr("Fit"), view_, &GraphView::fit)->setToolTip(tr("Fit the graph (F)"));
-  bar_->addAction(QStringLiteral("+"), this, [this] { view_->zoomBy(1.25); });
-  bar_->addAction(QStringLiteral("−"), this, [this] { view_->zoomBy(0.8); });
-  bar_->addAction(tr("Re-layout"), this, &GraphWidget::relayout);
-  buildExportMenu(bar_);
-  bar_->addSeparator();
-  QAction* u = undo_->createUndoAction(this, tr("Undo"));
-  QAction* r = undo_->createRedoAction(this, tr("Redo"));
-  u->setShortcut(QKeySequence::Undo);
-  r->setShortcut(QKeySequence::Redo);
-  u->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-  r->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-  addAction(u);
-  addAction(r);
-  bar_->addAction(u);
-  bar_->addAction(r);
-  static_cast<QVBoxLayout*>(layout())->addWidget(bar_);
-}
-
-QString GraphWidget::exportFolder() const {
-  const QString last = QSettings().value(kLastExportDirKey).toString();
-  if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
-  return dir_.empty() ? QDir::homePath() : QString::fromStdString(dir_.string());
-}
-
-void GraphWidget::buildExportMenu(QToolBar* bar) {
-  auto* exp = new QToolButton(bar);
-  exp->setText(tr("Export"));
-  exp->setPopupMode(QToolButton::InstantPopup);
-  auto* menu = new QMenu(exp);
-  auto save = [this](const QString& filter, const QString& suffix, auto fn) {
-    const QString p = askExportPath(tr("Export"), QDir(exportFolder()).filePath("experience-graph." + suffix), filter);
-    if (p.isEmpty()) return;
-    QSettings().setValue(kLastExportDirKey, QFileInfo(p).absolutePath());
-    try {
-      (this->*fn)(p);
-      emit statusMessage(tr("Exported %1").arg(p));
-    } catch (const std::exception& e) {
-      warnPlain(this, tr("Export"), QString::fromUtf8(e.what()));
-    }
-  };
-  menu->addAction(tr("View as PNG…"), this, [=] { save("PNG (*.png)", "png", &GraphWidget::exportPng); });
-  menu->addAction(tr("View as SVG…"), this, [=] { save("SVG (*.svg)", "svg", &GraphWidget::exportSvg); });
-  menu->addAction(tr("Graph as GraphML…"), this, [=] { save("GraphML (*.graphml)", "graphml", &GraphWidget::exportGraphml); });
-  exp->setMenu(menu);
-  bar->addWidget(exp);
-}
-
-void GraphWidget::buildActions() {
-  auto add = [this](const QString& text, const QKeySequence& key, CurationAct act) {
-    auto* a = new QAction(text, this);
-    a->setShortcut(key);
-    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    a->setData(static_cast<int>(act));
-    connect(a, &QAction::triggered, this, [this, act] { curate(act); });
-    view_->addAction(a);
-    return a;
-  };
-  add(tr("Prune…"), QKeySequence(Qt::Key_Delete), CurationAct::Prune);
-  add(tr("Prune subtree…"), QKeySequence(Qt::SHIFT | Qt::Key_Delete), CurationAct::PruneSubtree);
-  add(tr("Unprune"), QKeySequence(Qt::Key_U), CurationAct::Unprune);
-  add(tr("Unprune subtree"), QKeySequence(Qt::SHIFT | Qt::Key_U), CurationAct::UnpruneSubtree);
-  add(tr("Pin"), QKeySequence(Qt::Key_P), CurationAct::Pin);
-  add(tr("Unpin"), QKeySequence(Qt::SHIFT | Qt::Key_P), CurationAct::Unpin);
-  add(tr("Mark as cheat…"), QKeySequence(Qt::Key_C), CurationAct::Cheat);
-  add(tr("Mark as invalid measurement…"), QKeySequence(Qt::Key_I), CurationAct::Invalid);
-  add(tr("Clear mark"), QKeySequence(Qt::SHIFT | Qt::Key_C), CurationAct::ClearFlag);
-  auto* find = new QAction(this);
-  find->setShortcut(QKeySequence::Find);
-  find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-  connect(find, &QAction::triggered, this, [this] {
-    bar_->searchField()->setFocus();
-    bar_->searchField()->selectAll();
-  });
-  addAction(find);
-}
 
 void GraphWidget::contextMenu(QPoint globalPos) {
   QMenu m(this);
   const auto sel = selectedCases();
+  if (sel.size() == 1 && caseActions) {
+    m.addActions(caseActions(sel.front()));
+    m.addSeparator();
+  }
   for (QAction* a : view_->actions()) {
     a->setEnabled(!sel.empty());
     m.addAction(a);
   }
   m.addSeparator();
-  m.addAction(undo_->createUndoAction(&m));
+  m.addAction(undoAct_);
   m.exec(globalPos);
 }
 
@@ -574,7 +423,7 @@ int GraphWidget::curate(CurationAct act, std::vector<int64_t> ids) {
   if (ids.empty()) return 0;
   QString why;
   if (needs_reason(act)) {
-    auto r = reasonProvider ? reasonProvider(tr("%1 %n Case(s)", nullptr, static_cast<int>(ids.size())).arg(QString::fromLatin1(act_name(act))))
+    auto r = reasonProvider ? reasonProvider(tr("%1 %n Case(s)", nullptr, static_cast<int>(ids.size())).arg(act_text(act)))
                             : std::nullopt;
     if (!r) return 0;
     why = *r;
@@ -585,7 +434,7 @@ int GraphWidget::curate(CurationAct act, std::vector<int64_t> ids) {
         [this](const QString& msg) { warnPlain(this, tr("Curation"), msg); });
     undo_->push(cmd.get());  // runs redo(); throws, keeping nothing, when the store refuses the act
     const int n = cmd.release()->changedCases();
-    emit statusMessage(tr("%1: %2 Case(s) changed").arg(QString::fromLatin1(act_name(act))).arg(n));
+    emit statusMessage(tr("%1: %n Case(s) changed", nullptr, n).arg(act_text(act)));
     return n;
   } catch (const std::exception& e) {
     warnPlain(this, tr("Curation"), QString::fromUtf8(e.what()));

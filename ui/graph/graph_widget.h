@@ -25,9 +25,10 @@
 #include "kope/memory/memory.h"
 
 class QLabel;
+class QSplitter;
 class QTabWidget;
 class QTimer;
-class QToolBar;
+class QToolButton;
 class QUndoStack;
 class QAction;
 
@@ -76,6 +77,7 @@ class GraphWidget : public QWidget {
   EdgesItem* edges() const { return edges_; }
   GraphModel* model() const { return model_; }
   GraphFilterProxy* proxy() const { return proxy_; }
+  FilterBar* filterBar() const { return bar_; }
 
   int nodeCount() const { return model_->rowCount(); }
   int visibleCount() const { return proxy_->rowCount(); }
@@ -94,6 +96,12 @@ class GraphWidget : public QWidget {
   // (a dialog by default); an empty optional cancels. Returns the number of Cases changed.
   int curate(CurationAct act, std::vector<int64_t> ids = {});
   std::function<std::optional<QString>(const QString& title)> reasonProvider;
+  // What the window offers for one Case besides curation (its attempt: kernel, diff, results, transcript,
+  // comparison), put at the top of the Case's context menu; empty: nothing.
+  std::function<QList<QAction*>(qint64 caseId)> caseActions;
+
+  // Sets every text again in the current language (also on a LanguageChange event).
+  void retranslate();
 
   // Asked for the file an export goes to, proposing a name in exportFolder(); a file dialog by default. Tests
   // replace it. An empty answer cancels.
@@ -109,17 +117,25 @@ class GraphWidget : public QWidget {
 
  signals:
   void caseSelected(qint64 caseId);
+  // A Case's node was double-clicked: the window opens everything about its attempt.
+  void caseActivated(qint64 caseId);
   void openInEditor(qint64 kernelId, QString source);
   void compare(qint64 evaluationA, qint64 evaluationB);
   void forkFrom(qint64 evaluationId);
   void layoutApplied(QString engine, double millis, bool cached);
   void statusMessage(QString text);
 
+ protected:
+  void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
+  static void warnPlain(QWidget* parent, const QString& title, const QString& text);
+  void nameUndo();
   void buildView();
   void buildSide();
   void buildToolbar();
-  void buildExportMenu(QToolBar* bar);
+  QToolButton* buildExportButton();
   void buildActions();
   void connectModel();
   void connectLayout();
@@ -149,9 +165,14 @@ class GraphWidget : public QWidget {
   CaseDetails* details_;
   kope::agentview::AgentView* agent_;
   QTabWidget* side_;
+  QSplitter* split_;
+  static constexpr int kSideBySideWidth = 720;  // narrower: the side panel goes below the graph
   QUndoStack* undo_;
   LayoutService* layout_ = nullptr;
   FilterBar* bar_;
+  QLabel* legend_ = nullptr;
+  QAction *fit_, *zoomIn_, *zoomOut_, *relayout_, *undoAct_, *redoAct_;
+  QToolButton* export_;
   QLabel* status_;
   QTimer *poll_, *relayoutTimer_;
   std::unordered_map<int64_t, NodeItem*> items_;   // one per row of the model

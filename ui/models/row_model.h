@@ -61,6 +61,9 @@ class RowModel : public QAbstractTableModel {
   void retranslate() { emit headerDataChanged(Qt::Horizontal, 0, columns() - 1); }
 
  protected:
+  // A row changed in place, for rows that change often and hold much (a streamed reply): the caller says what
+  // changed with dataChanged.
+  T& rowRef(int row) { return rows_.at(static_cast<std::size_t>(row)); }
   virtual int columns() const = 0;
   virtual QString header(int column) const = 0;
   virtual QVariant cell(const T& row, int column, int role) const = 0;

@@ -179,7 +179,9 @@ QVariant SlotModel::cell(const SlotState& s, int column, int role) const {
   }
   if (role != Qt::DisplayRole) return {};
   switch (column) {
-    case Slot: return q(s.spec.name);
+    // The one slot of an unpinned device is named "all cores" by the engine (kope/base/timing_slots.h); other
+    // names are cores and hosts.
+    case Slot: return s.spec.name == "all cores" ? tr("all cores") : q(s.spec.name);
     case State: return s.retired ? tr("retired") : s.busy ? tr("busy") : tr("idle");
     case Doing: return s.retired ? tr("out of the pool: %1").arg(q(s.why)) : q(s.doing);
     case Measurements: return QString::number(s.measurements);

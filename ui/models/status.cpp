@@ -41,6 +41,12 @@ constexpr Word kWords[] = {
     {"paused", QT_TRANSLATE_NOOP("Status", "paused")},
     {"starting", QT_TRANSLATE_NOOP("Status", "starting")},
     {"finished", QT_TRANSLATE_NOOP("Status", "finished")},
+    {"goldens", QT_TRANSLATE_NOOP("Status", "computing goldens")},
+    {"infrastructure", QT_TRANSLATE_NOOP("Status", "infrastructure failure")},
+    {"awaiting_reply", QT_TRANSLATE_NOOP("Status", "waiting for the reply")},
+    {"streaming", QT_TRANSLATE_NOOP("Status", "streaming")},
+    {"candidate", QT_TRANSLATE_NOOP("Status", "candidate")},
+    {"no_candidate", QT_TRANSLATE_NOOP("Status", "no candidate")},
 };
 
 }  // namespace

@@ -48,9 +48,6 @@ HistoryPane::HistoryPane(QWidget* parent) : QWidget(parent) {
     updateButtons();
   });
   connect(runs_, &QAbstractItemModel::modelReset, this, [this] { run_view_->resizeColumnsToContents(); });
-  connect(view_, &QTableView::activated, this, [this](const QModelIndex& i) {
-    emit restoreRequested(model_->data(i, IdRole).toLongLong());
-  });
   connect(restore_, &QPushButton::clicked, this, [this] {
     const auto ids = selectedEvaluations();
     if (ids.size() == 1) emit restoreRequested(ids[0]);

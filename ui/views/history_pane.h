@@ -1,5 +1,6 @@
 // The history pane: every recorded evaluation of the task (newest first) and the runs; restore a version with
-// its results, compare two versions or one with the incumbent, fork a run from a version.
+// its results, compare two versions or one with the incumbent, fork a run from a version. A double-click or the
+// context menu on a row opens the attempt through the window's AttemptActions.
 #pragma once
 
 #include <QWidget>

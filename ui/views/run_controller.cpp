@@ -13,6 +13,8 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -21,6 +23,7 @@
 
 #include "engine.h"
 #include "kope/llm/config.h"
+#include "live_reply_pane.h"
 #include "llm/key_store.h"
 #include "models/status.h"
 #include "run_monitor.h"
@@ -49,6 +52,7 @@ RunController::RunController(Engine* engine, const Suite* suite, QWidget* parent
   connectSteering();
   connectEngine();
   retranslate();
+  updateLiveShown();
   checkDevices();  // a saved pool that no longer parses is named at once
   setRunning(false);
 }
@@ -111,7 +115,9 @@ void RunController::buildForm() {
   jobs_label_ = new QLabel;
   devices_label_ = new QLabel;
   form_ = new QFormLayout;
-  form_->addRow(tasks_label_, task_view_);
+  form_->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow dock puts a long label above its field
+  form_->addRow(tasks_label_);
+  form_->addRow(task_view_);  // the whole width: task names are long
   form_->addRow(policy_label_, policy_);
   form_->addRow(memory_label_, memory_);
   form_->addRow(attempts_label_, max_attempts_);
@@ -192,6 +198,7 @@ void RunController::buildControls() {
   steering_view_ = makeTableView(this);
   steering_view_->setModel(steering_);
   monitor_ = new RunMonitor;
+  live_ = new LiveReplyPane;
 }
 
 // The run's choices scroll when the window is small; the buttons, phase and steering stay in sight below them;
@@ -208,24 +215,37 @@ void RunController::layOut() {
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumHeight(60);
+  scroll->setMinimumHeight(kChoicesStrip);
 
-  // Tables ask for little height, so the whole controller fits a 700-high window.
+  // Tables ask for little height, so the whole controller fits a 700-high window; the attempts and the steering
+  // log share one place as tabs, so the attempts get all of it.
   attempt_view_->setMinimumHeight(48);
   steering_view_->setMinimumHeight(48);
-  auto* records = new QSplitter(Qt::Vertical);
-  records->addWidget(attempt_view_);
-  records->addWidget(steering_view_);
-  records->setStretchFactor(0, 3);
-  records->setStretchFactor(1, 1);
+  live_->setMinimumHeight(48);  // below its contents' own: it shares a short window, clipped rather than pushing
+  // The short columns as wide as their text; the kernel and the idea share the rest, elided in the middle, so
+  // no sideways scroll bar takes a row's height.
+  QHeaderView* cols = attempt_view_->horizontalHeader();
+  cols->setSectionResizeMode(QHeaderView::ResizeToContents);
+  cols->setSectionResizeMode(AttemptModel::Kernel, QHeaderView::Stretch);
+  cols->setSectionResizeMode(AttemptModel::Idea, QHeaderView::Stretch);
+  attempt_view_->setTextElideMode(Qt::ElideMiddle);
+  attempt_view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  records_ = new QTabWidget;
+  records_->setObjectName("run-records");
+  records_->setDocumentMode(true);
+  records_->addTab(attempt_view_, QString());
+  records_->addTab(steering_view_, QString());
+  auto* records = records_;
   split_ = new QSplitter(Qt::Vertical);
   split_->setObjectName("run-split");
   split_->addWidget(scroll);
   split_->addWidget(monitor_);
+  split_->addWidget(live_);
   split_->addWidget(records);
   split_->setStretchFactor(0, 3);
   split_->setStretchFactor(1, 3);
-  split_->setStretchFactor(2, 2);
+  split_->setStretchFactor(2, 4);
+  split_->setStretchFactor(3, 2);
   steer_ = new QWidget;
   auto* sl = new QVBoxLayout(steer_);
   sl->setContentsMargins(0, 0, 0, 0);
@@ -246,16 +266,43 @@ void RunController::layOut() {
 }
 
 // Until a person drags a handle: the steering as tall as it needs; the choices, which matter before a run, as
-// tall as they need up to a quarter of the rest, and folded to a strip during one; the tasks in flight and the
-// pool 60% of what remains (65% during a run), the attempts and the steering log the remainder.
+// tall as they need up to a quarter of the rest, and folded to a strip during one. Offline, the attempts (with the
+// steering log as a second tab) get room for kRecordRows rows at least (measured at 1024x700: with a share alone
+// they showed one) and the tasks in flight the remainder. With a model's policy the live reply takes the most
+// during a run (65%; the tasks 20%, the records 15%) and 40% otherwise.
 void RunController::fitPanes() {
   if (user_sized_ || split_->height() <= 0) return;
-  const int total = split_->height() - 3 * split_->handleWidth();
+  const int total = split_->height() - 4 * split_->handleWidth();
   const int steer = steer_->sizeHint().height();
-  const int choices = running_ ? 60 : std::max(60, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4));
+  // The attempts' tab bar, header and kRecordRows rows; the tasks in flight at their smallest; then the choices
+  // get what is left, from a strip up to a quarter.
+  const int row = attempt_view_->verticalHeader()->defaultSectionSize();
+  const int wanted = records_->tabBar()->sizeHint().height() + attempt_view_->horizontalHeader()->sizeHint().height() +
+                     kRecordRows * row + 2 * attempt_view_->frameWidth() + 4;
+  const int left = total - steer - wanted - monitor_->minimumSizeHint().height();
+  const int choices =
+      running_ ? kChoicesStrip
+               : std::clamp(left, kChoicesStrip,
+                            std::max(kChoicesStrip, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4)));
   const int rest = std::max(0, total - steer - choices);
-  const int live = rest * (running_ ? 65 : 60) / 100;
-  split_->setSizes({choices, steer, live, rest - live});
+  if (live_->isHidden()) {
+    const int records = std::min(rest, std::max(wanted, rest * 40 / 100));
+    split_->setSizes({choices, steer, rest - records, 0, records});
+    return;
+  }
+  // The tasks in flight at least as tall as they must be; during a run, the attempts and the steering log fold
+  // away rather than squeeze the reply when a short window has no room for them.
+  const int tasks = std::max(rest * (running_ ? 20 : 25) / 100, monitor_->minimumSizeHint().height());
+  int kept = rest * (running_ ? 15 : 35) / 100;
+  if (kept < records_->minimumSizeHint().height()) kept = running_ ? 0 : records_->minimumSizeHint().height();
+  split_->setSizes({choices, steer, tasks, std::max(0, rest - tasks - kept), kept});
+}
+
+void RunController::updateLiveShown() {
+  const bool shown = policy_->currentText().trimmed() != "offline" || live_->model()->rowCount() > 0;
+  if (shown == !live_->isHidden()) return;
+  live_->setVisible(shown);
+  fitPanes();
 }
 
 void RunController::showEvent(QShowEvent* event) {
@@ -319,6 +366,14 @@ void RunController::connectSteering() {
     hint_->clear();
   });
   connect(monitor_, &RunMonitor::steered, this, &RunController::showPhase);
+  // The live reply follows the task a person selects among those in flight, and the other way round.
+  connect(monitor_->inFlightView()->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    const std::string task = monitor_->selectedTask();
+    if (!task.empty()) live_->showTask(task);
+  });
+  connect(live_, &LiveReplyPane::taskChosen, this,
+          [this](const QString& task) { monitor_->selectTask(task.toStdString()); });
+  connect(policy_, &QComboBox::currentTextChanged, this, &RunController::updateLiveShown);
 }
 
 // The held candidate of held_task_ goes on (as edited) or is rejected; another task's candidate that waits too
@@ -374,6 +429,11 @@ void RunController::connectEngine() {
     attempt_view_->resizeColumnsToContents();
     monitor_->attempt(task.toStdString(), a);
     emit attemptFinished(task, a);
+  });
+  connect(engine_, &Engine::llmLive, this, [this](quint64 job, const LiveEvent& e) {
+    if (job != job_) return;
+    live_->apply(e);
+    updateLiveShown();
   });
   connect(engine_, &Engine::steeringAct, this, [this](const SteeringAct& a) { steering_->append(a); });
   connect(engine_, &Engine::loopFinished, this, [this](quint64 job, qint64 run, const QVector<TaskOutcome>& out) {
@@ -466,6 +526,7 @@ void RunController::begin(const RunSettings& s) {
   if (pending_fork_) control_->fork_from(*pending_fork_);
   pending_fork_.reset();
   attempts_->clear();
+  live_->clear();
   steering_->setRows(control_->pending_acts());
   job_ = engine_->runLoop(*suite_, s, control_);
   const int tasks = static_cast<int>(s.tasks.size());
@@ -552,6 +613,13 @@ void RunController::showProgress(const QString& task, const ProgressEvent& e) {
       progress_->setRange(0, e.case_count);
       progress_->setValue(e.case_index + 1);
       break;
+    case EvalProgress::Phase::Goldens:
+      showPhase(task, tr("%1: %2 of %3 done (%4)")
+                          .arg(phaseText("goldens"))
+                          .arg(e.case_index)
+                          .arg(e.case_count)
+                          .arg(QString::fromStdString(e.case_name)));
+      break;
     case EvalProgress::Phase::Done:
       break;
   }
@@ -561,6 +629,8 @@ void RunController::retranslate() {
   tasks_->retranslate();
   attempts_->retranslate();
   steering_->retranslate();
+  records_->setTabText(0, tr("Attempts"));
+  records_->setTabText(1, tr("Steering log"));
   tasks_label_->setText(tr("Tasks"));
   policy_label_->setText(tr("Policy"));
   policy_->setToolTip(tr("offline replays the shipped kernels; type an LLM profile name to use a model"));
@@ -575,6 +645,7 @@ void RunController::retranslate() {
   devices_->setPlaceholderText(tr("cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7"));
   devices_->setToolTip(tr("The device pool (kope run --device): each timing slot measures one kernel at a time"));
   monitor_->retranslate();
+  live_->retranslate();
   start_->setText(tr("Start run"));
   stop_->setText(tr("Stop now"));
   send_hint_->setText(tr("Send hint"));

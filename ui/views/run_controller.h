@@ -1,5 +1,6 @@
 // The run controller: choose tasks, a policy (offline or an LLM profile), the memory arm, budgets, the tasks in
-// flight at once and the device pool; start a run and watch each task's phase live (RunMonitor); pause after the attempt, resume, stop now; steer with a hint, hold
+// flight at once and the device pool; start a run and watch each task's phase live (RunMonitor) and the model's
+// reply as it streams (LiveReplyPane); pause after the attempt, resume, stop now; steer with a hint, hold
 // each candidate for approval (editable in the editor), fork from a recorded version, pin the incumbent. Every
 // act lands in the run's steering log.
 #pragma once
@@ -23,6 +24,7 @@ class QListView;
 class QProgressBar;
 class QScrollArea;
 class QSplitter;
+class QTabWidget;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -30,6 +32,7 @@ class QTableView;
 namespace kope::ui {
 
 class Engine;
+class LiveReplyPane;
 class RunMonitor;
 struct ProgressEvent;
 struct RunSettings;
@@ -57,6 +60,8 @@ class RunController : public QWidget {
   QLineEdit* devicesEdit() const { return devices_; }
   QLabel* devicesError() const { return devices_error_; }
   RunMonitor* monitor() const { return monitor_; }
+  // The model's reply as it comes, for the task followed; shown while the policy is a model's.
+  LiveReplyPane* liveReply() const { return live_; }
   QPushButton* startButton() const { return start_; }
   QPushButton* pauseButton() const { return pause_; }
   QPushButton* stopButton() const { return stop_; }
@@ -112,6 +117,8 @@ class RunController : public QWidget {
   void showPhase(const QString& task, const QString& phase);
   void showProgress(const QString& task, const ProgressEvent& e);
   void updateButtons();
+  // The live reply pane is shown for a model's policy, or while it holds a reply.
+  void updateLiveShown();
 
   Engine* engine_ = nullptr;
   const Suite* suite_ = nullptr;
@@ -138,6 +145,7 @@ class RunController : public QWidget {
   QLineEdit* devices_ = nullptr;
   QLabel* devices_error_ = nullptr;
   RunMonitor* monitor_ = nullptr;
+  LiveReplyPane* live_ = nullptr;
   QPushButton* start_ = nullptr;
   QPushButton* pause_ = nullptr;
   QPushButton* stop_ = nullptr;
@@ -151,6 +159,9 @@ class RunController : public QWidget {
   QCheckBox* pin_ = nullptr;
   QHBoxLayout* buttons_ = nullptr;
   QSplitter* split_ = nullptr;
+  QTabWidget* records_ = nullptr;  // the attempts and the steering log
+  static constexpr int kRecordRows = 6;  // attempts shown before the tasks in flight get more room
+  static constexpr int kChoicesStrip = 48;  // the run's choices folded: a strip that scrolls
   QWidget* choices_ = nullptr;
   QWidget* steer_ = nullptr;
   bool user_sized_ = false;  // a person dragged a handle: the panes stay as they put them

@@ -103,8 +103,9 @@ void RunMonitor::buildViews() {
   // Compact rows, columns as wide as their text with the last (the phase, what a slot does) stretching: a
   // 700-high window still shows a few tasks and slots without scrolling sideways.
   for (QTableView* v : {in_flight_view_, slot_view_}) {
-    v->setMinimumHeight(48);
     v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
+    v->setMinimumHeight(v->horizontalHeader()->sizeHint().height() + v->verticalHeader()->defaultSectionSize() +
+                        2 * v->frameWidth());  // the header and one row
     v->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     v->horizontalHeader()->setSectionResizeMode(v->model()->columnCount() - 1, QHeaderView::Stretch);
     v->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the stretched column elides; its tooltip tells all

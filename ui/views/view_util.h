@@ -14,6 +14,9 @@ inline QTableView* makeTableView(QWidget* parent) {
   t->horizontalHeader()->setStretchLastSection(true);
   t->setAlternatingRowColors(true);
   t->setWordWrap(false);
+  // Compact rows (the text's height and a little): a 700-high window still shows several rows of every table.
+  t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+  t->verticalHeader()->setMinimumSectionSize(t->fontMetrics().height() + 2);
   return t;
 }
 

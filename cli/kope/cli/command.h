@@ -61,6 +61,7 @@ std::unique_ptr<Command> show_command();
 std::unique_ptr<Command> review_command();
 std::unique_ptr<Command> compare_command();
 std::unique_ptr<Command> transcript_command();
+std::unique_ptr<Command> study_command();
 std::unique_ptr<Command> memory_command();
 std::unique_ptr<Command> devices_command();
 std::unique_ptr<Command> doctor_command();

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "kope/loop/loop.h"
+#include "kope/model/progress.h"
 #include "kope/model/report.h"
 
 namespace kope::cli {
@@ -14,5 +15,9 @@ void print_report(const EvalReport& report, std::ostream& out);
 // A line per attempt of a loop (`kope run`, any policy) as it happens: name, status, speedup, accuracy, whether
 // it was promoted or waits for review, the transcript of a model's attempt; a task's header; a skipped kernel.
 void print_attempt(const loop::LoopEvent& e, std::ostream& err);
+
+// A line each time the fp64 reference finishes golden outputs of a task's cases (the first evaluation of a task;
+// minutes for the big L4 cases); nothing for the other phases. Safe from any thread.
+void print_goldens(const std::string& task, const EvalProgress& p, std::ostream& err);
 
 }  // namespace kope::cli

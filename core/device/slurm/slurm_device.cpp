@@ -99,7 +99,12 @@ class SlurmDevice : public Device {
       JobFolder job(root());
       send_request(q, job.path);
       const SlurmJob j = run_job("measure", job.path, q.timeout_seconds * 4 + 120, q.cancel);
-      if (const std::string why = not_finished(j, job.path); !why.empty()) return tool_error(why);
+      if (const std::string why = not_finished(j, job.path); !why.empty()) {
+        MeasureResult m = tool_error(why);
+        // The cluster lost the job: this measurement only, not the device and not the kernel.
+        if (!j.cancelled && !j.end.agent_finished()) m.outcome = Outcome::Infrastructure;
+        return m;
+      }
       MeasureResult m = read_measure_result(job.path, q);
       m.timer += (m.timer.empty() ? "" : " ") + std::string("on ") + j.node + " (Slurm job " + j.id + ")";
       return m;

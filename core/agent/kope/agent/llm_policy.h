@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kope/agent/context.h"
+#include "kope/agent/live.h"
 #include "kope/agent/prompts.h"
 #include "kope/agent/store.h"
 #include "kope/llm/client.h"
@@ -18,7 +19,7 @@ namespace kope::agent {
 struct LlmPolicyOptions {
   AssembleOptions context;
   const std::atomic<bool>* cancel = nullptr;
-  llm::Client::DeltaFn on_delta;  // streamed text as it arrives (for a live view); may be empty
+  AttemptHooks hooks;  // a live view of each attempt (its prompt, the streamed reply); any may be empty
 };
 
 // The hot sections for a state: the spec (tensors, dtypes, shapes per case, attributes), the reference, the

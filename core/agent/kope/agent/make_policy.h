@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kope/agent/context.h"
+#include "kope/agent/live.h"
 #include "kope/base/cancel.h"
 #include "kope/llm/client.h"
 #include "kope/llm/config.h"
@@ -36,7 +37,7 @@ struct PolicyChoice {
   std::optional<std::filesystem::path> prompts;   // templates overriding the embedded ones (DIR/<device>/...)
   AssembleOptions context;                        // the memory arm, the warm and cold quotas, the reserve R
   std::shared_ptr<CancelToken> cancel;            // once cancelled, the model's request in flight is abandoned
-  llm::Client::DeltaFn on_delta;                  // streamed text for a live view; may be empty
+  AttemptHooks hooks;                             // a live view of each attempt; called on the policy's thread
 };
 
 // The LLM agent together with what it borrows (the transcript store, the memory the dump arm reads, the hook on

@@ -20,4 +20,12 @@ class EnvError : public Error {
   using Error::Error;
 };
 
+// The infrastructure lost one measurement (a Slurm job preempted, killed, or on a node that went down): neither
+// the kernel's fault nor a reason to stop the run. The loop records the attempt as an infrastructure failure and
+// goes on; `kope eval` exits 4 as for any EnvError.
+class InfraError : public EnvError {
+ public:
+  using EnvError::EnvError;
+};
+
 }  // namespace kope

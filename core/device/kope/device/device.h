@@ -78,7 +78,8 @@ enum class Outcome {
   LaunchError,     // the launch failed for another reason (bad configuration, no kernel image)
   InputsModified,  // the kernel wrote into an input
   ToolError,       // the device's tooling failed (no board, a profiler that matched nothing); not the kernel's fault
-  BackgroundWork   // the kernel kept working after it returned (outputs changed while no call was held; cpu)
+  BackgroundWork,  // the kernel kept working after it returned (outputs changed while no call was held; cpu)
+  Infrastructure   // the cluster lost the job (preempted, killed, a node down): this attempt only, not the kernel's
 };
 std::string_view outcome_name(Outcome o);
 std::optional<Outcome> outcome_from_name(std::string_view name);

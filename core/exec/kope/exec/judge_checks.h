@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "kope/model/check.h"
 #include "kope/model/dtype.h"
@@ -28,6 +29,12 @@ TimedLimit timed_limit(double t, const OutputCheck& baseline_vs_golden);
 // ulps included: a vectorised pass for fp32, the element-by-element pass when that one is near a limit.
 OutputCheck check_timed_output(const std::string& name, DType dtype, const void* got, const void* ref,
                                std::size_t numel, double threshold);
+
+// Output `i` of case `c` on a timed call: check_timed_output against the baseline's output `ref`, or, for an
+// "index_of" output, check_index_output against the baseline's indices, both pointing into `inputs` (the call's
+// fresh inputs): the correctness call's rule for that output.
+OutputCheck check_timed_case_output(const ConcreteCase& c, std::size_t i, const void* got, const void* ref,
+                                    double threshold, const std::vector<const void*>& inputs);
 
 // Folds one timed call's check into the worst seen so far over a case's timed calls: the largest mean and max
 // errors and ulps, the fewest bits, and the worst element of the call with the largest max error.

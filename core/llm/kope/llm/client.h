@@ -77,6 +77,19 @@ struct Usage {
   bool from_server = false;  // false: counted by kope's estimator (the server sent no figures)
 };
 
+// The cost of a request from the profile's prices (currency per million tokens); none unless both are set.
+std::optional<double> cost_of(const Profile& p, const Usage& u);
+
+// A piece of a streamed reply as it arrives, each kind of text apart.
+struct Delta {
+  std::string_view answer;     // new text of the answer (may be empty)
+  std::string_view reasoning;  // new delta.reasoning_content / thinking text (may be empty)
+  // Which try of the request the text belongs to (0: the first). A retry streams its reply again from the start,
+  // so a view that shows the text drops what an earlier try sent.
+  int try_index = 0;
+  Usage usage;  // the server's figures as far as they have come (from_server false until it sends some)
+};
+
 struct ChatReply {
   std::string answer;
   std::string reasoning;  // delta.reasoning_content / thinking blocks, kept apart from the answer
@@ -138,12 +151,23 @@ std::optional<double> parse_retry_after(std::string_view value);
 // (3.5 for Anthropic's tokenizer), and one per CJK character or other multi-byte code point.
 int64_t estimate_tokens(Provider p, std::string_view text);
 
+// A running estimate over text that arrives in pieces: the same count as estimate_tokens() of the whole.
+class TokenTally {
+ public:
+  void add(std::string_view text);
+  int64_t tokens(Provider p) const;
+
+ private:
+  int64_t ascii_ = 0, wide_ = 0;
+};
+
 // Calls curl_global_init once; every main that may reach the network calls it before starting threads.
 void global_init();
 
 class Client {
  public:
-  using DeltaFn = std::function<void(std::string_view answer, std::string_view reasoning)>;
+  // Called on the requesting thread for each piece of the reply, and when the server's usage figures change.
+  using DeltaFn = std::function<void(const Delta& delta)>;
   // `api_key` may be empty for local servers that need none.
   Client(Profile profile, std::string api_key);
 

@@ -122,12 +122,14 @@ struct Recorded {
   EvalReport report;
   std::string error;  // the task could not be evaluated at all (a bad reference, say); recorded as "error"
   bool internal_error = false;  // `error` came from a failure of kope itself (not kope::Error)
+  bool infrastructure = false;  // `error`: the cluster lost the measurement (InfraError), not the kernel's doing
 };
 
 // Execute and Update for one kernel: the kernel version and a "running" evaluation are recorded before any
-// work, the outcome after. Whatever is thrown, the evaluation is closed as "error" first: kope::EnvError is
-// then rethrown (the disk or the database failed: nothing more can be recorded); any other exception becomes
-// Recorded::error (internal_error when it was not a kope::Error).
+// work, the outcome after. Whatever is thrown, the evaluation is closed as "error" first: kope::InfraError (a
+// measurement the cluster lost) comes back as Recorded::infrastructure; any other kope::EnvError is rethrown
+// (the disk or the database failed: nothing more can be recorded); any other exception becomes Recorded::error
+// (internal_error when it was not a kope::Error).
 Recorded evaluate_recorded(workspace::Workspace& ws, eval::Evaluator& ev, int64_t run, const Task& task, const KernelSource& kernel,
                            const std::string& device, std::optional<int64_t> prev_evaluation,
                            const EvalOptions& options);

@@ -4,8 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kope/model/dtype.h"
+#include "kope/model/task.h"
 
 namespace kope {
 
@@ -29,6 +31,8 @@ struct OutputCheck {
   double bits = -1.0;
   double mean_bits = -1.0;
   double max_ulps = 0.0;
+  // Index outputs ("index_of"): why the first wrong element is wrong, in words; empty for the relative check.
+  std::string note;
 };
 
 // The significand bits of a floating dtype (24 for fp32), 0 for integers.
@@ -56,5 +60,19 @@ OutputCheck check_output(const std::string& name, DType dtype, const void* got, 
 // The same for float outputs against a float reference (the trusted baseline's output), widened per element.
 OutputCheck check_output_f32(const std::string& name, const float* got, const float* ref, std::size_t numel,
                              double threshold);
+
+// An "index_of" output (kope/model/task.h IndexOf): the kernel's indices `got` against the reference indices `ref`
+// (the golden, or the baseline's output widened), both pointing into `source_data`, the input `source` as the
+// kernel saw it. An element passes where the reference's index is in range and the kernel's index is in range,
+// points at an element equal to the one the reference's points at (NaN equal to NaN, -0 to 0), and is not
+// repeated along the axis; or where the reference's index is outside [0, size) and the kernel's equals it.
+// mismatches counts the failing elements; worst_index, expected, got and note describe the first.
+OutputCheck check_index_output(const ConcreteTensor& out, const void* got, const double* ref,
+                               const ConcreteTensor& source, const void* source_data);
+
+// Output `i` of case `c` as the task asks: check_index_output where it has "index_of" (`inputs`: the case's
+// input data, as the kernel saw it), else check_output with `threshold`.
+OutputCheck check_case_output(const ConcreteCase& c, std::size_t i, const void* got, const double* ref,
+                              double threshold, const std::vector<const void*>& inputs);
 
 }  // namespace kope

@@ -40,6 +40,7 @@ struct JudgeOptions {
 struct EvalOptions : JudgeOptions {
   int pool = 3;                       // unused since every call gets fresh inputs; kept for the settings JSON
   std::vector<std::string> cases;     // empty: all
+  bool skip_large = false;            // leave out the cases the task marks "large" (unless named in `cases`)
   std::vector<std::string> cxxflags;  // replace the default -O2 for the candidate
   // Where the kernel runs: "cpu" (the judge's sandboxed workers), "cuda", "ascend", or KIND@[USER@]HOST[:PORT]
   // (kope/device/device.h). Goldens, checks, statistics and records stay here whatever the device.

@@ -31,6 +31,16 @@ struct InitSpec {
   double special_fraction = 0.0;
 };
 
+// An index output checked by what it points at (issue 21): each element is an index into `input` along `axis`
+// (as torch.gather's dim), the output having the input's shape except along that axis. Where ties leave an index
+// open (top-k, sorting, NMS), an index passes when the input element it points at equals the one the golden's
+// index points at, and the output's in-range indices along the axis are distinct; an index the golden puts
+// outside [0, size) (padding, e.g. -1) must be matched exactly.
+struct IndexOf {
+  std::string input;
+  int axis = 0;  // normalised to [0, rank)
+};
+
 struct TensorSpec {
   std::string name;
   DType dtype = DType::F32;
@@ -38,6 +48,7 @@ struct TensorSpec {
   std::string count;               // empty for one tensor, else an integer or a symbol
   std::optional<InitSpec> init;
   std::optional<double> threshold;
+  std::optional<IndexOf> index_of;  // outputs only
 };
 
 struct Case {
@@ -47,6 +58,9 @@ struct Case {
   std::map<std::string, InitSpec> init;
   std::map<std::string, DType> dtypes;  // per-case dtype of a tensor, overriding its spec
   bool memory_bound = false;            // the task marks the case as memory-bound (reporting only)
+  // Too big for the test command (an L4 golden takes minutes): `kope eval`, the main job and the benchmarks run
+  // it; EvalOptions::skip_large (`--small`) leaves it out.
+  bool large = false;
   uint64_t seed = 0;
 };
 
@@ -85,6 +99,8 @@ struct ConcreteTensor {
   int64_t numel = 1;
   InitSpec init;
   double threshold = 0.0;
+  int index_of = -1;   // outputs with "index_of": the input's position in the case's inputs, else -1
+  int index_axis = 0;  // and the axis along which it indexes
 };
 
 struct ConcreteCase {
