@@ -130,23 +130,836 @@
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="44" />
-        <source>waiting for the reply</source>
+        <source>computing goldens</source>
         <translation type="unfinished" />
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="45" />
-        <source>streaming</source>
+        <source>infrastructure failure</source>
         <translation type="unfinished" />
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="46" />
-        <source>candidate</source>
+        <source>waiting for the reply</source>
         <translation type="unfinished" />
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="47" />
+        <source>streaming</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="48" />
+        <source>candidate</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="49" />
         <source>no candidate</source>
         <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>kope::agentview::AgentView</name>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="27" />
+        <source>hot</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="28" />
+        <source>warm</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="29" />
+        <source>cold</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="41" />
+        <source>requested</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="42" />
+        <source>candidate</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="43" />
+        <source>no candidate</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="44" />
+        <source>evaluated</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <source>section</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <source>kind</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <source>tokens</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <source>rank</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="171" />
+        <source>Evaluation %1: no transcript (not an LLM attempt).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="172" />
+        <location filename="../ui/agentview/agent_view.cpp" line="222" />
+        <source>No transcript (not an LLM attempt).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="192" />
+        <source>retrieved by memory before this attempt</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="195" />
+        <source>#%1 Case %2 (%3)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="218" />
+        <source>Cannot read the transcript: %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="231" />
+        <source>&lt;b&gt;Attempt %1&lt;/b&gt; · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="239" />
+        <source>usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="241" />
+        <source>reported by the server</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="241" />
+        <source>estimated</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="244" />
+        <source>unknown</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="245" />
+        <source> · error: %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="246" />
+        <source>— answer —
+</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="247" />
+        <source>
+
+— reasoning —
+</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="249" />
+        <source>no reply recorded (the request did not complete)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="260" />
+        <source>budget B = W %1 − system %2 − output %3 − reserve %4 = %5 tokens</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="292" />
+        <source>no room left in the budget</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="293" />
+        <source>over its tier's quota</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="294" />
+        <source>not relevant to this state</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="315" />
+        <source>ranked but left out</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="319" />
+        <source>%1 (%2): %3</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="330" />
+        <source>Select Case %1 in the graph</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="334" />
+        <source>%1 — %2 tokens</source>
+        <translation type="unfinished" />
+    </message>
+<message>
+        <location filename="../ui/agentview/agent_view.cpp" line="265" />
+        <source>ranked but left out for lack of budget</source>
+        <translation type="unfinished" />
+    </message>
+    </context>
+<context>
+    <name>kope::agentview::BudgetBar</name>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="59" />
+        <source>hot %1 + warm %2 + cold %3 = %4 of %5 tokens</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="84" />
+        <source>hot %1 · warm %2 · cold %3 / B %4 tokens</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>kope::graph::CaseDetails</name>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="73" />
+        <source>Open in editor</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="74" />
+        <source>Compare with incumbent</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="75" />
+        <source>Compare with selected</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="76" />
+        <source>Fork run from here</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="78" />
+        <location filename="../ui/graph/case_details.cpp" line="85" />
+        <source>Select a Case in the graph.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="103" />
+        <source>incumbent</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="104" />
+        <source>pruned</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="105" />
+        <source>pinned</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="106" />
+        <source>marked as cheat</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="107" />
+        <source>marked as invalid measurement</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="109" />
+        <source>foreign (%1)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="110" />
+        <source>&lt;b&gt;Case #%1&lt;/b&gt; · %2 on %3 · %4 · %5%6</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="113" />
+        <source>correct, %1×</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="113" />
+        <source>incorrect (%1)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="121" />
+        <source>Thought</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="121" />
+        <source>(none given)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="124" />
+        <source>Tags</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="124" />
+        <source>none</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="126" />
+        <source>parent</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="126" />
+        <source>baseline</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="127" />
+        <source>step</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="128" />
+        <source>run</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="131" />
+        <source>Speedups per case</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="134" />
+        <source>case</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <source>status</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <source>speedup</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <source>95% interval</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="147" />
+        <source>overall %1× [%2 … %3] (no per-case report stored)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="149" />
+        <source>no report stored for this Case (foreign or synthetic)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="151" />
+        <source>Feedback</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="152" />
+        <source>(none)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="153" />
+        <source>Diff against parent</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="153" />
+        <source>(no diff: a root or unchanged)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="154" />
+        <source>Journal</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="155" />
+        <source>(no entry)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="159" />
+        <source>Curation history</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="160" />
+        <source>(never curated)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="164" />
+        <source> (subtree, %1 Cases)</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>kope::graph::CurationCommand</name>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="25" />
+        <source>prune</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="26" />
+        <source>prune subtree</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="27" />
+        <source>unprune</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="28" />
+        <source>unprune subtree</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="29" />
+        <source>pin</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="30" />
+        <source>unpin</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="31" />
+        <source>mark cheat</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="32" />
+        <source>mark invalid</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="33" />
+        <source>clear mark</source>
+        <translation type="unfinished" />
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/curation.cpp" line="41" />
+        <source>%1 %n Case(s)</source>
+        <translation type="unfinished">
+            <numerusform />
+            <numerusform />
+        </translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::FilterBar</name>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <source>all tasks</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <source>all devices</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <source>all labels</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <source>all ideas</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <source>all runs</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <source>local and foreign</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="47" />
+        <source>local</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="48" />
+        <source>foreign</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="49" />
+        <source>search #id or thought…</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>kope::graph::GraphModel</name>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="19" />
+        <source>effective</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="19" />
+        <source>partial</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="20" />
+        <source>ineffective</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="20" />
+        <source>negative</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="21" />
+        <source>incorrect</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>Case</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>task</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>device</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>label</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>speedup</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>status</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>run</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>origin</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>curation</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>thought</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>kope::graph::GraphWidget</name>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="78" />
+        <source>Reason (recorded with the act):</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
+        <source>╳ hatched: incorrect · </source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
+        <source>&lt;b style='color:#ffb300'&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
+        <source>&lt;b style='color:#555'&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
+        <source>&lt;b style='color:#1565c0'&gt;P&lt;/b&gt;: pinned · </source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="194" />
+        <source>&lt;b style='color:#b000b0'&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
+        <source>&lt;b style='color:#008080'&gt;F dotted&lt;/b&gt;: foreign · </source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
+        <source>size: d(v)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="196" />
+        <source>Case</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="197" />
+        <source>What the agent was shown</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="198" />
+        <source>Fit</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="199" />
+        <source>Fit the graph (F)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="200" />
+        <source>Zoom in</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="201" />
+        <source>Zoom out</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="202" />
+        <source>Re-layout</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="203" />
+        <source>Lay the graph out again</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="127" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="133" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="204" />
+        <source>Export</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="205" />
+        <source>Save the view as PNG or SVG, or the graph as GraphML</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="207" />
+        <source>View as PNG…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208" />
+        <source>View as SVG…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="209" />
+        <source>Graph as GraphML…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <source>Prune…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <source>Prune subtree…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <source>Unprune</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <source>Unprune subtree</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <source>Pin</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <source>Unpin</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
+        <source>Mark as cheat…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
+        <source>Mark as invalid measurement…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="213" />
+        <source>Clear mark</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="282" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="220" />
+        <source>%1 Cases, %2 shown</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
+        <source>Undo</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
+        <source>Undo %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
+        <source>Redo</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
+        <source>Redo %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="131" />
+        <source>Exported %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="190" />
+        <source>%1 Cases · layout %2 in %3 ms%4</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="191" />
+        <source> (cached)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="195" />
+        <source>layout failed: %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="257" />
+        <source>could not read the memory: %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="356" />
+        <source>%n match(es) for "%1"</source>
+        <translation type="unfinished">
+            <numerusform />
+            <numerusform />
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="423" />
+        <source>%1 %n Case(s)</source>
+        <translation type="unfinished">
+            <numerusform />
+            <numerusform />
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="431" />
+        <location filename="../ui/graph/graph_widget.cpp" line="437" />
+        <source>Curation</source>
+        <translation type="unfinished" />
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="434" />
+        <source>%1: %n Case(s) changed</source>
+        <translation type="unfinished">
+            <numerusform />
+            <numerusform />
+        </translation>
     </message>
 </context>
 <context>
@@ -1006,350 +1819,380 @@
 <context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="334" />
+        <location filename="../ui/main_window_build.cpp" line="412" />
         <source>Tasks</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="344" />
+        <location filename="../ui/main_window_build.cpp" line="422" />
         <source>Task</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="194" />
-        <location filename="../ui/main_window_build.cpp" line="337" />
+        <location filename="../ui/main_window.cpp" line="202" />
+        <location filename="../ui/main_window_build.cpp" line="415" />
         <source>Cases</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="340" />
+        <location filename="../ui/main_window_build.cpp" line="418" />
         <source>Chart</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="341" />
+        <location filename="../ui/main_window_build.cpp" line="419" />
         <source>History</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="345" />
+        <location filename="../ui/main_window_build.cpp" line="426" />
         <source>&amp;Open kernel...</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="346" />
+        <location filename="../ui/main_window_build.cpp" line="427" />
         <source>&amp;Save kernel</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="347" />
+        <location filename="../ui/main_window_build.cpp" line="428" />
         <source>&amp;Evaluate</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="348" />
+        <location filename="../ui/main_window_build.cpp" line="429" />
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="351" />
+        <location filename="../ui/main_window_build.cpp" line="432" />
         <source>Load</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="352" />
+        <location filename="../ui/main_window_build.cpp" line="433" />
         <source>&amp;Quit</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="355" />
+        <location filename="../ui/main_window_build.cpp" line="436" />
         <source> Shipped kernels: </source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="356" />
+        <location filename="../ui/main_window_build.cpp" line="437" />
         <source> Warm-ups: </source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="357" />
+        <location filename="../ui/main_window_build.cpp" line="438" />
         <source> Timed runs: </source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="358" />
+        <location filename="../ui/main_window_build.cpp" line="439" />
         <source> Timeout (s): </source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="359" />
+        <location filename="../ui/main_window_build.cpp" line="440" />
         <source>&amp;File</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="360" />
+        <location filename="../ui/main_window_build.cpp" line="441" />
         <source>&amp;Kernel</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="187" />
-        <location filename="../ui/main_window_build.cpp" line="374" />
+        <location filename="../ui/main_window.cpp" line="195" />
+        <location filename="../ui/main_window_build.cpp" line="456" />
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="205" />
+        <location filename="../ui/main_window.cpp" line="213" />
         <source>Reference</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="217" />
+        <location filename="../ui/main_window.cpp" line="225" />
         <source>Cannot read the kernel file %1: %2</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="222" />
+        <location filename="../ui/main_window.cpp" line="230" />
         <source>Opened %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273" />
+        <location filename="../ui/main_window.cpp" line="281" />
         <source>Open kernel</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="274" />
+        <location filename="../ui/main_window.cpp" line="282" />
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61" />
+        <location filename="../ui/main_window.cpp" line="67" />
         <source>Save kernel</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="54" />
+        <location filename="../ui/main_window.cpp" line="55" />
         <source>Unsaved changes</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61" />
+        <location filename="../ui/main_window.cpp" line="67" />
         <source>C++ sources (*.cpp)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="72" />
+        <location filename="../ui/main_window.cpp" line="78" />
         <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="74" />
+        <location filename="../ui/main_window.cpp" line="80" />
         <source>Evaluation cancelled</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="84" />
+        <location filename="../ui/main_window_build.cpp" line="95" />
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="155" />
+        <location filename="../ui/main_window_build.cpp" line="170" />
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="159" />
+        <location filename="../ui/main_window_build.cpp" line="174" />
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="164" />
+        <location filename="../ui/main_window_build.cpp" line="179" />
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="201" />
+        <location filename="../ui/main_window_build.cpp" line="216" />
         <source>The kernel has unsaved changes. Save them before opening this Case's kernel?</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="203" />
+        <location filename="../ui/main_window_build.cpp" line="218" />
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="335" />
+        <location filename="../ui/main_window_build.cpp" line="286" />
+        <source>Open a study folder</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="413" />
         <source>Run controller</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="336" />
+        <location filename="../ui/main_window_build.cpp" line="414" />
         <source>Experience graph</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="338" />
+        <location filename="../ui/main_window_build.cpp" line="416" />
         <source>Compile</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="339" />
+        <location filename="../ui/main_window_build.cpp" line="417" />
         <source>Profile</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="342" />
+        <location filename="../ui/main_window_build.cpp" line="420" />
         <source>Compare</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="343" />
+        <location filename="../ui/main_window_build.cpp" line="421" />
         <source>Attempt</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="349" />
+        <location filename="../ui/main_window_build.cpp" line="423" />
+        <source>Study</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="424" />
+        <source>Open s&amp;tudy...</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="425" />
+        <source>The arms of a `kope study` side by side: pass rate, fast_1, speedup, score, tokens and time per level</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="430" />
         <source>&amp;Cancel evaluation</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="350" />
+        <location filename="../ui/main_window_build.cpp" line="431" />
         <source>Stop the running evaluation (Esc)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="353" />
+        <location filename="../ui/main_window_build.cpp" line="434" />
         <source>&amp;Machine check...</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="354" />
+        <location filename="../ui/main_window_build.cpp" line="435" />
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="361" />
+        <location filename="../ui/main_window_build.cpp" line="442" />
         <source>&amp;View</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="362" />
+        <location filename="../ui/main_window_build.cpp" line="443" />
         <source>&amp;Help</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="114" />
+        <location filename="../ui/main_window.cpp" line="121" />
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="138" />
+        <location filename="../ui/main_window.cpp" line="146" />
         <source>untitled.cpp</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="140" />
+        <location filename="../ui/main_window.cpp" line="148" />
         <source>%1[*]%2 — Kope Workbench</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="166" />
+        <location filename="../ui/main_window.cpp" line="174" />
         <source>the editor has changed since this evaluation</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="214" />
+        <location filename="../ui/main_window.cpp" line="222" />
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="231" />
+        <location filename="../ui/main_window.cpp" line="239" />
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="242" />
-        <location filename="../ui/main_window.cpp" line="249" />
+        <location filename="../ui/main_window.cpp" line="250" />
+        <location filename="../ui/main_window.cpp" line="257" />
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="266" />
+        <location filename="../ui/main_window.cpp" line="274" />
         <source>Evaluation %1 has no report: %2</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="268" />
+        <location filename="../ui/main_window.cpp" line="276" />
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="286" />
+        <location filename="../ui/main_window.cpp" line="294" />
         <source>Cannot write the kernel file %1: %2</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="292" />
+        <location filename="../ui/main_window.cpp" line="300" />
         <source>Saved %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="321" />
+        <location filename="../ui/main_window.cpp" line="329" />
         <source>Select a task first.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326" />
+        <location filename="../ui/main_window.cpp" line="334" />
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="335" />
+        <location filename="../ui/main_window.cpp" line="343" />
         <source>Evaluating %1 on %2...</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355" />
+        <location filename="../ui/main_window.cpp" line="363" />
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="380" />
+        <location filename="../ui/main_window.cpp" line="371" />
+        <source>%1: %2 of %3 done (%4)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="392" />
         <source>Did not compile: %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388" />
+        <location filename="../ui/main_window.cpp" line="400" />
         <source>Result: %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="389" />
+        <location filename="../ui/main_window.cpp" line="401" />
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="390" />
+        <location filename="../ui/main_window.cpp" line="402" />
         <source>, score %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="391" />
+        <location filename="../ui/main_window.cpp" line="403" />
         <source>Warning: %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="405" />
+        <location filename="../ui/main_window.cpp" line="417" />
         <source>Error: %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="411" />
+        <location filename="../ui/main_window.cpp" line="426" />
+        <source>Cannot open the study</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="434" />
         <source>Working...</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="411" />
+        <location filename="../ui/main_window.cpp" line="434" />
         <source>Idle</source>
         <translation type="unfinished" />
     </message>
@@ -1524,187 +2367,192 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="274" />
+        <location filename="../ui/views/run_controller.cpp" line="297" />
         <source>stopping: the running evaluation is cancelled</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="308" />
+        <location filename="../ui/views/run_controller.cpp" line="331" />
         <source>write the hint in the hint field first</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="337" />
-        <location filename="../ui/views/run_controller.cpp" line="364" />
+        <location filename="../ui/views/run_controller.cpp" line="360" />
+        <location filename="../ui/views/run_controller.cpp" line="387" />
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="387" />
+        <location filename="../ui/views/run_controller.cpp" line="410" />
         <source>run %1 stopped</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="387" />
+        <location filename="../ui/views/run_controller.cpp" line="410" />
         <source>run %1 done</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="398" />
+        <location filename="../ui/views/run_controller.cpp" line="421" />
         <source>the run failed: %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="420" />
+        <location filename="../ui/views/run_controller.cpp" line="443" />
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="429" />
+        <location filename="../ui/views/run_controller.cpp" line="452" />
         <source>Choose at least one task to run.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="433" />
+        <location filename="../ui/views/run_controller.cpp" line="456" />
         <source>The run did not start: %1</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="501" />
+        <location filename="../ui/views/run_controller.cpp" line="524" />
         <source>%1: %2</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="517" />
+        <location filename="../ui/views/run_controller.cpp" line="540" />
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="538" />
+        <location filename="../ui/views/run_controller.cpp" line="553" />
+        <source>%1: %2 of %3 done (%4)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="570" />
         <source>Tasks</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="539" />
+        <location filename="../ui/views/run_controller.cpp" line="571" />
         <source>Policy</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="540" />
+        <location filename="../ui/views/run_controller.cpp" line="572" />
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="541" />
+        <location filename="../ui/views/run_controller.cpp" line="573" />
         <source>Memory</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="542" />
+        <location filename="../ui/views/run_controller.cpp" line="574" />
         <source>Attempts per task</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="543" />
+        <location filename="../ui/views/run_controller.cpp" line="575" />
         <source>Patience (attempts without gain)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="544" />
+        <location filename="../ui/views/run_controller.cpp" line="576" />
         <source>Token budget (thousands)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="545" />
+        <location filename="../ui/views/run_controller.cpp" line="577" />
         <source>Wall time (minutes)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="546" />
+        <location filename="../ui/views/run_controller.cpp" line="578" />
         <source>Tasks at once</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="547" />
+        <location filename="../ui/views/run_controller.cpp" line="579" />
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="548" />
+        <location filename="../ui/views/run_controller.cpp" line="580" />
         <source>Devices</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="549" />
+        <location filename="../ui/views/run_controller.cpp" line="581" />
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="550" />
+        <location filename="../ui/views/run_controller.cpp" line="582" />
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="553" />
+        <location filename="../ui/views/run_controller.cpp" line="585" />
         <source>Start run</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="554" />
+        <location filename="../ui/views/run_controller.cpp" line="586" />
         <source>Pause after attempt</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="555" />
+        <location filename="../ui/views/run_controller.cpp" line="587" />
         <source>Stop now</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="556" />
+        <location filename="../ui/views/run_controller.cpp" line="588" />
         <source>A hint for the next prompt</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="557" />
+        <location filename="../ui/views/run_controller.cpp" line="589" />
         <source>Send hint</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="558" />
+        <location filename="../ui/views/run_controller.cpp" line="590" />
         <source>Hold each candidate for approval</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="559" />
+        <location filename="../ui/views/run_controller.cpp" line="591" />
         <source>Approve</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="560" />
+        <location filename="../ui/views/run_controller.cpp" line="592" />
         <source>Reject</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="561" />
+        <location filename="../ui/views/run_controller.cpp" line="593" />
         <source>Pin the incumbent</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="562" />
+        <location filename="../ui/views/run_controller.cpp" line="594" />
         <source>No run yet.</source>
         <translation type="unfinished" />
     </message>
-<message>
-        <location filename="../ui/views/run_controller.cpp" line="524" />
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="568" />
         <source>Attempts</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="525" />
+        <location filename="../ui/views/run_controller.cpp" line="569" />
         <source>Steering log</source>
         <translation type="unfinished" />
     </message>
-    <message>
+<message>
         <location filename="../ui/views/run_controller.cpp" line="454" />
         <source>reading the key of %1 from %2</source>
         <translation type="unfinished" />
@@ -1761,92 +2609,92 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::RunMonitor</name>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="164" />
+        <location filename="../ui/views/run_monitor.cpp" line="165" />
         <source>%1/%2 (%3)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="199" />
+        <location filename="../ui/views/run_monitor.cpp" line="200" />
         <source>pauses after its current attempt</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="199" />
+        <location filename="../ui/views/run_monitor.cpp" line="200" />
         <source>resumed</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="208" />
+        <location filename="../ui/views/run_monitor.cpp" line="209" />
         <source>stopping: its running evaluation is cancelled</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="242" />
+        <location filename="../ui/views/run_monitor.cpp" line="243" />
         <source>%1 of %2 tokens</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="247" />
+        <location filename="../ui/views/run_monitor.cpp" line="248" />
         <source>%1 of %2 attempts</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="253" />
+        <location filename="../ui/views/run_monitor.cpp" line="254" />
         <source>%1 of %2 wall time</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="257" />
+        <location filename="../ui/views/run_monitor.cpp" line="258" />
         <source>%1 elapsed</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="269" />
+        <location filename="../ui/views/run_monitor.cpp" line="270" />
         <source>Resume task</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="269" />
+        <location filename="../ui/views/run_monitor.cpp" line="270" />
         <source>Pause task</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="275" />
+        <location filename="../ui/views/run_monitor.cpp" line="276" />
         <source>Budget</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="276" />
+        <location filename="../ui/views/run_monitor.cpp" line="277" />
         <source>Tasks in flight</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="277" />
+        <location filename="../ui/views/run_monitor.cpp" line="278" />
         <source>Device pool</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="278" />
+        <location filename="../ui/views/run_monitor.cpp" line="279" />
         <source>Pause the selected task after its current attempt, or resume it</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="279" />
+        <location filename="../ui/views/run_monitor.cpp" line="280" />
         <source>Stop task</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="280" />
+        <location filename="../ui/views/run_monitor.cpp" line="281" />
         <source>Stop the selected task now; the others go on</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="281" />
+        <location filename="../ui/views/run_monitor.cpp" line="282" />
         <source>Hint to task</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="282" />
+        <location filename="../ui/views/run_monitor.cpp" line="283" />
         <source>Send the hint being written above to the selected task alone</source>
         <translation type="unfinished" />
     </message>
@@ -1874,31 +2722,31 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183" />
+        <location filename="../ui/models/run_models.cpp" line="185" />
         <source>retired</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183" />
+        <location filename="../ui/models/run_models.cpp" line="185" />
         <source>busy</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183" />
+        <location filename="../ui/models/run_models.cpp" line="185" />
         <source>idle</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="184" />
+        <location filename="../ui/models/run_models.cpp" line="186" />
         <source>out of the pool: %1</source>
         <translation type="unfinished" />
     </message>
-<message>
+    <message>
         <location filename="../ui/models/run_models.cpp" line="184" />
         <source>all cores</source>
         <translation type="unfinished" />
     </message>
-    </context>
+</context>
 <context>
     <name>kope::ui::SpeedupChart</name>
     <message>
@@ -1941,784 +2789,189 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
     </message>
 </context>
 <context>
+    <name>kope::ui::StudyChart</name>
+    <message>
+        <location filename="../ui/charts/study_chart.cpp" line="44" />
+        <source>Pass rate per arm and level (% of cases)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/charts/study_chart.cpp" line="45" />
+        <source>Geometric-mean speedup per arm and level</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyLevelModel</name>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="17" />
+        <source>Arm</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="18" />
+        <source>Level</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="19" />
+        <source>Compiled</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="20" />
+        <source>Correct</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="21" />
+        <source>Pass rate</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="22" />
+        <source>fast_1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="23" />
+        <source>Speedup (geomean)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="24" />
+        <source>Score</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="25" />
+        <source>Attempts</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="26" />
+        <source>Tokens</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="27" />
+        <source>Wall time</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="50" />
+        <source>operators correct and faster than the %1 baseline</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="58" />
+        <source>%1 (%2/%3 cases)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="64" />
+        <source>%1 s</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyPane</name>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="94" />
+        <location filename="../ui/views/study_pane.cpp" line="122" />
+        <source>all arms</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="110" />
+        <source>No study open. Run `kope study` and open its folder.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="113" />
+        <source>%1: policy %2 on %3, %4 to %5%6</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="116" />
+        <source> (stopped before every arm ran)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="120" />
+        <source>Open study...</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="121" />
+        <source>&amp;Operators of</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyTaskModel</name>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="71" />
+        <source>Arm</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="72" />
+        <source>Level</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="73" />
+        <source>Operator</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="74" />
+        <source>Kernel</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="75" />
+        <source>Cases correct</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="76" />
+        <source>Speedup</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="77" />
+        <source>Score</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="78" />
+        <source>Attempts</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="79" />
+        <source>Tokens</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="106" />
+        <source>(none)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="108" />
+        <source>%1 vs %2</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
     <name>kope::ui::TaskModel</name>
     <message>
         <location filename="../ui/models/models.cpp" line="304" />
         <source>Task</source>
         <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::agentview::AgentView</name>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="26" />
-        <source>hot</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="27" />
-        <source>warm</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="28" />
-        <source>cold</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="40" />
-        <source>requested</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="41" />
-        <source>candidate</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="42" />
-        <source>no candidate</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="43" />
-        <source>evaluated</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="131" />
-        <source>section</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="131" />
-        <source>kind</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="131" />
-        <source>tokens</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="131" />
-        <source>rank</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="167" />
-        <source>Evaluation %1: no transcript (not an LLM attempt).</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="168" />
-        <location filename="../ui/agentview/agent_view.cpp" line="218" />
-        <source>No transcript (not an LLM attempt).</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="188" />
-        <source>retrieved by memory before this attempt</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="191" />
-        <source>#%1 Case %2 (%3)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="214" />
-        <source>Cannot read the transcript: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="227" />
-        <source>&lt;b&gt;Attempt %1&lt;/b&gt; · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="234" />
-        <source>usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="236" />
-        <source>reported by the server</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="236" />
-        <source>estimated</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="239" />
-        <source>unknown</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="240" />
-        <source> · error: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="241" />
-        <source>— answer —
-</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="242" />
-        <source>
-
-— reasoning —
-</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="244" />
-        <source>no reply recorded (the request did not complete)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="265" />
-        <source>ranked but left out for lack of budget</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="278" />
-        <source>Select Case %1 in the graph</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="282" />
-        <source>%1 — %2 tokens</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::agentview::BudgetBar</name>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="58" />
-        <source>hot %1 + warm %2 + cold %3 = %4 of %5 tokens</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="83" />
-        <source>hot %1 · warm %2 · cold %3 / B %4 tokens</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::graph::CaseDetails</name>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="73" />
-        <source>Open in editor</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="74" />
-        <source>Compare with incumbent</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="75" />
-        <source>Compare with selected</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="76" />
-        <source>Fork run from here</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="78" />
-        <location filename="../ui/graph/case_details.cpp" line="85" />
-        <source>Select a Case in the graph.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="103" />
-        <source>incumbent</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="104" />
-        <source>pruned</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="105" />
-        <source>pinned</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="106" />
-        <source>marked as cheat</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="107" />
-        <source>marked as invalid measurement</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="109" />
-        <source>foreign (%1)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="110" />
-        <source>&lt;b&gt;Case #%1&lt;/b&gt; · %2 on %3 · %4 · %5%6</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="113" />
-        <source>correct, %1×</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="113" />
-        <source>incorrect (%1)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="121" />
-        <source>Thought</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="121" />
-        <source>(none given)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="124" />
-        <source>Tags</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="124" />
-        <source>none</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="126" />
-        <source>parent</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="126" />
-        <source>baseline</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="127" />
-        <source>step</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="128" />
-        <source>run</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="131" />
-        <source>Speedups per case</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="134" />
-        <source>case</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
-        <source>status</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
-        <source>speedup</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
-        <source>95% interval</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="147" />
-        <source>overall %1× [%2 … %3] (no per-case report stored)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="149" />
-        <source>no report stored for this Case (foreign or synthetic)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="151" />
-        <source>Feedback</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="152" />
-        <source>(none)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="153" />
-        <source>Diff against parent</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="153" />
-        <source>(no diff: a root or unchanged)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="154" />
-        <source>Journal</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="155" />
-        <source>(no entry)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="159" />
-        <source>Curation history</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="160" />
-        <source>(never curated)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="164" />
-        <source> (subtree, %1 Cases)</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::graph::CurationCommand</name>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="25" />
-        <source>prune</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="26" />
-        <source>prune subtree</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="27" />
-        <source>unprune</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="28" />
-        <source>unprune subtree</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="29" />
-        <source>pin</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="30" />
-        <source>unpin</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="31" />
-        <source>mark cheat</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="32" />
-        <source>mark invalid</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="33" />
-        <source>clear mark</source>
-        <translation type="unfinished" />
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/graph/curation.cpp" line="41" />
-        <source>%1 %n Case(s)</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
-        </translation>
-    </message>
-</context>
-<context>
-    <name>kope::graph::FilterBar</name>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
-        <source>all tasks</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
-        <source>all devices</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
-        <source>all labels</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
-        <source>all ideas</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
-        <source>all runs</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
-        <source>local and foreign</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="47" />
-        <source>local</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="48" />
-        <source>foreign</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="49" />
-        <source>search #id or thought…</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::graph::GraphModel</name>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="19" />
-        <source>effective</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="19" />
-        <source>partial</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="20" />
-        <source>ineffective</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="20" />
-        <source>negative</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="21" />
-        <source>incorrect</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>Case</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>task</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>device</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>label</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>speedup</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>status</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>run</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>origin</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>curation</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>thought</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::graph::GraphWidget</name>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="77" />
-        <source>Reason (recorded with the act):</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
-        <source>╳ hatched: incorrect · </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
-        <source>&lt;b style='color:#ffb300'&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
-        <source>&lt;b style='color:#555'&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
-        <source>&lt;b style='color:#1565c0'&gt;P&lt;/b&gt;: pinned · </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="194" />
-        <source>&lt;b style='color:#b000b0'&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
-        <source>&lt;b style='color:#008080'&gt;F dotted&lt;/b&gt;: foreign · </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
-        <source>size: d(v)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="196" />
-        <source>Case</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="197" />
-        <source>What the agent was shown</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="198" />
-        <source>Fit</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="199" />
-        <source>Fit the graph (F)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="200" />
-        <source>Zoom in</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="201" />
-        <source>Zoom out</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="202" />
-        <source>Re-layout</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="203" />
-        <source>Lay the graph out again</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="127" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="133" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="204" />
-        <source>Export</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="205" />
-        <source>Save the view as PNG or SVG, or the graph as GraphML</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207" />
-        <source>View as PNG…</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208" />
-        <source>View as SVG…</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="209" />
-        <source>Graph as GraphML…</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
-        <source>Prune…</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
-        <source>Prune subtree…</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
-        <source>Unprune</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
-        <source>Unprune subtree</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
-        <source>Pin</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
-        <source>Unpin</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
-        <source>Mark as cheat…</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
-        <source>Mark as invalid measurement…</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="213" />
-        <source>Clear mark</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="277" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="220" />
-        <source>%1 Cases, %2 shown</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
-        <source>Undo</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
-        <source>Undo %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
-        <source>Redo</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
-        <source>Redo %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="131" />
-        <source>Exported %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="185" />
-        <source>%1 Cases · layout %2 in %3 ms%4</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="186" />
-        <source> (cached)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="190" />
-        <source>layout failed: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="252" />
-        <source>could not read the memory: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="351" />
-        <source>%n match(es) for "%1"</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="418" />
-        <source>%1 %n Case(s)</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
-        </translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="426" />
-        <location filename="../ui/graph/graph_widget.cpp" line="432" />
-        <source>Curation</source>
-        <translation type="unfinished" />
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="429" />
-        <source>%1: %n Case(s) changed</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
-        </translation>
     </message>
 </context>
 <context>

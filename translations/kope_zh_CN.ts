@@ -130,23 +130,836 @@
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="44" />
+        <source>computing goldens</source>
+        <translation>正在计算标准答案</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="45" />
+        <source>infrastructure failure</source>
+        <translation>基础设施故障</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="46" />
         <source>waiting for the reply</source>
         <translation>等待回复</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="45" />
+        <location filename="../ui/models/status.cpp" line="47" />
         <source>streaming</source>
         <translation>正在流式输出</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="46" />
+        <location filename="../ui/models/status.cpp" line="48" />
         <source>candidate</source>
         <translation>候选内核</translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="47" />
+        <location filename="../ui/models/status.cpp" line="49" />
         <source>no candidate</source>
         <translation>无候选内核</translation>
+    </message>
+</context>
+<context>
+    <name>kope::agentview::AgentView</name>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="27" />
+        <source>hot</source>
+        <translation>热</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="28" />
+        <source>warm</source>
+        <translation>温</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="29" />
+        <source>cold</source>
+        <translation>冷</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="41" />
+        <source>requested</source>
+        <translation>已请求</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="42" />
+        <source>candidate</source>
+        <translation>已得到候选</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="43" />
+        <source>no candidate</source>
+        <translation>无候选</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="44" />
+        <source>evaluated</source>
+        <translation>已评测</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <source>section</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <source>tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <source>rank</source>
+        <translation>排序分</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="171" />
+        <source>Evaluation %1: no transcript (not an LLM attempt).</source>
+        <translation>评测 %1：无对话记录（不是 LLM 尝试）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="172" />
+        <location filename="../ui/agentview/agent_view.cpp" line="222" />
+        <source>No transcript (not an LLM attempt).</source>
+        <translation>无对话记录（不是 LLM 尝试）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="192" />
+        <source>retrieved by memory before this attempt</source>
+        <translation>此次尝试前由记忆检索到的内容</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="195" />
+        <source>#%1 Case %2 (%3)</source>
+        <translation>#%1 案例 %2（%3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="218" />
+        <source>Cannot read the transcript: %1</source>
+        <translation>无法读取对话记录：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="231" />
+        <source>&lt;b&gt;Attempt %1&lt;/b&gt; · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10</source>
+        <translation>&lt;b&gt;尝试 %1&lt;/b&gt; · 运行 %2 · %3（%4）· 第 %5 轮 · %6/%7 · 记忆 %8 · %9%10</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="239" />
+        <source>usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7</source>
+        <translation>用量：提示 %1 + 补全 %2 Token（%3）· %4 秒 · 结束原因 %5 · 费用 %6%7</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="241" />
+        <source>reported by the server</source>
+        <translation>服务器报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="241" />
+        <source>estimated</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="244" />
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="245" />
+        <source> · error: %1</source>
+        <translation> · 错误：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="246" />
+        <source>— answer —
+</source>
+        <translation>— 回答 —
+</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="247" />
+        <source>
+
+— reasoning —
+</source>
+        <translation>
+
+— 推理过程 —
+</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="249" />
+        <source>no reply recorded (the request did not complete)</source>
+        <translation>未记录回复（请求未完成）</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="260" />
+        <source>budget B = W %1 − system %2 − output %3 − reserve %4 = %5 tokens</source>
+        <translation>预算 B = W %1 − 系统 %2 − 输出 %3 − 预留 %4 = %5 个令牌</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="292" />
+        <source>no room left in the budget</source>
+        <translation>预算已无余量</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="293" />
+        <source>over its tier's quota</source>
+        <translation>超出其层级配额</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="294" />
+        <source>not relevant to this state</source>
+        <translation>与当前状态无关</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="315" />
+        <source>ranked but left out</source>
+        <translation>已排序但未纳入</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="319" />
+        <source>%1 (%2): %3</source>
+        <translation>%1（%2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="330" />
+        <source>Select Case %1 in the graph</source>
+        <translation>在经验图中选中案例 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="334" />
+        <source>%1 — %2 tokens</source>
+        <translation>%1 — %2 Token</translation>
+    </message>
+<message>
+        <location filename="../ui/agentview/agent_view.cpp" line="265" />
+        <source>ranked but left out for lack of budget</source>
+        <translation>已排序但因预算不足而未放入</translation>
+    </message>
+    </context>
+<context>
+    <name>kope::agentview::BudgetBar</name>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="59" />
+        <source>hot %1 + warm %2 + cold %3 = %4 of %5 tokens</source>
+        <translation>热 %1 + 温 %2 + 冷 %3 = %4 / %5 Token</translation>
+    </message>
+    <message>
+        <location filename="../ui/agentview/agent_view.cpp" line="84" />
+        <source>hot %1 · warm %2 · cold %3 / B %4 tokens</source>
+        <translation>热 %1 · 温 %2 · 冷 %3 / B %4 Token</translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::CaseDetails</name>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="73" />
+        <source>Open in editor</source>
+        <translation>在编辑器中打开</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="74" />
+        <source>Compare with incumbent</source>
+        <translation>与当前最优比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="75" />
+        <source>Compare with selected</source>
+        <translation>与所选比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="76" />
+        <source>Fork run from here</source>
+        <translation>从此处分叉运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="78" />
+        <location filename="../ui/graph/case_details.cpp" line="85" />
+        <source>Select a Case in the graph.</source>
+        <translation>请在经验图中选择一个案例。</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="103" />
+        <source>incumbent</source>
+        <translation>当前最优</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="104" />
+        <source>pruned</source>
+        <translation>已剪枝</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="105" />
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="106" />
+        <source>marked as cheat</source>
+        <translation>已标记为作弊</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="107" />
+        <source>marked as invalid measurement</source>
+        <translation>已标记为无效测量</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="109" />
+        <source>foreign (%1)</source>
+        <translation>外来（%1）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="110" />
+        <source>&lt;b&gt;Case #%1&lt;/b&gt; · %2 on %3 · %4 · %5%6</source>
+        <translation>&lt;b&gt;案例 #%1&lt;/b&gt; · %2（%3）· %4 · %5%6</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="113" />
+        <source>correct, %1×</source>
+        <translation>正确，%1×</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="113" />
+        <source>incorrect (%1)</source>
+        <translation>不正确（%1）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="121" />
+        <source>Thought</source>
+        <translation>思路</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="121" />
+        <source>(none given)</source>
+        <translation>（未给出）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="124" />
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="124" />
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="126" />
+        <source>parent</source>
+        <translation>父案例</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="126" />
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="127" />
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="128" />
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="131" />
+        <source>Speedups per case</source>
+        <translation>各用例的加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="134" />
+        <source>case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <source>speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <source>95% interval</source>
+        <translation>95% 区间</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="147" />
+        <source>overall %1× [%2 … %3] (no per-case report stored)</source>
+        <translation>总体 %1× [%2 … %3]（未存储各用例报告）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="149" />
+        <source>no report stored for this Case (foreign or synthetic)</source>
+        <translation>此案例未存储报告（外来或合成）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="151" />
+        <source>Feedback</source>
+        <translation>反馈</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="152" />
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="153" />
+        <source>Diff against parent</source>
+        <translation>与父案例的差异</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="153" />
+        <source>(no diff: a root or unchanged)</source>
+        <translation>（无差异：根案例或未改动）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="154" />
+        <source>Journal</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="155" />
+        <source>(no entry)</source>
+        <translation>（无条目）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="159" />
+        <source>Curation history</source>
+        <translation>整理历史</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="160" />
+        <source>(never curated)</source>
+        <translation>（从未整理）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/case_details.cpp" line="164" />
+        <source> (subtree, %1 Cases)</source>
+        <translation>（子树，%1 个案例）</translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::CurationCommand</name>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="25" />
+        <source>prune</source>
+        <translation>剪枝</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="26" />
+        <source>prune subtree</source>
+        <translation>剪枝子树</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="27" />
+        <source>unprune</source>
+        <translation>取消剪枝</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="28" />
+        <source>unprune subtree</source>
+        <translation>取消剪枝子树</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="29" />
+        <source>pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="30" />
+        <source>unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="31" />
+        <source>mark cheat</source>
+        <translation>标记为作弊</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="32" />
+        <source>mark invalid</source>
+        <translation>标记为无效测量</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/curation.cpp" line="33" />
+        <source>clear mark</source>
+        <translation>清除标记</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/curation.cpp" line="41" />
+        <source>%1 %n Case(s)</source>
+        <translation>
+            <numerusform>%1 %n 个案例</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::FilterBar</name>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <source>all tasks</source>
+        <translation>全部任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <source>all devices</source>
+        <translation>全部设备</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <source>all labels</source>
+        <translation>全部标签</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <source>all ideas</source>
+        <translation>全部思路</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <source>all runs</source>
+        <translation>全部运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <source>local and foreign</source>
+        <translation>本地和外来</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="47" />
+        <source>local</source>
+        <translation>本地</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="48" />
+        <source>foreign</source>
+        <translation>外来</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/filter_bar.cpp" line="49" />
+        <source>search #id or thought…</source>
+        <translation>搜索 #编号或思路…</translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::GraphModel</name>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="19" />
+        <source>effective</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="19" />
+        <source>partial</source>
+        <translation>部分有效</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="20" />
+        <source>ineffective</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="20" />
+        <source>negative</source>
+        <translation>负面</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="21" />
+        <source>incorrect</source>
+        <translation>不正确</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>Case</source>
+        <translation>案例</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <source>speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>origin</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>curation</source>
+        <translation>整理</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <source>thought</source>
+        <translation>思路</translation>
+    </message>
+</context>
+<context>
+    <name>kope::graph::GraphWidget</name>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="78" />
+        <source>Reason (recorded with the act):</source>
+        <translation>原因（与操作一同记录）：</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
+        <source>╳ hatched: incorrect · </source>
+        <translation>╳ 斜线填充：不正确 · </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
+        <source>&lt;b style='color:#ffb300'&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
+        <translation>&lt;b style='color:#ffb300'&gt;★ 金色边框&lt;/b&gt;：当前最优 · </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
+        <source>&lt;b style='color:#555'&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
+        <translation>&lt;b style='color:#555'&gt;✂ 淡化、虚线&lt;/b&gt;：已剪枝 · </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
+        <source>&lt;b style='color:#1565c0'&gt;P&lt;/b&gt;: pinned · </source>
+        <translation>&lt;b style='color:#1565c0'&gt;P&lt;/b&gt;：已固定 · </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="194" />
+        <source>&lt;b style='color:#b000b0'&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
+        <translation>&lt;b style='color:#b000b0'&gt;C/I 点划线&lt;/b&gt;：作弊/无效测量 · </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
+        <source>&lt;b style='color:#008080'&gt;F dotted&lt;/b&gt;: foreign · </source>
+        <translation>&lt;b style='color:#008080'&gt;F 点线&lt;/b&gt;：外来 · </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
+        <source>size: d(v)</source>
+        <translation>大小：d(v)</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="196" />
+        <source>Case</source>
+        <translation>案例</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="197" />
+        <source>What the agent was shown</source>
+        <translation>智能体看到的内容</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="198" />
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="199" />
+        <source>Fit the graph (F)</source>
+        <translation>使整个图适应窗口 (F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="200" />
+        <source>Zoom in</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="201" />
+        <source>Zoom out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="202" />
+        <source>Re-layout</source>
+        <translation>重新布局</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="203" />
+        <source>Lay the graph out again</source>
+        <translation>重新计算图的布局</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="127" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="133" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="204" />
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="205" />
+        <source>Save the view as PNG or SVG, or the graph as GraphML</source>
+        <translation>将当前视图保存为 PNG 或 SVG，或将整个图保存为 GraphML</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="207" />
+        <source>View as PNG…</source>
+        <translation>视图另存为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208" />
+        <source>View as SVG…</source>
+        <translation>视图另存为 SVG…</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="209" />
+        <source>Graph as GraphML…</source>
+        <translation>图另存为 GraphML…</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <source>Prune…</source>
+        <translation>剪枝…</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <source>Prune subtree…</source>
+        <translation>剪枝子树…</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <source>Unprune</source>
+        <translation>取消剪枝</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <source>Unprune subtree</source>
+        <translation>取消剪枝子树</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
+        <source>Mark as cheat…</source>
+        <translation>标记为作弊…</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
+        <source>Mark as invalid measurement…</source>
+        <translation>标记为无效测量…</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="213" />
+        <source>Clear mark</source>
+        <translation>清除标记</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="282" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="220" />
+        <source>%1 Cases, %2 shown</source>
+        <translation>%1 个案例，显示 %2 个</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
+        <source>Undo %1</source>
+        <translation>撤销%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
+        <source>Redo %1</source>
+        <translation>重做%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="131" />
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="190" />
+        <source>%1 Cases · layout %2 in %3 ms%4</source>
+        <translation>%1 个案例 · 布局 %2 用时 %3 ms%4</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="191" />
+        <source> (cached)</source>
+        <translation>（缓存）</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="195" />
+        <source>layout failed: %1</source>
+        <translation>布局失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="257" />
+        <source>could not read the memory: %1</source>
+        <translation>无法读取记忆：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="356" />
+        <source>%n match(es) for "%1"</source>
+        <translation>
+            <numerusform>“%1”有 %n 个匹配</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="423" />
+        <source>%1 %n Case(s)</source>
+        <translation>
+            <numerusform>%1 %n 个案例</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/graph/graph_widget.cpp" line="431" />
+        <location filename="../ui/graph/graph_widget.cpp" line="437" />
+        <source>Curation</source>
+        <translation>整理</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graph/graph_widget.cpp" line="434" />
+        <source>%1: %n Case(s) changed</source>
+        <translation>
+            <numerusform>%1：%n 个案例已更改</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1006,350 +1819,380 @@
 <context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="334" />
+        <location filename="../ui/main_window_build.cpp" line="412" />
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="344" />
+        <location filename="../ui/main_window_build.cpp" line="422" />
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="194" />
-        <location filename="../ui/main_window_build.cpp" line="337" />
+        <location filename="../ui/main_window.cpp" line="202" />
+        <location filename="../ui/main_window_build.cpp" line="415" />
         <source>Cases</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="340" />
+        <location filename="../ui/main_window_build.cpp" line="418" />
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="341" />
+        <location filename="../ui/main_window_build.cpp" line="419" />
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="343" />
+        <location filename="../ui/main_window_build.cpp" line="421" />
         <source>Attempt</source>
         <translation>尝试</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="345" />
+        <location filename="../ui/main_window_build.cpp" line="423" />
+        <source>Study</source>
+        <translation>研究</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="424" />
+        <source>Open s&amp;tudy...</source>
+        <translation>打开研究(&amp;T)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="425" />
+        <source>The arms of a `kope study` side by side: pass rate, fast_1, speedup, score, tokens and time per level</source>
+        <translation>并排显示 `kope study` 的各组：每个级别的通过率、fast_1、加速比、得分、令牌数和用时</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="426" />
         <source>&amp;Open kernel...</source>
         <translation>打开内核(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="346" />
+        <location filename="../ui/main_window_build.cpp" line="427" />
         <source>&amp;Save kernel</source>
         <translation>保存内核(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="347" />
+        <location filename="../ui/main_window_build.cpp" line="428" />
         <source>&amp;Evaluate</source>
         <translation>评测(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="348" />
+        <location filename="../ui/main_window_build.cpp" line="429" />
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation>编译，与 fp64 标准输出比对，并与基线对比计时 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="351" />
+        <location filename="../ui/main_window_build.cpp" line="432" />
         <source>Load</source>
         <translation>载入</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="352" />
+        <location filename="../ui/main_window_build.cpp" line="433" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="355" />
+        <location filename="../ui/main_window_build.cpp" line="436" />
         <source> Shipped kernels: </source>
         <translation> 内置内核： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="356" />
+        <location filename="../ui/main_window_build.cpp" line="437" />
         <source> Warm-ups: </source>
         <translation> 预热次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="357" />
+        <location filename="../ui/main_window_build.cpp" line="438" />
         <source> Timed runs: </source>
         <translation> 计时次数： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="358" />
+        <location filename="../ui/main_window_build.cpp" line="439" />
         <source> Timeout (s): </source>
         <translation> 超时（秒）： </translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="359" />
+        <location filename="../ui/main_window_build.cpp" line="440" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="360" />
+        <location filename="../ui/main_window_build.cpp" line="441" />
         <source>&amp;Kernel</source>
         <translation>内核(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="187" />
-        <location filename="../ui/main_window_build.cpp" line="374" />
+        <location filename="../ui/main_window.cpp" line="195" />
+        <location filename="../ui/main_window_build.cpp" line="456" />
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation>尚无评测。请编写或载入一个内核，然后点击“评测”。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="205" />
+        <location filename="../ui/main_window.cpp" line="213" />
         <source>Reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="217" />
+        <location filename="../ui/main_window.cpp" line="225" />
         <source>Cannot read the kernel file %1: %2</source>
         <translation>无法读取内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="222" />
+        <location filename="../ui/main_window.cpp" line="230" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273" />
+        <location filename="../ui/main_window.cpp" line="281" />
         <source>Open kernel</source>
         <translation>打开内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="274" />
+        <location filename="../ui/main_window.cpp" line="282" />
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation>C++ 源文件 (*.cpp *.cc *.cxx *.c);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61" />
+        <location filename="../ui/main_window.cpp" line="67" />
         <source>Save kernel</source>
         <translation>保存内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="54" />
+        <location filename="../ui/main_window.cpp" line="55" />
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61" />
+        <location filename="../ui/main_window.cpp" line="67" />
         <source>C++ sources (*.cpp)</source>
         <translation>C++ 源文件 (*.cpp)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="72" />
+        <location filename="../ui/main_window.cpp" line="78" />
         <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
         <translation>评测已取消。它已记录在工作区中；其结果不会显示。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="74" />
+        <location filename="../ui/main_window.cpp" line="80" />
         <source>Evaluation cancelled</source>
         <translation>评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="84" />
+        <location filename="../ui/main_window_build.cpp" line="95" />
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation>内核有未保存的修改。切换到任务 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="155" />
+        <location filename="../ui/main_window_build.cpp" line="170" />
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation>内核有未保存的修改。在等待批准的候选替换它们之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="159" />
+        <location filename="../ui/main_window_build.cpp" line="174" />
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation>候选 %1 正在等待批准：可在此编辑，然后在运行控制器中批准或拒绝。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="164" />
+        <location filename="../ui/main_window_build.cpp" line="179" />
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation>候选已按编辑器中的内容交给循环（或已被拒绝）；其尝试显示在运行控制器中。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="335" />
+        <location filename="../ui/main_window_build.cpp" line="413" />
         <source>Run controller</source>
         <translation>运行控制器</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="336" />
+        <location filename="../ui/main_window_build.cpp" line="414" />
         <source>Experience graph</source>
         <translation>经验图</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="201" />
+        <location filename="../ui/main_window_build.cpp" line="216" />
         <source>The kernel has unsaved changes. Save them before opening this Case's kernel?</source>
         <translation>内核有未保存的修改。在打开此案例的内核之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="203" />
+        <location filename="../ui/main_window_build.cpp" line="218" />
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation>来自经验图的内核：评估它即可在此查看结果。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="338" />
+        <location filename="../ui/main_window_build.cpp" line="286" />
+        <source>Open a study folder</source>
+        <translation>打开研究文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="416" />
         <source>Compile</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="339" />
+        <location filename="../ui/main_window_build.cpp" line="417" />
         <source>Profile</source>
         <translation>性能剖析</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="342" />
+        <location filename="../ui/main_window_build.cpp" line="420" />
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="349" />
+        <location filename="../ui/main_window_build.cpp" line="430" />
         <source>&amp;Cancel evaluation</source>
         <translation>取消评测(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="350" />
+        <location filename="../ui/main_window_build.cpp" line="431" />
         <source>Stop the running evaluation (Esc)</source>
         <translation>停止正在运行的评测 (Esc)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="353" />
+        <location filename="../ui/main_window_build.cpp" line="434" />
         <source>&amp;Machine check...</source>
         <translation>本机检查(&amp;M)...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="354" />
+        <location filename="../ui/main_window_build.cpp" line="435" />
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation>本机为 kope 提供的条件：编译器、库基线、沙箱、计时条件、设备（kope doctor）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="361" />
+        <location filename="../ui/main_window_build.cpp" line="442" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="362" />
+        <location filename="../ui/main_window_build.cpp" line="443" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="114" />
+        <location filename="../ui/main_window.cpp" line="121" />
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation>内核有未保存的修改。退出前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="138" />
+        <location filename="../ui/main_window.cpp" line="146" />
         <source>untitled.cpp</source>
         <translation>untitled.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="140" />
+        <location filename="../ui/main_window.cpp" line="148" />
         <source>%1[*]%2 — Kope Workbench</source>
         <translation>%1[*]%2 — Kope 工作台</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="166" />
+        <location filename="../ui/main_window.cpp" line="174" />
         <source>the editor has changed since this evaluation</source>
         <translation>编辑器内容自此次评测后已更改</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="214" />
+        <location filename="../ui/main_window.cpp" line="222" />
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation>内核有未保存的修改。打开 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="231" />
+        <location filename="../ui/main_window.cpp" line="239" />
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation>内核有未保存的修改。加载 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="242" />
-        <location filename="../ui/main_window.cpp" line="249" />
+        <location filename="../ui/main_window.cpp" line="250" />
+        <location filename="../ui/main_window.cpp" line="257" />
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation>内核有未保存的修改。恢复评测 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="266" />
+        <location filename="../ui/main_window.cpp" line="274" />
         <source>Evaluation %1 has no report: %2</source>
         <translation>评测 %1 没有报告：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="268" />
+        <location filename="../ui/main_window.cpp" line="276" />
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation>已恢复评测 %1（内核版本 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="286" />
+        <location filename="../ui/main_window.cpp" line="294" />
         <source>Cannot write the kernel file %1: %2</source>
         <translation>无法写入内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="292" />
+        <location filename="../ui/main_window.cpp" line="300" />
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="321" />
+        <location filename="../ui/main_window.cpp" line="329" />
         <source>Select a task first.</source>
         <translation>请先选择一个任务。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326" />
+        <location filename="../ui/main_window.cpp" line="334" />
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation>内核为空：请编写一个或载入内置内核。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="335" />
+        <location filename="../ui/main_window.cpp" line="343" />
         <source>Evaluating %1 on %2...</source>
         <translation>正在 %2 上评测 %1...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355" />
+        <location filename="../ui/main_window.cpp" line="363" />
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="380" />
+        <location filename="../ui/main_window.cpp" line="371" />
+        <source>%1: %2 of %3 done (%4)</source>
+        <translation>%1：已完成 %2/%3（%4）</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="392" />
         <source>Did not compile: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388" />
+        <location filename="../ui/main_window.cpp" line="400" />
         <source>Result: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="389" />
+        <location filename="../ui/main_window.cpp" line="401" />
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation>，加速比 %1（%2 个用例的几何平均）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="390" />
+        <location filename="../ui/main_window.cpp" line="402" />
         <source>, score %1</source>
         <translation>，得分 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="391" />
+        <location filename="../ui/main_window.cpp" line="403" />
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="405" />
+        <location filename="../ui/main_window.cpp" line="417" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="411" />
+        <location filename="../ui/main_window.cpp" line="426" />
+        <source>Cannot open the study</source>
+        <translation>无法打开该研究</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="434" />
         <source>Working...</source>
         <translation>运行中...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="411" />
+        <location filename="../ui/main_window.cpp" line="434" />
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
@@ -1525,187 +2368,192 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="274" />
+        <location filename="../ui/views/run_controller.cpp" line="297" />
         <source>stopping: the running evaluation is cancelled</source>
         <translation>正在停止：正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="308" />
+        <location filename="../ui/views/run_controller.cpp" line="331" />
         <source>write the hint in the hint field first</source>
         <translation>请先在建议框中写下建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="337" />
-        <location filename="../ui/views/run_controller.cpp" line="364" />
+        <location filename="../ui/views/run_controller.cpp" line="360" />
+        <location filename="../ui/views/run_controller.cpp" line="387" />
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation>等待批准：%1（在编辑器中编辑，然后批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="387" />
+        <location filename="../ui/views/run_controller.cpp" line="410" />
         <source>run %1 stopped</source>
         <translation>运行 %1 已停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="387" />
+        <location filename="../ui/views/run_controller.cpp" line="410" />
         <source>run %1 done</source>
         <translation>运行 %1 完成</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="398" />
+        <location filename="../ui/views/run_controller.cpp" line="421" />
         <source>the run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="420" />
+        <location filename="../ui/views/run_controller.cpp" line="443" />
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation>下一次尝试将以评测 %1 作为当前最优开始。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="429" />
+        <location filename="../ui/views/run_controller.cpp" line="452" />
         <source>Choose at least one task to run.</source>
         <translation>请至少选择一个任务来运行。</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="433" />
+        <location filename="../ui/views/run_controller.cpp" line="456" />
         <source>The run did not start: %1</source>
         <translation>运行未开始：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="501" />
+        <location filename="../ui/views/run_controller.cpp" line="524" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="517" />
+        <location filename="../ui/views/run_controller.cpp" line="540" />
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="538" />
+        <location filename="../ui/views/run_controller.cpp" line="553" />
+        <source>%1: %2 of %3 done (%4)</source>
+        <translation>%1：已完成 %2/%3（%4）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="570" />
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="539" />
+        <location filename="../ui/views/run_controller.cpp" line="571" />
         <source>Policy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="540" />
+        <location filename="../ui/views/run_controller.cpp" line="572" />
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation>offline 重放内置内核；输入 LLM 配置名以使用模型</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="541" />
+        <location filename="../ui/views/run_controller.cpp" line="573" />
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="542" />
+        <location filename="../ui/views/run_controller.cpp" line="574" />
         <source>Attempts per task</source>
         <translation>每个任务的尝试次数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="543" />
+        <location filename="../ui/views/run_controller.cpp" line="575" />
         <source>Patience (attempts without gain)</source>
         <translation>耐心（无提升的尝试次数）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="544" />
+        <location filename="../ui/views/run_controller.cpp" line="576" />
         <source>Token budget (thousands)</source>
         <translation>Token 预算（千）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="545" />
+        <location filename="../ui/views/run_controller.cpp" line="577" />
         <source>Wall time (minutes)</source>
         <translation>墙钟时间（分钟）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="546" />
+        <location filename="../ui/views/run_controller.cpp" line="578" />
         <source>Tasks at once</source>
         <translation>同时进行的任务数</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="547" />
+        <location filename="../ui/views/run_controller.cpp" line="579" />
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation>同时推进的任务数（kope run --jobs）；同一设备上的计时从不重叠</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="548" />
+        <location filename="../ui/views/run_controller.cpp" line="580" />
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="549" />
+        <location filename="../ui/views/run_controller.cpp" line="581" />
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="550" />
+        <location filename="../ui/views/run_controller.cpp" line="582" />
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation>设备池（kope run --device）：每个计时槽一次只测量一个内核</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="553" />
+        <location filename="../ui/views/run_controller.cpp" line="585" />
         <source>Start run</source>
         <translation>开始运行</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="554" />
+        <location filename="../ui/views/run_controller.cpp" line="586" />
         <source>Pause after attempt</source>
         <translation>本次尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="555" />
+        <location filename="../ui/views/run_controller.cpp" line="587" />
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="556" />
+        <location filename="../ui/views/run_controller.cpp" line="588" />
         <source>A hint for the next prompt</source>
         <translation>给下一次提示的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="557" />
+        <location filename="../ui/views/run_controller.cpp" line="589" />
         <source>Send hint</source>
         <translation>发送建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="558" />
+        <location filename="../ui/views/run_controller.cpp" line="590" />
         <source>Hold each candidate for approval</source>
         <translation>每个候选都等待批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="559" />
+        <location filename="../ui/views/run_controller.cpp" line="591" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="560" />
+        <location filename="../ui/views/run_controller.cpp" line="592" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="561" />
+        <location filename="../ui/views/run_controller.cpp" line="593" />
         <source>Pin the incumbent</source>
         <translation>固定当前最优</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="562" />
+        <location filename="../ui/views/run_controller.cpp" line="594" />
         <source>No run yet.</source>
         <translation>尚无运行。</translation>
     </message>
-<message>
-        <location filename="../ui/views/run_controller.cpp" line="524" />
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="568" />
         <source>Attempts</source>
         <translation>尝试</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="525" />
+        <location filename="../ui/views/run_controller.cpp" line="569" />
         <source>Steering log</source>
         <translation>干预记录</translation>
     </message>
-    <message>
+<message>
         <location filename="../ui/views/run_controller.cpp" line="454" />
         <source>reading the key of %1 from %2</source>
         <translation>正在从%2读取 %1 的密钥</translation>
@@ -1762,92 +2610,92 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::RunMonitor</name>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="164" />
+        <location filename="../ui/views/run_monitor.cpp" line="165" />
         <source>%1/%2 (%3)</source>
         <translation>%1/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="199" />
+        <location filename="../ui/views/run_monitor.cpp" line="200" />
         <source>pauses after its current attempt</source>
         <translation>将在当前尝试后暂停</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="199" />
+        <location filename="../ui/views/run_monitor.cpp" line="200" />
         <source>resumed</source>
         <translation>已继续</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="208" />
+        <location filename="../ui/views/run_monitor.cpp" line="209" />
         <source>stopping: its running evaluation is cancelled</source>
         <translation>正在停止：其正在运行的评测已取消</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="242" />
+        <location filename="../ui/views/run_monitor.cpp" line="243" />
         <source>%1 of %2 tokens</source>
         <translation>Token %1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="247" />
+        <location filename="../ui/views/run_monitor.cpp" line="248" />
         <source>%1 of %2 attempts</source>
         <translation>尝试 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="253" />
+        <location filename="../ui/views/run_monitor.cpp" line="254" />
         <source>%1 of %2 wall time</source>
         <translation>墙钟时间 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="257" />
+        <location filename="../ui/views/run_monitor.cpp" line="258" />
         <source>%1 elapsed</source>
         <translation>已用 %1</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="269" />
+        <location filename="../ui/views/run_monitor.cpp" line="270" />
         <source>Resume task</source>
         <translation>继续任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="269" />
+        <location filename="../ui/views/run_monitor.cpp" line="270" />
         <source>Pause task</source>
         <translation>暂停任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="275" />
+        <location filename="../ui/views/run_monitor.cpp" line="276" />
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="276" />
+        <location filename="../ui/views/run_monitor.cpp" line="277" />
         <source>Tasks in flight</source>
         <translation>进行中的任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="277" />
+        <location filename="../ui/views/run_monitor.cpp" line="278" />
         <source>Device pool</source>
         <translation>设备池</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="278" />
+        <location filename="../ui/views/run_monitor.cpp" line="279" />
         <source>Pause the selected task after its current attempt, or resume it</source>
         <translation>在当前尝试后暂停所选任务，或使其继续</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="279" />
+        <location filename="../ui/views/run_monitor.cpp" line="280" />
         <source>Stop task</source>
         <translation>停止任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="280" />
+        <location filename="../ui/views/run_monitor.cpp" line="281" />
         <source>Stop the selected task now; the others go on</source>
         <translation>立即停止所选任务；其他任务继续</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="281" />
+        <location filename="../ui/views/run_monitor.cpp" line="282" />
         <source>Hint to task</source>
         <translation>给任务的建议</translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="282" />
+        <location filename="../ui/views/run_monitor.cpp" line="283" />
         <source>Send the hint being written above to the selected task alone</source>
         <translation>将上方正在编写的建议只发送给所选任务</translation>
     </message>
@@ -1875,31 +2723,31 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
         <translation>测量次数</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183" />
+        <location filename="../ui/models/run_models.cpp" line="185" />
         <source>retired</source>
         <translation>已移出</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183" />
+        <location filename="../ui/models/run_models.cpp" line="185" />
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="183" />
+        <location filename="../ui/models/run_models.cpp" line="185" />
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="184" />
+        <location filename="../ui/models/run_models.cpp" line="186" />
         <source>out of the pool: %1</source>
         <translation>已移出设备池：%1</translation>
     </message>
-<message>
+    <message>
         <location filename="../ui/models/run_models.cpp" line="184" />
         <source>all cores</source>
         <translation>全部核心</translation>
     </message>
-    </context>
+</context>
 <context>
     <name>kope::ui::SpeedupChart</name>
     <message>
@@ -1942,784 +2790,189 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
     </message>
 </context>
 <context>
+    <name>kope::ui::StudyChart</name>
+    <message>
+        <location filename="../ui/charts/study_chart.cpp" line="44" />
+        <source>Pass rate per arm and level (% of cases)</source>
+        <translation>各组各级别的通过率（用例百分比）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/study_chart.cpp" line="45" />
+        <source>Geometric-mean speedup per arm and level</source>
+        <translation>各组各级别的几何平均加速比</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyLevelModel</name>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="17" />
+        <source>Arm</source>
+        <translation>组</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="18" />
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="19" />
+        <source>Compiled</source>
+        <translation>已编译</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="20" />
+        <source>Correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="21" />
+        <source>Pass rate</source>
+        <translation>通过率</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="22" />
+        <source>fast_1</source>
+        <translation>fast_1</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="23" />
+        <source>Speedup (geomean)</source>
+        <translation>加速比（几何平均）</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="24" />
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="25" />
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="26" />
+        <source>Tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="27" />
+        <source>Wall time</source>
+        <translation>墙钟时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="50" />
+        <source>operators correct and faster than the %1 baseline</source>
+        <translation>正确且快于 %1 基线的算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="58" />
+        <source>%1 (%2/%3 cases)</source>
+        <translation>%1（%2/%3 个用例）</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="64" />
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyPane</name>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="94" />
+        <location filename="../ui/views/study_pane.cpp" line="122" />
+        <source>all arms</source>
+        <translation>全部组</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="110" />
+        <source>No study open. Run `kope study` and open its folder.</source>
+        <translation>未打开研究。请运行 `kope study` 并打开其文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="113" />
+        <source>%1: policy %2 on %3, %4 to %5%6</source>
+        <translation>%1：策略 %2，设备 %3，%4 至 %5%6</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="116" />
+        <source> (stopped before every arm ran)</source>
+        <translation>（在所有组运行完之前已停止）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="120" />
+        <source>Open study...</source>
+        <translation>打开研究...</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="121" />
+        <source>&amp;Operators of</source>
+        <translation>算子(&amp;O)：</translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyTaskModel</name>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="71" />
+        <source>Arm</source>
+        <translation>组</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="72" />
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="73" />
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="74" />
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="75" />
+        <source>Cases correct</source>
+        <translation>正确用例</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="76" />
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="77" />
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="78" />
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="79" />
+        <source>Tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="106" />
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="108" />
+        <source>%1 vs %2</source>
+        <translation>%1 对比 %2</translation>
+    </message>
+</context>
+<context>
     <name>kope::ui::TaskModel</name>
     <message>
         <location filename="../ui/models/models.cpp" line="304" />
         <source>Task</source>
         <translation>任务</translation>
-    </message>
-</context>
-<context>
-    <name>kope::agentview::AgentView</name>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="26" />
-        <source>hot</source>
-        <translation>热</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="27" />
-        <source>warm</source>
-        <translation>温</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="28" />
-        <source>cold</source>
-        <translation>冷</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="40" />
-        <source>requested</source>
-        <translation>已请求</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="41" />
-        <source>candidate</source>
-        <translation>已得到候选</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="42" />
-        <source>no candidate</source>
-        <translation>无候选</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="43" />
-        <source>evaluated</source>
-        <translation>已评测</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="131" />
-        <source>section</source>
-        <translation>段落</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="131" />
-        <source>kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="131" />
-        <source>tokens</source>
-        <translation>Token</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="131" />
-        <source>rank</source>
-        <translation>排序分</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="167" />
-        <source>Evaluation %1: no transcript (not an LLM attempt).</source>
-        <translation>评测 %1：无对话记录（不是 LLM 尝试）。</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="168" />
-        <location filename="../ui/agentview/agent_view.cpp" line="218" />
-        <source>No transcript (not an LLM attempt).</source>
-        <translation>无对话记录（不是 LLM 尝试）。</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="188" />
-        <source>retrieved by memory before this attempt</source>
-        <translation>此次尝试前由记忆检索到的内容</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="191" />
-        <source>#%1 Case %2 (%3)</source>
-        <translation>#%1 案例 %2（%3）</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="214" />
-        <source>Cannot read the transcript: %1</source>
-        <translation>无法读取对话记录：%1</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="227" />
-        <source>&lt;b&gt;Attempt %1&lt;/b&gt; · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10</source>
-        <translation>&lt;b&gt;尝试 %1&lt;/b&gt; · 运行 %2 · %3（%4）· 第 %5 轮 · %6/%7 · 记忆 %8 · %9%10</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="234" />
-        <source>usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7</source>
-        <translation>用量：提示 %1 + 补全 %2 Token（%3）· %4 秒 · 结束原因 %5 · 费用 %6%7</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="236" />
-        <source>reported by the server</source>
-        <translation>服务器报告</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="236" />
-        <source>estimated</source>
-        <translation>估算</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="239" />
-        <source>unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="240" />
-        <source> · error: %1</source>
-        <translation> · 错误：%1</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="241" />
-        <source>— answer —
-</source>
-        <translation>— 回答 —
-</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="242" />
-        <source>
-
-— reasoning —
-</source>
-        <translation>
-
-— 推理过程 —
-</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="244" />
-        <source>no reply recorded (the request did not complete)</source>
-        <translation>未记录回复（请求未完成）</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="265" />
-        <source>ranked but left out for lack of budget</source>
-        <translation>已排序但因预算不足而未放入</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="278" />
-        <source>Select Case %1 in the graph</source>
-        <translation>在经验图中选中案例 %1</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="282" />
-        <source>%1 — %2 tokens</source>
-        <translation>%1 — %2 Token</translation>
-    </message>
-</context>
-<context>
-    <name>kope::agentview::BudgetBar</name>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="58" />
-        <source>hot %1 + warm %2 + cold %3 = %4 of %5 tokens</source>
-        <translation>热 %1 + 温 %2 + 冷 %3 = %4 / %5 Token</translation>
-    </message>
-    <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="83" />
-        <source>hot %1 · warm %2 · cold %3 / B %4 tokens</source>
-        <translation>热 %1 · 温 %2 · 冷 %3 / B %4 Token</translation>
-    </message>
-</context>
-<context>
-    <name>kope::graph::CaseDetails</name>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="73" />
-        <source>Open in editor</source>
-        <translation>在编辑器中打开</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="74" />
-        <source>Compare with incumbent</source>
-        <translation>与当前最优比较</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="75" />
-        <source>Compare with selected</source>
-        <translation>与所选比较</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="76" />
-        <source>Fork run from here</source>
-        <translation>从此处分叉运行</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="78" />
-        <location filename="../ui/graph/case_details.cpp" line="85" />
-        <source>Select a Case in the graph.</source>
-        <translation>请在经验图中选择一个案例。</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="103" />
-        <source>incumbent</source>
-        <translation>当前最优</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="104" />
-        <source>pruned</source>
-        <translation>已剪枝</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="105" />
-        <source>pinned</source>
-        <translation>已固定</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="106" />
-        <source>marked as cheat</source>
-        <translation>已标记为作弊</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="107" />
-        <source>marked as invalid measurement</source>
-        <translation>已标记为无效测量</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="109" />
-        <source>foreign (%1)</source>
-        <translation>外来（%1）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="110" />
-        <source>&lt;b&gt;Case #%1&lt;/b&gt; · %2 on %3 · %4 · %5%6</source>
-        <translation>&lt;b&gt;案例 #%1&lt;/b&gt; · %2（%3）· %4 · %5%6</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="113" />
-        <source>correct, %1×</source>
-        <translation>正确，%1×</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="113" />
-        <source>incorrect (%1)</source>
-        <translation>不正确（%1）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="121" />
-        <source>Thought</source>
-        <translation>思路</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="121" />
-        <source>(none given)</source>
-        <translation>（未给出）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="124" />
-        <source>Tags</source>
-        <translation>标签</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="124" />
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="126" />
-        <source>parent</source>
-        <translation>父案例</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="126" />
-        <source>baseline</source>
-        <translation>基线</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="127" />
-        <source>step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="128" />
-        <source>run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="131" />
-        <source>Speedups per case</source>
-        <translation>各用例的加速比</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="134" />
-        <source>case</source>
-        <translation>用例</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
-        <source>status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
-        <source>speedup</source>
-        <translation>加速比</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
-        <source>95% interval</source>
-        <translation>95% 区间</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="147" />
-        <source>overall %1× [%2 … %3] (no per-case report stored)</source>
-        <translation>总体 %1× [%2 … %3]（未存储各用例报告）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="149" />
-        <source>no report stored for this Case (foreign or synthetic)</source>
-        <translation>此案例未存储报告（外来或合成）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="151" />
-        <source>Feedback</source>
-        <translation>反馈</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="152" />
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="153" />
-        <source>Diff against parent</source>
-        <translation>与父案例的差异</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="153" />
-        <source>(no diff: a root or unchanged)</source>
-        <translation>（无差异：根案例或未改动）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="154" />
-        <source>Journal</source>
-        <translation>日志</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="155" />
-        <source>(no entry)</source>
-        <translation>（无条目）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="159" />
-        <source>Curation history</source>
-        <translation>整理历史</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="160" />
-        <source>(never curated)</source>
-        <translation>（从未整理）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/case_details.cpp" line="164" />
-        <source> (subtree, %1 Cases)</source>
-        <translation>（子树，%1 个案例）</translation>
-    </message>
-</context>
-<context>
-    <name>kope::graph::CurationCommand</name>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="25" />
-        <source>prune</source>
-        <translation>剪枝</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="26" />
-        <source>prune subtree</source>
-        <translation>剪枝子树</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="27" />
-        <source>unprune</source>
-        <translation>取消剪枝</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="28" />
-        <source>unprune subtree</source>
-        <translation>取消剪枝子树</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="29" />
-        <source>pin</source>
-        <translation>固定</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="30" />
-        <source>unpin</source>
-        <translation>取消固定</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="31" />
-        <source>mark cheat</source>
-        <translation>标记为作弊</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="32" />
-        <source>mark invalid</source>
-        <translation>标记为无效测量</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/curation.cpp" line="33" />
-        <source>clear mark</source>
-        <translation>清除标记</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/graph/curation.cpp" line="41" />
-        <source>%1 %n Case(s)</source>
-        <translation>
-            <numerusform>%1 %n 个案例</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>kope::graph::FilterBar</name>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
-        <source>all tasks</source>
-        <translation>全部任务</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
-        <source>all devices</source>
-        <translation>全部设备</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
-        <source>all labels</source>
-        <translation>全部标签</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
-        <source>all ideas</source>
-        <translation>全部思路</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
-        <source>all runs</source>
-        <translation>全部运行</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
-        <source>local and foreign</source>
-        <translation>本地和外来</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="47" />
-        <source>local</source>
-        <translation>本地</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="48" />
-        <source>foreign</source>
-        <translation>外来</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="49" />
-        <source>search #id or thought…</source>
-        <translation>搜索 #编号或思路…</translation>
-    </message>
-</context>
-<context>
-    <name>kope::graph::GraphModel</name>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="19" />
-        <source>effective</source>
-        <translation>有效</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="19" />
-        <source>partial</source>
-        <translation>部分有效</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="20" />
-        <source>ineffective</source>
-        <translation>无效</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="20" />
-        <source>negative</source>
-        <translation>负面</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="21" />
-        <source>incorrect</source>
-        <translation>不正确</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>Case</source>
-        <translation>案例</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>task</source>
-        <translation>任务</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>label</source>
-        <translation>标签</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
-        <source>speedup</source>
-        <translation>加速比</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>origin</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>curation</source>
-        <translation>整理</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
-        <source>thought</source>
-        <translation>思路</translation>
-    </message>
-</context>
-<context>
-    <name>kope::graph::GraphWidget</name>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="77" />
-        <source>Reason (recorded with the act):</source>
-        <translation>原因（与操作一同记录）：</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
-        <source>╳ hatched: incorrect · </source>
-        <translation>╳ 斜线填充：不正确 · </translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
-        <source>&lt;b style='color:#ffb300'&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
-        <translation>&lt;b style='color:#ffb300'&gt;★ 金色边框&lt;/b&gt;：当前最优 · </translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
-        <source>&lt;b style='color:#555'&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
-        <translation>&lt;b style='color:#555'&gt;✂ 淡化、虚线&lt;/b&gt;：已剪枝 · </translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
-        <source>&lt;b style='color:#1565c0'&gt;P&lt;/b&gt;: pinned · </source>
-        <translation>&lt;b style='color:#1565c0'&gt;P&lt;/b&gt;：已固定 · </translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="194" />
-        <source>&lt;b style='color:#b000b0'&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
-        <translation>&lt;b style='color:#b000b0'&gt;C/I 点划线&lt;/b&gt;：作弊/无效测量 · </translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
-        <source>&lt;b style='color:#008080'&gt;F dotted&lt;/b&gt;: foreign · </source>
-        <translation>&lt;b style='color:#008080'&gt;F 点线&lt;/b&gt;：外来 · </translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
-        <source>size: d(v)</source>
-        <translation>大小：d(v)</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="196" />
-        <source>Case</source>
-        <translation>案例</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="197" />
-        <source>What the agent was shown</source>
-        <translation>智能体看到的内容</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="198" />
-        <source>Fit</source>
-        <translation>适应窗口</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="199" />
-        <source>Fit the graph (F)</source>
-        <translation>使整个图适应窗口 (F)</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="200" />
-        <source>Zoom in</source>
-        <translation>放大</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="201" />
-        <source>Zoom out</source>
-        <translation>缩小</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="202" />
-        <source>Re-layout</source>
-        <translation>重新布局</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="203" />
-        <source>Lay the graph out again</source>
-        <translation>重新计算图的布局</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="127" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="133" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="204" />
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="205" />
-        <source>Save the view as PNG or SVG, or the graph as GraphML</source>
-        <translation>将当前视图保存为 PNG 或 SVG，或将整个图保存为 GraphML</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207" />
-        <source>View as PNG…</source>
-        <translation>视图另存为 PNG…</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208" />
-        <source>View as SVG…</source>
-        <translation>视图另存为 SVG…</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="209" />
-        <source>Graph as GraphML…</source>
-        <translation>图另存为 GraphML…</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
-        <source>Prune…</source>
-        <translation>剪枝…</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
-        <source>Prune subtree…</source>
-        <translation>剪枝子树…</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
-        <source>Unprune</source>
-        <translation>取消剪枝</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
-        <source>Unprune subtree</source>
-        <translation>取消剪枝子树</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
-        <source>Pin</source>
-        <translation>固定</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
-        <source>Unpin</source>
-        <translation>取消固定</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
-        <source>Mark as cheat…</source>
-        <translation>标记为作弊…</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
-        <source>Mark as invalid measurement…</source>
-        <translation>标记为无效测量…</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="213" />
-        <source>Clear mark</source>
-        <translation>清除标记</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="277" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="220" />
-        <source>%1 Cases, %2 shown</source>
-        <translation>%1 个案例，显示 %2 个</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
-        <source>Undo</source>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
-        <source>Undo %1</source>
-        <translation>撤销%1</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
-        <source>Redo</source>
-        <translation>重做</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
-        <source>Redo %1</source>
-        <translation>重做%1</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="131" />
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="185" />
-        <source>%1 Cases · layout %2 in %3 ms%4</source>
-        <translation>%1 个案例 · 布局 %2 用时 %3 ms%4</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="186" />
-        <source> (cached)</source>
-        <translation>（缓存）</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="190" />
-        <source>layout failed: %1</source>
-        <translation>布局失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="252" />
-        <source>could not read the memory: %1</source>
-        <translation>无法读取记忆：%1</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="351" />
-        <source>%n match(es) for "%1"</source>
-        <translation>
-            <numerusform>“%1”有 %n 个匹配</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="418" />
-        <source>%1 %n Case(s)</source>
-        <translation>
-            <numerusform>%1 %n 个案例</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="426" />
-        <location filename="../ui/graph/graph_widget.cpp" line="432" />
-        <source>Curation</source>
-        <translation>整理</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="429" />
-        <source>%1: %n Case(s) changed</source>
-        <translation>
-            <numerusform>%1：%n 个案例已更改</numerusform>
-        </translation>
     </message>
 </context>
 <context>

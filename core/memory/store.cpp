@@ -487,12 +487,20 @@ std::vector<CaseRow> MemoryStore::cases(const CaseFilter& f) const {
   if (f.device) sql += "AND c.device=? ";
   if (f.label) sql += "AND c.label=? ";
   if (!f.include_excluded) sql += "AND c.pruned=0 AND c.flag IS NULL ";
+  if (f.after_id) sql += "AND c.id > ? ";
+  if (!f.ids.empty()) {
+    sql += "AND c.id IN (?";
+    for (std::size_t k = 1; k < f.ids.size(); ++k) sql += ",?";
+    sql += ") ";
+  }
   sql += "ORDER BY c.id DESC LIMIT ?";
   Stmt s(db_, sql);
   int i = 1;
   if (f.task) s.bind(i++, *f.task);
   if (f.device) s.bind(i++, *f.device);
   if (f.label) s.bind(i++, *f.label);
+  if (f.after_id) s.bind(i++, *f.after_id);
+  for (int64_t id : f.ids) s.bind(i++, id);
   s.bind(i, static_cast<int64_t>(f.limit));
   std::vector<CaseRow> out;
   while (s.step()) out.push_back(row_of(s, false));

@@ -168,6 +168,26 @@ TEST_F(MemoryTest, IncrementalEqualsRebuildOnRandomForests) {
   }
 }
 
+// A window reads what a run added since its last read, and a few Cases again by id (their ancestors' d changed).
+TEST_F(MemoryTest, ListingAfterAnIdAndByIds) {
+  const int64_t a = mem.add_case(make_case("gelu", 1.5, std::nullopt, true, "first", 0.5));
+  const int64_t b = mem.add_case(make_case("gelu", 1.6, a, true, "second", 0.5));
+  const int64_t c = mem.add_case(make_case("exp", 1.1, std::nullopt, true, "third", 0.5));
+  memory::CaseFilter after;
+  after.limit = 1000;
+  after.after_id = a;
+  std::vector<int64_t> got;
+  for (const auto& r : mem.cases(after)) got.push_back(r.id);
+  EXPECT_EQ(got, (std::vector<int64_t>{c, b}));  // newest first, as every listing
+  memory::CaseFilter some;
+  some.ids = {a, c};
+  got.clear();
+  for (const auto& r : mem.cases(some)) got.push_back(r.id);
+  EXPECT_EQ(got, (std::vector<int64_t>{c, a}));
+  some.after_id = a;
+  EXPECT_EQ(mem.cases(some).size(), 1u);
+}
+
 // ---- retrieval ----
 
 TEST_F(MemoryTest, RetrievalRanksByBucketThenDTimesC) {

@@ -75,6 +75,13 @@ CurationCommand::CurationCommand(kope::memory::MemoryStore& store, CurationAct a
   setText(commandText(act, static_cast<int>(ids_.size())));
 }
 
+std::vector<int64_t> CurationCommand::touched() const {
+  std::vector<int64_t> ids;
+  ids.reserve(before_.size());
+  for (const auto& [id, state] : before_) ids.push_back(id);
+  return ids;
+}
+
 void CurationCommand::redo() {
   const auto [act, subtree] = store_act(act_);
   if (first_) {

@@ -35,6 +35,8 @@ class CurationCommand : public QUndoCommand {
   CurationCommand(kope::memory::MemoryStore& store, CurationAct act, std::vector<int64_t> ids, QString why,
                   std::function<void()> changed = {}, std::function<void(const QString&)> failed = {});
   int changedCases() const { return changedCases_; }  // by the last redo()
+  // Every Case the act may have changed (the subtree's too), known once the first redo() ran.
+  std::vector<int64_t> touched() const;
 
   void redo() override;
   void undo() override;

@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "kope/workspace/workspace.h"
@@ -53,13 +54,52 @@ void GraphModel::setCases(std::vector<CaseRow> rows, const std::set<int64_t>& in
     d.row = std::move(r);
     fresh.emplace(id, std::move(d));
   }
+  incumbents_ = incumbents;
   removeAbsent(fresh);
   updatePresent(fresh);  // takes the rows it used out of `fresh`
   insertNew(fresh);
 }
 
+void GraphModel::upsert(std::vector<CaseRow> rows, const std::set<int64_t>& incumbents) {
+  std::unordered_map<int64_t, NodeData> fresh;
+  fresh.reserve(rows.size());
+  for (auto& r : rows) {
+    const int64_t id = r.id;
+    NodeData d;
+    d.incumbent = incumbents.count(id) > 0;
+    d.row = std::move(r);
+    fresh.insert_or_assign(id, std::move(d));
+  }
+  // A node held that became, or stopped being, an incumbent though its row did not come again.
+  std::vector<int64_t> flipped;
+  std::set_symmetric_difference(incumbents_.begin(), incumbents_.end(), incumbents.begin(), incumbents.end(),
+                                std::back_inserter(flipped));
+  for (int64_t id : flipped)
+    if (auto it = nodes_.find(id); it != nodes_.end() && !fresh.count(id)) {
+      NodeData d = it->second;
+      d.incumbent = incumbents.count(id) > 0;
+      fresh.emplace(id, std::move(d));
+    }
+  incumbents_ = incumbents;
+  for (auto it = fresh.begin(); it != fresh.end();) {
+    auto held = nodes_.find(it->first);
+    if (held == nodes_.end()) {
+      ++it;
+      continue;
+    }
+    if (!(held->second == it->second)) {
+      held->second = std::move(it->second);  // in place: the scene's item keeps its pointer
+      const int r = rowOf(held->first);
+      emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
+    }
+    it = fresh.erase(it);
+  }
+  insertNew(fresh);
+}
+
 void GraphModel::clear() {
   beginResetModel();
+  incumbents_.clear();
   ids_.clear();
   nodes_.clear();
   endResetModel();

@@ -68,6 +68,9 @@ class GraphModel : public QAbstractTableModel {
   void load(const kope::memory::MemoryStore& store, const kope::workspace::Workspace& ws);
   // The same from rows already read; `incumbents` holds Case ids. Rows may come in any order.
   void setCases(std::vector<kope::memory::CaseRow> rows, const std::set<int64_t>& incumbents);
+  // Adds the rows not held yet and changes those held, leaving every other row as it is (what a run added, or
+  // what a curation act changed); `incumbents` is complete, so a node that stopped being one is changed too.
+  void upsert(std::vector<kope::memory::CaseRow> rows, const std::set<int64_t>& incumbents);
   void clear();
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -90,6 +93,7 @@ class GraphModel : public QAbstractTableModel {
 
   std::vector<int64_t> ids_;                    // ascending: the rows
   std::unordered_map<int64_t, NodeData> nodes_;  // node-based: pointers to values survive inserts
+  std::set<int64_t> incumbents_;                 // as last set
 };
 
 // The toolbar's filter (task, device, label, idea tag, run, origin) and the search over what it lets through.

@@ -23,12 +23,14 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 
 #include "agentview/agent_view.h"
 #include "case_details.h"
 #include "filter_bar.h"
 #include "kope/base/error.h"
 #include "kope/memory/share.h"
+#include "kope/store/db.h"
 #include "kope/workspace/workspace.h"
 #include "layout_service.h"
 
@@ -172,8 +174,26 @@ void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
   laidOut_ = false;
   fitOnLayout_ = true;
   seen_.reset();
+  lastId_ = 0;
+  pairs_.clear();
   undo_->clear();
-  refresh();
+  // The Cases are read on the reader's thread: a memory of 100,000 does not hold the window while it opens.
+  delete reader_;
+  reader_ = new CaseReader(dir, this);
+  connect(reader_, &CaseReader::read, this, [this](quint64 id, std::shared_ptr<CaseSnapshot> s) {
+    if (id != pendingRead_) return;  // a synchronous refresh came since: this reading is older than what is shown
+    pendingRead_ = 0;
+    apply(std::move(*s));
+  });
+  connect(reader_, &CaseReader::unchanged, this, [this](quint64 id) {
+    if (id == pendingRead_) pendingRead_ = 0;
+  });
+  connect(reader_, &CaseReader::failed, this, [this](quint64 id, const QString& why) {
+    if (id != pendingRead_) return;
+    pendingRead_ = 0;  // e.g. the database busy under a running loop: the next poll asks again
+    status_->setText(tr("could not read the memory: %1").arg(why));
+  });
+  pendingRead_ = reader_->request(std::nullopt, 0);
   poll_->start(poll_->interval() > 0 ? poll_->interval() : 1000);
 }
 
@@ -204,13 +224,9 @@ void GraphWidget::setPollInterval(int ms) {
   else poll_->start(ms);
 }
 
+// The reader compares the stamp and reads what changed on its own thread; one reading at a time.
 void GraphWidget::pollDatabase() {
-  if (!store_) return;
-  try {
-    if (!seen_ || !(store_->change_stamp() == *seen_)) refresh();
-  } catch (const std::exception&) {
-    // the database is busy (a loop writing): try again on the next tick
-  }
+  if (reader_ && !pendingRead_) pendingRead_ = reader_->request(seen_, lastId_);
 }
 
 LayoutInput GraphWidget::layoutInput() const {
@@ -253,26 +269,56 @@ QPointF GraphWidget::placeBelowParent(const NodeData& d) {
 
 void GraphWidget::refresh() {
   if (!store_) return;
+  pendingRead_ = 0;  // a reading under way predates this one: dropped when it arrives
   try {
-    loadCases();
+    if (auto s = read_cases(*store_, *ws_, seen_, lastId_, pairs_)) apply(std::move(*s));
   } catch (const std::exception& e) {  // e.g. the database busy under a running loop: the next poll retries
     seen_.reset();
     status_->setText(tr("could not read the memory: %1").arg(QString::fromUtf8(e.what())));
   }
 }
 
-void GraphWidget::loadCases() {
+// After a curation act: only the Cases it touched are read again, and only the curation part of the stamp is
+// taken as seen, so what a run added meanwhile still arrives at the next poll.
+void GraphWidget::refreshCases(const std::vector<int64_t>& ids) {
+  if (!store_ || ids.empty()) return refresh();
+  try {
+    store::ReadTxn snapshot(ws_->handle());
+    const kope::memory::ChangeStamp stamp = store_->change_stamp();
+    std::vector<kope::memory::CaseRow> rows;
+    for (std::size_t i = 0; i < ids.size(); i += 500) {  // SQLite's bound-parameter limit stays far away
+      kope::memory::CaseFilter f;
+      f.limit = std::numeric_limits<int>::max();
+      f.ids.assign(ids.begin() + static_cast<std::ptrdiff_t>(i), ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), i + 500)));
+      for (auto& r : store_->cases(f)) rows.push_back(std::move(r));
+    }
+    CaseSnapshot s;
+    s.full = false;
+    s.rows = std::move(rows);
+    for (const auto& [task, device] : pairs_)
+      if (auto inc = ws_->incumbent(task, device))
+        if (auto c = store_->case_of_evaluation(inc->evaluation_id)) s.incumbents.insert(*c);
+    s.lastId = lastId_;
+    s.stamp = seen_.value_or(stamp);
+    s.stamp.max_curation = stamp.max_curation;
+    pendingRead_ = 0;
+    apply(std::move(s));
+  } catch (const std::exception& e) {
+    seen_.reset();
+    status_->setText(tr("could not read the memory: %1").arg(QString::fromUtf8(e.what())));
+  }
+}
+
+// What a reading found, into the model (the scene follows through its signals), the filter choices, the layout.
+void GraphWidget::apply(CaseSnapshot s) {
   QElapsedTimer lt;
   lt.start();
-  struct Trace {
-    QElapsedTimer& t;
-    ~Trace() { if (qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE")) qInfo("load cases: %lld ms", static_cast<long long>(t.elapsed())); }
-  } trace{lt};
-  // The stamp first: whatever is written after it shows as a change at the next poll.
-  const kope::memory::ChangeStamp stamp = store_->change_stamp();
   added_.clear();
-  model_->load(*store_, *ws_);  // the scene follows through the model's signals
-  seen_ = stamp;
+  if (s.full) model_->setCases(std::move(s.rows), s.incumbents);
+  else model_->upsert(std::move(s.rows), s.incumbents);
+  seen_ = s.stamp;
+  lastId_ = s.lastId;
+  if (!s.pairs.empty()) pairs_ = std::move(s.pairs);
   bar_->setChoices(model_->choices());
   applyFilter();
   if (!laidOut_) {
@@ -283,6 +329,8 @@ void GraphWidget::loadCases() {
   showSelection();
   if (laidOut_)
     status_->setText(tr("%1 Cases, %2 shown").arg(nodeCount()).arg(visibleCount()));
+  if (qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE"))
+    qInfo("read cases: %.0f ms on the reader, applied in %lld ms", s.millis, static_cast<long long>(lt.elapsed()));
 }
 
 void GraphWidget::applyPositions(const Positions& p) {
@@ -429,9 +477,11 @@ int GraphWidget::curate(CurationAct act, std::vector<int64_t> ids) {
     why = *r;
   }
   try {
+    auto self = std::make_shared<CurationCommand*>(nullptr);  // the command, once made: what it touched
     auto cmd = std::make_unique<CurationCommand>(
-        *store_, act, ids, why, [this] { refresh(); },
+        *store_, act, ids, why, [this, self] { *self ? refreshCases((*self)->touched()) : refresh(); },
         [this](const QString& msg) { warnPlain(this, tr("Curation"), msg); });
+    *self = cmd.get();
     undo_->push(cmd.get());  // runs redo(); throws, keeping nothing, when the store refuses the act
     const int n = cmd.release()->changedCases();
     emit statusMessage(tr("%1: %n Case(s) changed", nullptr, n).arg(act_text(act)));

@@ -17,6 +17,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "case_reader.h"
 #include "curation.h"
 #include "graph_layout.h"
 #include "graph_model.h"
@@ -57,8 +58,9 @@ class GraphWidget : public QWidget {
   void openWorkspace(const std::filesystem::path& dir);
   kope::memory::MemoryStore* store() const { return store_.get(); }
 
-  // Re-reads the Cases now (the poll timer calls it when the database changed). New Cases are placed below
-  // their parent at once; a full layout is requested only when there is none yet.
+  // Reads what changed in the memory now, on this thread (the poll timer reads on the CaseReader's thread
+  // instead). New Cases are placed below their parent at once; a full layout is requested only when there is
+  // none yet.
   void refresh();
   // Requests a full layout in the background (also run after live additions, once `relayoutDelayMs` passes
   // without new Cases; negative: never automatically).
@@ -142,7 +144,8 @@ class GraphWidget : public QWidget {
   void addItems(int first, int last);
   void removeItems(int first, int last);
   void updateItems(int first, int last);
-  void loadCases();
+  void apply(CaseSnapshot s);
+  void refreshCases(const std::vector<int64_t>& ids);
   void applyPositions(const Positions& p);
   void rebuildEdges();
   void applyFilter();
@@ -183,6 +186,10 @@ class GraphWidget : public QWidget {
   bool laidOut_ = false, fitOnLayout_ = true;
   int relayoutDelayMs_ = 5000;
   std::optional<kope::memory::ChangeStamp> seen_;  // of the last load; none: read again at the next poll
+  int64_t lastId_ = 0;                             // the highest Case id held
+  TaskDevices pairs_;                              // where incumbents are looked up (synchronous reads)
+  CaseReader* reader_ = nullptr;
+  quint64 pendingRead_ = 0;                        // the reader's request under way (0: none)
 };
 
 }  // namespace kope::graph

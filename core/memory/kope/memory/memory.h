@@ -83,6 +83,8 @@ struct CaseFilter {
   std::optional<std::string> task, device, label;
   bool include_excluded = true;  // pruned and flagged Cases too
   int limit = 100;
+  std::optional<int64_t> after_id;  // only Cases recorded after this one (a window reading what a run added)
+  std::vector<int64_t> ids;         // only these Cases (none: any)
 };
 
 struct JournalEntry {
