@@ -2,3378 +2,3373 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>KeyStore</name>
+    <message>
+        <location filename="../ui/llm/key_store.cpp" line="35"/>
+        <source>the system keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Startup</name>
+    <message>
+        <location filename="../ui/startup.cpp" line="52"/>
+        <source>The kernel file %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="56"/>
+        <source>%1 is a folder, not a kernel file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="60"/>
+        <source>%1 is %2 MiB: too large for a kernel&apos;s source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="65"/>
+        <source>Cannot read the kernel file %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="70"/>
+        <source>%1 is not a text file (byte %2 is not UTF-8 text): a kernel is C++ source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="81"/>
+        <source>Kope Workbench cannot start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="137"/>
+        <source>Bad usage: %1 (see kope-workbench --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="141"/>
+        <source>Bad usage: unexpected argument &quot;%1&quot; (see kope-workbench --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/startup.cpp" line="152"/>
+        <source>No task named &quot;%1&quot; in the suite.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
-        <location filename="../ui/models/status.cpp" line="19" />
+        <location filename="../ui/models/status.cpp" line="19"/>
         <source>passed</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="20" />
+        <location filename="../ui/models/status.cpp" line="20"/>
         <source>wrong</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="21" />
+        <location filename="../ui/models/status.cpp" line="21"/>
         <source>crash</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="22" />
+        <location filename="../ui/models/status.cpp" line="22"/>
         <source>timeout</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="23" />
+        <location filename="../ui/models/status.cpp" line="23"/>
         <source>runtime error</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="24" />
+        <location filename="../ui/models/status.cpp" line="24"/>
         <source>load error</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="25" />
+        <location filename="../ui/models/status.cpp" line="25"/>
         <source>inputs modified</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="26" />
+        <location filename="../ui/models/status.cpp" line="26"/>
         <source>compile error</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="27" />
+        <location filename="../ui/models/status.cpp" line="27"/>
         <source>no cases</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="28" />
+        <location filename="../ui/models/status.cpp" line="28"/>
         <source>running</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="29" />
+        <location filename="../ui/models/status.cpp" line="29"/>
         <source>interrupted</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="30" />
+        <location filename="../ui/models/status.cpp" line="30"/>
         <source>error</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="31" />
+        <location filename="../ui/models/status.cpp" line="31"/>
         <source>cancelled</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="32" />
+        <location filename="../ui/models/status.cpp" line="32"/>
         <source>stopped</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="33" />
+        <location filename="../ui/models/status.cpp" line="33"/>
         <source>done</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="34" />
+        <location filename="../ui/models/status.cpp" line="34"/>
         <source>rejected</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="35" />
+        <location filename="../ui/models/status.cpp" line="35"/>
         <source>needs review</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="36" />
+        <location filename="../ui/models/status.cpp" line="36"/>
         <source>proposing</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="37" />
+        <location filename="../ui/models/status.cpp" line="37"/>
         <source>held for approval</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="38" />
+        <location filename="../ui/models/status.cpp" line="38"/>
         <source>compiling</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="39" />
+        <location filename="../ui/models/status.cpp" line="39"/>
         <source>testing</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="40" />
+        <location filename="../ui/models/status.cpp" line="40"/>
         <source>timing</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="41" />
+        <location filename="../ui/models/status.cpp" line="41"/>
         <source>paused</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="42" />
+        <location filename="../ui/models/status.cpp" line="42"/>
         <source>starting</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="43" />
+        <location filename="../ui/models/status.cpp" line="43"/>
         <source>finished</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="44" />
+        <location filename="../ui/models/status.cpp" line="44"/>
         <source>computing goldens</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="45" />
+        <location filename="../ui/models/status.cpp" line="45"/>
         <source>infrastructure failure</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="46" />
+        <location filename="../ui/models/status.cpp" line="46"/>
         <source>waiting for the reply</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="47" />
+        <location filename="../ui/models/status.cpp" line="47"/>
         <source>streaming</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="48" />
+        <location filename="../ui/models/status.cpp" line="48"/>
         <source>candidate</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/status.cpp" line="49" />
+        <location filename="../ui/models/status.cpp" line="49"/>
         <source>no candidate</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::agentview::AgentView</name>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="27" />
+        <location filename="../ui/agentview/agent_view.cpp" line="27"/>
         <source>hot</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="28" />
+        <location filename="../ui/agentview/agent_view.cpp" line="28"/>
         <source>warm</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="29" />
+        <location filename="../ui/agentview/agent_view.cpp" line="29"/>
         <source>cold</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="41" />
+        <location filename="../ui/agentview/agent_view.cpp" line="41"/>
         <source>requested</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="42" />
+        <location filename="../ui/agentview/agent_view.cpp" line="42"/>
         <source>candidate</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="43" />
+        <location filename="../ui/agentview/agent_view.cpp" line="43"/>
         <source>no candidate</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="44" />
+        <location filename="../ui/agentview/agent_view.cpp" line="44"/>
         <source>evaluated</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <location filename="../ui/agentview/agent_view.cpp" line="135"/>
         <source>section</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <location filename="../ui/agentview/agent_view.cpp" line="135"/>
         <source>kind</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <location filename="../ui/agentview/agent_view.cpp" line="135"/>
         <source>tokens</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="135" />
+        <location filename="../ui/agentview/agent_view.cpp" line="135"/>
         <source>rank</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="171" />
+        <location filename="../ui/agentview/agent_view.cpp" line="171"/>
         <source>Evaluation %1: no transcript (not an LLM attempt).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="172" />
-        <location filename="../ui/agentview/agent_view.cpp" line="222" />
+        <location filename="../ui/agentview/agent_view.cpp" line="172"/>
+        <location filename="../ui/agentview/agent_view.cpp" line="222"/>
         <source>No transcript (not an LLM attempt).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="192" />
+        <location filename="../ui/agentview/agent_view.cpp" line="192"/>
         <source>retrieved by memory before this attempt</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="195" />
+        <location filename="../ui/agentview/agent_view.cpp" line="195"/>
         <source>#%1 Case %2 (%3)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="218" />
+        <location filename="../ui/agentview/agent_view.cpp" line="218"/>
         <source>Cannot read the transcript: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="231" />
+        <location filename="../ui/agentview/agent_view.cpp" line="231"/>
         <source>&lt;b&gt;Attempt %1&lt;/b&gt; · run %2 · %3 on %4 · iteration %5 · %6/%7 · memory %8 · %9%10</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="239" />
+        <location filename="../ui/agentview/agent_view.cpp" line="239"/>
         <source>usage: %1 prompt + %2 completion tokens (%3) · %4 s · finish %5 · cost %6%7</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="241" />
+        <location filename="../ui/agentview/agent_view.cpp" line="241"/>
         <source>reported by the server</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="241" />
+        <location filename="../ui/agentview/agent_view.cpp" line="241"/>
         <source>estimated</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="244" />
+        <location filename="../ui/agentview/agent_view.cpp" line="244"/>
         <source>unknown</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="245" />
+        <location filename="../ui/agentview/agent_view.cpp" line="245"/>
         <source> · error: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="246" />
+        <location filename="../ui/agentview/agent_view.cpp" line="246"/>
         <source>— answer —
 </source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="247" />
+        <location filename="../ui/agentview/agent_view.cpp" line="247"/>
         <source>
 
 — reasoning —
 </source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="249" />
+        <location filename="../ui/agentview/agent_view.cpp" line="249"/>
         <source>no reply recorded (the request did not complete)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="260" />
+        <location filename="../ui/agentview/agent_view.cpp" line="260"/>
         <source>budget B = W %1 − system %2 − output %3 − reserve %4 = %5 tokens</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="292" />
+        <location filename="../ui/agentview/agent_view.cpp" line="292"/>
         <source>no room left in the budget</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="293" />
-        <source>over its tier's quota</source>
-        <translation type="unfinished" />
+        <location filename="../ui/agentview/agent_view.cpp" line="293"/>
+        <source>over its tier&apos;s quota</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="294" />
+        <location filename="../ui/agentview/agent_view.cpp" line="294"/>
         <source>not relevant to this state</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="315" />
+        <location filename="../ui/agentview/agent_view.cpp" line="315"/>
         <source>ranked but left out</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="319" />
+        <location filename="../ui/agentview/agent_view.cpp" line="319"/>
         <source>%1 (%2): %3</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="330" />
+        <location filename="../ui/agentview/agent_view.cpp" line="330"/>
         <source>Select Case %1 in the graph</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="334" />
+        <location filename="../ui/agentview/agent_view.cpp" line="334"/>
         <source>%1 — %2 tokens</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
-<message>
-        <location filename="../ui/agentview/agent_view.cpp" line="265" />
-        <source>ranked but left out for lack of budget</source>
-        <translation type="unfinished" />
-    </message>
-    </context>
+</context>
 <context>
     <name>kope::agentview::BudgetBar</name>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="59" />
+        <location filename="../ui/agentview/agent_view.cpp" line="59"/>
         <source>hot %1 + warm %2 + cold %3 = %4 of %5 tokens</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/agentview/agent_view.cpp" line="84" />
+        <location filename="../ui/agentview/agent_view.cpp" line="84"/>
         <source>hot %1 · warm %2 · cold %3 / B %4 tokens</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::graph::CaseDetails</name>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="73" />
+        <location filename="../ui/graph/case_details.cpp" line="73"/>
         <source>Open in editor</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="74" />
+        <location filename="../ui/graph/case_details.cpp" line="74"/>
         <source>Compare with incumbent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="75" />
+        <location filename="../ui/graph/case_details.cpp" line="75"/>
         <source>Compare with selected</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="76" />
+        <location filename="../ui/graph/case_details.cpp" line="76"/>
         <source>Fork run from here</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="78" />
-        <location filename="../ui/graph/case_details.cpp" line="85" />
+        <location filename="../ui/graph/case_details.cpp" line="78"/>
+        <location filename="../ui/graph/case_details.cpp" line="85"/>
         <source>Select a Case in the graph.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="103" />
+        <location filename="../ui/graph/case_details.cpp" line="103"/>
         <source>incumbent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="104" />
+        <location filename="../ui/graph/case_details.cpp" line="104"/>
         <source>pruned</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="105" />
+        <location filename="../ui/graph/case_details.cpp" line="105"/>
         <source>pinned</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="106" />
+        <location filename="../ui/graph/case_details.cpp" line="106"/>
         <source>marked as cheat</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="107" />
+        <location filename="../ui/graph/case_details.cpp" line="107"/>
         <source>marked as invalid measurement</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="109" />
+        <location filename="../ui/graph/case_details.cpp" line="109"/>
         <source>foreign (%1)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="110" />
+        <location filename="../ui/graph/case_details.cpp" line="110"/>
         <source>&lt;b&gt;Case #%1&lt;/b&gt; · %2 on %3 · %4 · %5%6</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="113" />
+        <location filename="../ui/graph/case_details.cpp" line="113"/>
         <source>correct, %1×</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="113" />
+        <location filename="../ui/graph/case_details.cpp" line="113"/>
         <source>incorrect (%1)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="121" />
+        <location filename="../ui/graph/case_details.cpp" line="121"/>
         <source>Thought</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="121" />
+        <location filename="../ui/graph/case_details.cpp" line="121"/>
         <source>(none given)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="124" />
+        <location filename="../ui/graph/case_details.cpp" line="124"/>
         <source>Tags</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="124" />
+        <location filename="../ui/graph/case_details.cpp" line="124"/>
         <source>none</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="126" />
+        <location filename="../ui/graph/case_details.cpp" line="126"/>
         <source>parent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="126" />
+        <location filename="../ui/graph/case_details.cpp" line="126"/>
         <source>baseline</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="127" />
+        <location filename="../ui/graph/case_details.cpp" line="127"/>
         <source>step</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="128" />
+        <location filename="../ui/graph/case_details.cpp" line="128"/>
         <source>run</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="131" />
+        <location filename="../ui/graph/case_details.cpp" line="131"/>
         <source>Speedups per case</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="134" />
+        <location filename="../ui/graph/case_details.cpp" line="134"/>
         <source>case</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <location filename="../ui/graph/case_details.cpp" line="135"/>
         <source>status</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <location filename="../ui/graph/case_details.cpp" line="135"/>
         <source>speedup</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="135" />
+        <location filename="../ui/graph/case_details.cpp" line="135"/>
         <source>95% interval</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="147" />
+        <location filename="../ui/graph/case_details.cpp" line="147"/>
         <source>overall %1× [%2 … %3] (no per-case report stored)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="149" />
+        <location filename="../ui/graph/case_details.cpp" line="149"/>
         <source>no report stored for this Case (foreign or synthetic)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="151" />
+        <location filename="../ui/graph/case_details.cpp" line="151"/>
         <source>Feedback</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="152" />
+        <location filename="../ui/graph/case_details.cpp" line="152"/>
         <source>(none)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="153" />
+        <location filename="../ui/graph/case_details.cpp" line="153"/>
         <source>Diff against parent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="153" />
+        <location filename="../ui/graph/case_details.cpp" line="153"/>
         <source>(no diff: a root or unchanged)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="154" />
+        <location filename="../ui/graph/case_details.cpp" line="154"/>
         <source>Journal</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="155" />
+        <location filename="../ui/graph/case_details.cpp" line="155"/>
         <source>(no entry)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="159" />
+        <location filename="../ui/graph/case_details.cpp" line="159"/>
         <source>Curation history</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="160" />
+        <location filename="../ui/graph/case_details.cpp" line="160"/>
         <source>(never curated)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/case_details.cpp" line="164" />
+        <location filename="../ui/graph/case_details.cpp" line="164"/>
         <source> (subtree, %1 Cases)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::graph::CurationCommand</name>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="25" />
+        <location filename="../ui/graph/curation.cpp" line="25"/>
         <source>prune</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="26" />
+        <location filename="../ui/graph/curation.cpp" line="26"/>
         <source>prune subtree</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="27" />
+        <location filename="../ui/graph/curation.cpp" line="27"/>
         <source>unprune</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="28" />
+        <location filename="../ui/graph/curation.cpp" line="28"/>
         <source>unprune subtree</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="29" />
+        <location filename="../ui/graph/curation.cpp" line="29"/>
         <source>pin</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="30" />
+        <location filename="../ui/graph/curation.cpp" line="30"/>
         <source>unpin</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="31" />
+        <location filename="../ui/graph/curation.cpp" line="31"/>
         <source>mark cheat</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="32" />
+        <location filename="../ui/graph/curation.cpp" line="32"/>
         <source>mark invalid</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/curation.cpp" line="33" />
+        <location filename="../ui/graph/curation.cpp" line="33"/>
         <source>clear mark</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/graph/curation.cpp" line="41" />
+        <location filename="../ui/graph/curation.cpp" line="41"/>
         <source>%1 %n Case(s)</source>
         <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>kope::graph::FilterBar</name>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <location filename="../ui/graph/filter_bar.cpp" line="40"/>
         <source>all tasks</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <location filename="../ui/graph/filter_bar.cpp" line="40"/>
         <source>all devices</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="40" />
+        <location filename="../ui/graph/filter_bar.cpp" line="40"/>
         <source>all labels</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <location filename="../ui/graph/filter_bar.cpp" line="41"/>
         <source>all ideas</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <location filename="../ui/graph/filter_bar.cpp" line="41"/>
         <source>all runs</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="41" />
+        <location filename="../ui/graph/filter_bar.cpp" line="41"/>
         <source>local and foreign</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="47" />
+        <location filename="../ui/graph/filter_bar.cpp" line="47"/>
         <source>local</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="48" />
+        <location filename="../ui/graph/filter_bar.cpp" line="48"/>
         <source>foreign</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/filter_bar.cpp" line="49" />
+        <location filename="../ui/graph/filter_bar.cpp" line="49"/>
         <source>search #id or thought…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::graph::GraphModel</name>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="19" />
+        <location filename="../ui/graph/graph_model.cpp" line="20"/>
         <source>effective</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="19" />
+        <location filename="../ui/graph/graph_model.cpp" line="20"/>
         <source>partial</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="20" />
+        <location filename="../ui/graph/graph_model.cpp" line="21"/>
         <source>ineffective</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="20" />
+        <location filename="../ui/graph/graph_model.cpp" line="21"/>
         <source>negative</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="21" />
+        <location filename="../ui/graph/graph_model.cpp" line="22"/>
         <source>incorrect</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <location filename="../ui/graph/graph_model.cpp" line="224"/>
         <source>Case</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <location filename="../ui/graph/graph_model.cpp" line="224"/>
         <source>task</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <location filename="../ui/graph/graph_model.cpp" line="224"/>
         <source>device</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <location filename="../ui/graph/graph_model.cpp" line="224"/>
         <source>label</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="184" />
+        <location filename="../ui/graph/graph_model.cpp" line="224"/>
         <source>speedup</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <location filename="../ui/graph/graph_model.cpp" line="225"/>
         <source>status</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <location filename="../ui/graph/graph_model.cpp" line="225"/>
         <source>run</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <location filename="../ui/graph/graph_model.cpp" line="225"/>
         <source>origin</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <location filename="../ui/graph/graph_model.cpp" line="225"/>
         <source>curation</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="185" />
+        <location filename="../ui/graph/graph_model.cpp" line="225"/>
         <source>thought</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::graph::GraphWidget</name>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="78" />
+        <location filename="../ui/graph/graph_widget.cpp" line="83"/>
         <source>Reason (recorded with the act):</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
         <source>╳ hatched: incorrect · </source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="192" />
-        <source>&lt;b style='color:#ffb300'&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
-        <translation type="unfinished" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
+        <source>&lt;b style=&apos;color:#ffb300&apos;&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
-        <source>&lt;b style='color:#555'&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
-        <translation type="unfinished" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="206"/>
+        <source>&lt;b style=&apos;color:#555&apos;&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="193" />
-        <source>&lt;b style='color:#1565c0'&gt;P&lt;/b&gt;: pinned · </source>
-        <translation type="unfinished" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="206"/>
+        <source>&lt;b style=&apos;color:#1565c0&apos;&gt;P&lt;/b&gt;: pinned · </source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="194" />
-        <source>&lt;b style='color:#b000b0'&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
-        <translation type="unfinished" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <source>&lt;b style=&apos;color:#b000b0&apos;&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
-        <source>&lt;b style='color:#008080'&gt;F dotted&lt;/b&gt;: foreign · </source>
-        <translation type="unfinished" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <source>&lt;b style=&apos;color:#008080&apos;&gt;F dotted&lt;/b&gt;: foreign · </source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="195" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
         <source>size: d(v)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="196" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
         <source>Case</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="197" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
         <source>What the agent was shown</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="198" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="211"/>
         <source>Fit</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="199" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="212"/>
         <source>Fit the graph (F)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="200" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="213"/>
         <source>Zoom in</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="201" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="214"/>
         <source>Zoom out</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="202" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="215"/>
         <source>Re-layout</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="203" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="216"/>
         <source>Lay the graph out again</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="127" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="133" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="204" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="139"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="146"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="217"/>
         <source>Export</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="205" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="218"/>
         <source>Save the view as PNG or SVG, or the graph as GraphML</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="220"/>
         <source>View as PNG…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="221"/>
         <source>View as SVG…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="209" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
         <source>Graph as GraphML…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
         <source>Prune…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
         <source>Prune subtree…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
         <source>Unprune</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="224"/>
         <source>Unprune subtree</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="224"/>
         <source>Pin</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="224"/>
         <source>Unpin</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
         <source>Mark as cheat…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="212" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
         <source>Mark as invalid measurement…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="213" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226"/>
         <source>Clear mark</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="282" />
-        <location filename="../ui/graph/graph_widget_build.cpp" line="220" />
+        <location filename="../ui/graph/graph_widget.cpp" line="331"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="233"/>
         <source>%1 Cases, %2 shown</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="238"/>
         <source>Undo</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="225" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="238"/>
         <source>Undo %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="239"/>
         <source>Redo</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="226" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="239"/>
         <source>Redo %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="131" />
+        <location filename="../ui/graph/graph_widget_build.cpp" line="144"/>
         <source>Exported %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="190" />
+        <location filename="../ui/graph/graph_widget.cpp" line="213"/>
         <source>%1 Cases · layout %2 in %3 ms%4</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="191" />
+        <location filename="../ui/graph/graph_widget.cpp" line="214"/>
         <source> (cached)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="195" />
+        <location filename="../ui/graph/graph_widget.cpp" line="218"/>
         <source>layout failed: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="257" />
+        <location filename="../ui/graph/graph_widget.cpp" line="194"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="277"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="308"/>
         <source>could not read the memory: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="356" />
-        <source>%n match(es) for "%1"</source>
+        <location filename="../ui/graph/graph_widget.cpp" line="407"/>
+        <source>%n match(es) for &quot;%1&quot;</source>
         <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="423" />
+        <location filename="../ui/graph/graph_widget.cpp" line="474"/>
         <source>%1 %n Case(s)</source>
         <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="431" />
-        <location filename="../ui/graph/graph_widget.cpp" line="437" />
+        <location filename="../ui/graph/graph_widget.cpp" line="483"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="490"/>
         <source>Curation</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="434" />
+        <location filename="../ui/graph/graph_widget.cpp" line="487"/>
         <source>%1: %n Case(s) changed</source>
         <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>kope::ui::AttemptActions</name>
     <message>
-        <location filename="../ui/attempt_actions.cpp" line="188" />
+        <location filename="../ui/attempt_actions.cpp" line="188"/>
         <source>Open the attempt (kernel, diff, results, transcript)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/attempt_actions.cpp" line="189" />
+        <location filename="../ui/attempt_actions.cpp" line="189"/>
         <source>Open its kernel in the editor</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/attempt_actions.cpp" line="190" />
+        <location filename="../ui/attempt_actions.cpp" line="190"/>
         <source>Diff against its parent kernel</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/attempt_actions.cpp" line="191" />
+        <location filename="../ui/attempt_actions.cpp" line="191"/>
         <source>Its results</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/attempt_actions.cpp" line="192" />
+        <location filename="../ui/attempt_actions.cpp" line="192"/>
         <source>Its LLM transcript</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/attempt_actions.cpp" line="193" />
+        <location filename="../ui/attempt_actions.cpp" line="193"/>
         <source>Show its Case in the graph</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/attempt_actions.cpp" line="194" />
+        <location filename="../ui/attempt_actions.cpp" line="194"/>
         <source>Compare with the incumbent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::AttemptModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="127" />
+        <location filename="../ui/models/models.cpp" line="127"/>
         <source>Task</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="128" />
+        <location filename="../ui/models/models.cpp" line="128"/>
         <source>Kernel</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="129" />
+        <location filename="../ui/models/models.cpp" line="129"/>
         <source>Status</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="130" />
+        <location filename="../ui/models/models.cpp" line="130"/>
         <source>Speedup</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="131" />
+        <location filename="../ui/models/models.cpp" line="131"/>
         <source>Promoted</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="132" />
+        <location filename="../ui/models/models.cpp" line="132"/>
         <source>Idea</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="161" />
+        <location filename="../ui/models/models.cpp" line="161"/>
         <source>yes</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::AttemptPane</name>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="78" />
+        <location filename="../ui/views/attempt_pane.cpp" line="78"/>
         <source>Double-click an attempt in the run controller, a Case in the graph or a History row to see everything about it here.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="82" />
+        <location filename="../ui/views/attempt_pane.cpp" line="82"/>
         <source>%1: %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="83" />
+        <location filename="../ui/views/attempt_pane.cpp" line="83"/>
         <source>evaluation %1 (%2)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="84" />
+        <location filename="../ui/views/attempt_pane.cpp" line="84"/>
         <source>no evaluation: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="85" />
+        <location filename="../ui/views/attempt_pane.cpp" line="85"/>
         <source>parent: %1 (evaluation %2)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="86" />
+        <location filename="../ui/views/attempt_pane.cpp" line="86"/>
         <source>parent: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="87" />
+        <location filename="../ui/views/attempt_pane.cpp" line="87"/>
         <source>Case %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="88" />
+        <location filename="../ui/views/attempt_pane.cpp" line="88"/>
         <source>transcript %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="95" />
-        <source>No diff: the attempt ran no kernel, or its kernel is its parent's.</source>
-        <translation type="unfinished" />
+        <location filename="../ui/views/attempt_pane.cpp" line="95"/>
+        <source>No diff: the attempt ran no kernel, or its kernel is its parent&apos;s.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="114" />
+        <location filename="../ui/views/attempt_pane.cpp" line="114"/>
         <source>No results: the attempt ran no evaluation.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="115" />
+        <location filename="../ui/views/attempt_pane.cpp" line="115"/>
         <source>No results: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="120" />
+        <location filename="../ui/views/attempt_pane.cpp" line="120"/>
         <source>Evaluation %1 has no report: %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="126" />
+        <location filename="../ui/views/attempt_pane.cpp" line="126"/>
         <source>Result: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="127" />
+        <location filename="../ui/views/attempt_pane.cpp" line="127"/>
         <source>Did not compile: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="128" />
+        <location filename="../ui/views/attempt_pane.cpp" line="128"/>
         <source>, speedup %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="133" />
+        <location filename="../ui/views/attempt_pane.cpp" line="133"/>
         <source>Diff against parent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="134" />
+        <location filename="../ui/views/attempt_pane.cpp" line="134"/>
         <source>Results</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="135" />
+        <location filename="../ui/views/attempt_pane.cpp" line="135"/>
         <source>LLM transcript</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="136" />
+        <location filename="../ui/views/attempt_pane.cpp" line="136"/>
         <source>Open kernel in editor</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="137" />
+        <location filename="../ui/views/attempt_pane.cpp" line="137"/>
         <source>Show Case in graph</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="138" />
+        <location filename="../ui/views/attempt_pane.cpp" line="138"/>
         <source>Compare with incumbent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::CaseModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="39" />
+        <location filename="../ui/models/models.cpp" line="39"/>
         <source>Case</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="40" />
+        <location filename="../ui/models/models.cpp" line="40"/>
         <source>Status</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="41" />
+        <location filename="../ui/models/models.cpp" line="41"/>
         <source>Max rel. error</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="42" />
+        <location filename="../ui/models/models.cpp" line="42"/>
         <source>Baseline</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="43" />
+        <location filename="../ui/models/models.cpp" line="43"/>
         <source>Kernel</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="44" />
+        <location filename="../ui/models/models.cpp" line="44"/>
         <source>Speedup</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="45" />
+        <location filename="../ui/models/models.cpp" line="45"/>
         <source>95% interval</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="46" />
+        <location filename="../ui/models/models.cpp" line="46"/>
         <source>Memory floor</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="47" />
+        <location filename="../ui/models/models.cpp" line="47"/>
         <source>HAP</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="48" />
+        <location filename="../ui/models/models.cpp" line="48"/>
         <source>Message</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::CasesPane</name>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="90" />
+        <location filename="../ui/views/cases_pane.cpp" line="90"/>
         <source>Output</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="91" />
+        <location filename="../ui/views/cases_pane.cpp" line="91"/>
         <source>Mean rel. error</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="92" />
+        <location filename="../ui/views/cases_pane.cpp" line="92"/>
         <source>Max rel. error</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="93" />
+        <location filename="../ui/views/cases_pane.cpp" line="93"/>
         <source>Limit</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="94" />
+        <location filename="../ui/views/cases_pane.cpp" line="94"/>
         <source>Worst at</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="95" />
+        <location filename="../ui/views/cases_pane.cpp" line="95"/>
         <source>Expected</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="96" />
+        <location filename="../ui/views/cases_pane.cpp" line="96"/>
         <source>Got</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="100" />
+        <location filename="../ui/views/cases_pane.cpp" line="100"/>
         <source>Correctness call</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="101" />
+        <location filename="../ui/views/cases_pane.cpp" line="101"/>
         <source>Last timed call</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="103" />
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
         <source>Baseline median</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="103" />
+        <location filename="../ui/views/cases_pane.cpp" line="103"/>
         <source>kernel median</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="104" />
+        <location filename="../ui/views/cases_pane.cpp" line="104"/>
         <source>speedup</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/cases_pane.cpp" line="107" />
+        <location filename="../ui/views/cases_pane.cpp" line="107"/>
         <source>Runner log</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::CompareModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="241" />
+        <location filename="../ui/models/models.cpp" line="241"/>
         <source>Case</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="242" />
+        <location filename="../ui/models/models.cpp" line="242"/>
         <source>A status</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="243" />
+        <location filename="../ui/models/models.cpp" line="243"/>
         <source>B status</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="244" />
+        <location filename="../ui/models/models.cpp" line="244"/>
         <source>A median</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="245" />
+        <location filename="../ui/models/models.cpp" line="245"/>
         <source>B median</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="246" />
+        <location filename="../ui/models/models.cpp" line="246"/>
         <source>B over A</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="247" />
+        <location filename="../ui/models/models.cpp" line="247"/>
         <source>95% interval</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::ComparePane</name>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="88" />
+        <location filename="../ui/views/compare_pane.cpp" line="88"/>
         <source>Pick two versions in History (or one and the incumbent) to compare them.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="89" />
+        <location filename="../ui/views/compare_pane.cpp" line="89"/>
         <source>A</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="90" />
+        <location filename="../ui/views/compare_pane.cpp" line="90"/>
         <source>B</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="91" />
-        <location filename="../ui/views/compare_pane.cpp" line="110" />
+        <location filename="../ui/views/compare_pane.cpp" line="91"/>
+        <location filename="../ui/views/compare_pane.cpp" line="110"/>
         <source>B over A, per case</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="94" />
+        <location filename="../ui/views/compare_pane.cpp" line="94"/>
         <source>A: evaluation %1 (%2) · B: evaluation %3 (%4) · B over A: %5</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="99" />
+        <location filename="../ui/views/compare_pane.cpp" line="99"/>
         <source>(different tasks)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="100" />
+        <location filename="../ui/views/compare_pane.cpp" line="100"/>
         <source>A: evaluation %1, %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="101" />
+        <location filename="../ui/views/compare_pane.cpp" line="101"/>
         <source>B: evaluation %1, %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="110" />
+        <location filename="../ui/views/compare_pane.cpp" line="110"/>
         <source>B over A</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compare_pane.cpp" line="111" />
+        <location filename="../ui/views/compare_pane.cpp" line="111"/>
         <source>A median / B median</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::CompilePane</name>
     <message>
-        <location filename="../ui/views/compile_pane.cpp" line="42" />
+        <location filename="../ui/views/compile_pane.cpp" line="42"/>
         <source>Compiling %1 ...</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compile_pane.cpp" line="89" />
+        <location filename="../ui/views/compile_pane.cpp" line="89"/>
         <source>compiled (cached build, no compiler run)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compile_pane.cpp" line="89" />
+        <location filename="../ui/views/compile_pane.cpp" line="89"/>
         <source>compiled in %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/compile_pane.cpp" line="91" />
+        <location filename="../ui/views/compile_pane.cpp" line="91"/>
         <source>did not compile (%1): %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::DiagnosticModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="96" />
+        <location filename="../ui/models/models.cpp" line="96"/>
         <source>File</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="97" />
+        <location filename="../ui/models/models.cpp" line="97"/>
         <source>Line</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="98" />
+        <location filename="../ui/models/models.cpp" line="98"/>
         <source>Column</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="99" />
+        <location filename="../ui/models/models.cpp" line="99"/>
         <source>Severity</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="100" />
+        <location filename="../ui/models/models.cpp" line="100"/>
         <source>Message</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::DoctorDialog</name>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="70" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="70"/>
         <source>Checking this machine...</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="98" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="98"/>
         <source>The checks failed: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="100" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="100"/>
         <source>Verdicts on this machine are trustworthy because:</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="102" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="102"/>
         <source>Verdicts on this machine are weakened because:</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="104" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="104"/>
         <source>(nothing found)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="105" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="105"/>
         <source>kope cannot give verdicts here until the failed checks are fixed.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="110" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="110"/>
         <source>Machine check</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="111" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="111"/>
         <source>What this machine gives kope, as `kope doctor` reports it: each check with its verdict and what to do.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="113" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="113"/>
         <source>&amp;Refresh</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="114" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="114"/>
         <source>Close</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_dialog.cpp" line="115" />
+        <location filename="../ui/doctor/doctor_dialog.cpp" line="115"/>
         <source>%1 checks run.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::DoctorModel</name>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="27" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="27"/>
         <source>unknown</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="29" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="29"/>
         <source>ok</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="30" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="30"/>
         <source>info</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="31" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="31"/>
         <source>warn</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="32" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="32"/>
         <source>fail</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="39" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="39"/>
         <source>C++ compiler</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="40" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="40"/>
         <source>Library baseline (ATen)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="41" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="41"/>
         <source>User namespaces</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="42" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
         <source>Bubblewrap (namespaces)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="43" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="43"/>
         <source>Seccomp filter</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="44" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="44"/>
         <source>Exact CPU clock on workers (perf task-clock)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="45" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="45"/>
         <source>Cgroups (whole-tree limits)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="46" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="46"/>
         <source>Cache sizes for the flush</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="47" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="47"/>
         <source>Timer resolution</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="48" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="48"/>
         <source>CPU frequency governor</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="49" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="49"/>
         <source>Turbo / boost</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="50" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="50"/>
         <source>Isolated cores</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="51" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="51"/>
         <source>SMT (hyper-threading)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="52" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="52"/>
         <source>Load at the time</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="53" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="53"/>
         <source>Devices</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="59" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="59"/>
         <source>Verdict</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="60" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="60"/>
         <source>Check</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="61" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="61"/>
         <source>Found</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="62" />
+        <location filename="../ui/doctor/doctor_model.cpp" line="62"/>
         <source>What to do</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::HistoryModel</name>
     <message>
-        <location filename="../ui/models/models.cpp" line="171" />
+        <location filename="../ui/models/models.cpp" line="171"/>
         <source>Id</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="172" />
+        <location filename="../ui/models/models.cpp" line="172"/>
         <source>Task</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="173" />
+        <location filename="../ui/models/models.cpp" line="173"/>
         <source>Status</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="174" />
+        <location filename="../ui/models/models.cpp" line="174"/>
         <source>Speedup</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="175" />
+        <location filename="../ui/models/models.cpp" line="175"/>
         <source>Started</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/models.cpp" line="176" />
+        <location filename="../ui/models/models.cpp" line="176"/>
         <source>Kernel</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::HistoryPane</name>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="99" />
+        <location filename="../ui/views/history_pane.cpp" line="99"/>
         <source>Restore this version</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="100" />
+        <location filename="../ui/views/history_pane.cpp" line="100"/>
         <source>Bring this kernel version and its results back into the editor</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="101" />
+        <location filename="../ui/views/history_pane.cpp" line="101"/>
         <source>Compare the two selected</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="102" />
+        <location filename="../ui/views/history_pane.cpp" line="102"/>
         <source>Compare with the incumbent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/history_pane.cpp" line="103" />
+        <location filename="../ui/views/history_pane.cpp" line="103"/>
         <source>Fork a run from here</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::InFlightModel</name>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="28" />
+        <location filename="../ui/models/run_models.cpp" line="28"/>
         <source>Task</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="29" />
+        <location filename="../ui/models/run_models.cpp" line="29"/>
         <source>Phase</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="30" />
+        <location filename="../ui/models/run_models.cpp" line="30"/>
         <source>Attempt</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="31" />
+        <location filename="../ui/models/run_models.cpp" line="31"/>
         <source>Last status</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="32" />
+        <location filename="../ui/models/run_models.cpp" line="32"/>
         <source>Incumbent</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="33" />
+        <location filename="../ui/models/run_models.cpp" line="33"/>
         <source>Tokens</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="59" />
+        <location filename="../ui/models/run_models.cpp" line="59"/>
         <source>%1 (stopping)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="60" />
+        <location filename="../ui/models/run_models.cpp" line="60"/>
         <source>%1 (pause asked)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="61" />
+        <location filename="../ui/models/run_models.cpp" line="61"/>
         <source>%1: %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="64" />
+        <location filename="../ui/models/run_models.cpp" line="64"/>
         <source>%1/%2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="66" />
+        <location filename="../ui/models/run_models.cpp" line="66"/>
         <source>baseline</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::LiveReplyModel</name>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="17" />
+        <location filename="../ui/models/live_models.cpp" line="17"/>
         <source>Task</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="18" />
+        <location filename="../ui/models/live_models.cpp" line="18"/>
         <source>Attempt</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="19" />
+        <location filename="../ui/models/live_models.cpp" line="19"/>
         <source>Reply</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="20" />
+        <location filename="../ui/models/live_models.cpp" line="20"/>
         <source>Tokens in</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="21" />
+        <location filename="../ui/models/live_models.cpp" line="21"/>
         <source>Tokens out</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="22" />
+        <location filename="../ui/models/live_models.cpp" line="22"/>
         <source>Cost</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="23" />
+        <location filename="../ui/models/live_models.cpp" line="23"/>
         <source>Time</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="40" />
+        <location filename="../ui/models/live_models.cpp" line="40"/>
         <source>%1%2 in · %1%3 out</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="44" />
+        <location filename="../ui/models/live_models.cpp" line="44"/>
         <source>no price set</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::LiveReplyPane</name>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="182" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="182"/>
         <source>No prompt yet</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="190" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="190"/>
         <source>The prompt of attempt %1 on %2, by tier</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="229" />
-        <source>No LLM attempt yet: the model's reply streams in here once a run's policy asks a model.</source>
-        <translation type="unfinished" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="229"/>
+        <source>No LLM attempt yet: the model&apos;s reply streams in here once a run&apos;s policy asks a model.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="232" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="232"/>
         <source>Reasoning</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="238" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="238"/>
         <source>: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="239" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="239"/>
         <source>%1 · attempt %2 · %3 — %4</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="240" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="240"/>
         <source>Tokens %1 · cost %2 · time %3</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="247" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="247"/>
         <source>Reasoning: %1 characters</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="248" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="248"/>
         <source>Reasoning (none reported apart from the answer)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="254" />
-        <source>The model's reasoning (reasoning_content or thinking), kept apart from the answer</source>
-        <translation type="unfinished" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="254"/>
+        <source>The model&apos;s reasoning (reasoning_content or thinking), kept apart from the answer</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="255" />
+        <location filename="../ui/views/live_reply_pane.cpp" line="255"/>
         <source>The answer streams in here.</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::MainWindow</name>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="412" />
-        <source>Tasks</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="422" />
-        <source>Task</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="202" />
-        <location filename="../ui/main_window_build.cpp" line="415" />
-        <source>Cases</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="418" />
-        <source>Chart</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="419" />
-        <source>History</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="426" />
-        <source>&amp;Open kernel...</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="427" />
-        <source>&amp;Save kernel</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="428" />
-        <source>&amp;Evaluate</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="429" />
-        <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="432" />
-        <source>Load</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="433" />
-        <source>&amp;Quit</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="436" />
-        <source> Shipped kernels: </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="437" />
-        <source> Warm-ups: </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="438" />
-        <source> Timed runs: </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="439" />
-        <source> Timeout (s): </source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="440" />
-        <source>&amp;File</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="441" />
-        <source>&amp;Kernel</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="195" />
-        <location filename="../ui/main_window_build.cpp" line="456" />
-        <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="213" />
-        <source>Reference</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="225" />
-        <source>Cannot read the kernel file %1: %2</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="230" />
-        <source>Opened %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="281" />
-        <source>Open kernel</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="282" />
-        <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="67" />
-        <source>Save kernel</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="55" />
-        <source>Unsaved changes</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="67" />
-        <source>C++ sources (*.cpp)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="78" />
-        <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="80" />
-        <source>Evaluation cancelled</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="95" />
-        <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="170" />
-        <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="174" />
-        <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="179" />
-        <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="216" />
-        <source>The kernel has unsaved changes. Save them before opening this Case's kernel?</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="218" />
-        <source>A kernel from the experience graph: evaluate it to see its results here.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="286" />
-        <source>Open a study folder</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="413" />
-        <source>Run controller</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="414" />
-        <source>Experience graph</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="416" />
-        <source>Compile</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="417" />
-        <source>Profile</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="420" />
-        <source>Compare</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="421" />
-        <source>Attempt</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="423" />
-        <source>Study</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="424" />
-        <source>Open s&amp;tudy...</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="425" />
-        <source>The arms of a `kope study` side by side: pass rate, fast_1, speedup, score, tokens and time per level</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="430" />
-        <source>&amp;Cancel evaluation</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="431" />
-        <source>Stop the running evaluation (Esc)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="434" />
-        <source>&amp;Machine check...</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="435" />
-        <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="442" />
-        <source>&amp;View</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="443" />
-        <source>&amp;Help</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="121" />
-        <source>The kernel has unsaved changes. Save them before quitting?</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="146" />
-        <source>untitled.cpp</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="148" />
-        <source>%1[*]%2 — Kope Workbench</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="174" />
-        <source>the editor has changed since this evaluation</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="222" />
-        <source>The kernel has unsaved changes. Save them before opening %1?</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="239" />
-        <source>The kernel has unsaved changes. Save them before loading %1?</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="250" />
-        <location filename="../ui/main_window.cpp" line="257" />
-        <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="274" />
-        <source>Evaluation %1 has no report: %2</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="276" />
-        <source>Restored evaluation %1 (kernel version %2)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="294" />
-        <source>Cannot write the kernel file %1: %2</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="300" />
-        <source>Saved %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="329" />
-        <source>Select a task first.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="334" />
-        <source>The kernel is empty: write one or load a shipped kernel.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="343" />
-        <source>Evaluating %1 on %2...</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="363" />
-        <source>%1 case %2 of %3 (%4)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="371" />
-        <source>%1: %2 of %3 done (%4)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="392" />
-        <source>Did not compile: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="400" />
-        <source>Result: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="401" />
-        <source>, speedup %1 (geometric mean over %2 cases)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="402" />
-        <source>, score %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="403" />
-        <source>Warning: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="417" />
-        <source>Error: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="426" />
-        <source>Cannot open the study</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="434" />
-        <source>Working...</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="434" />
-        <source>Idle</source>
-        <translation type="unfinished" />
-    </message>
-<message>
-        <location filename="../ui/main_window_build.cpp" line="320" />
-        <source>Save kernel &amp;as...</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="321" />
-        <source>Com&amp;pile</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="322" />
-        <source>Build the kernel and mark its diagnostics; nothing is recorded (Ctrl+B)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="323" />
-        <source>&amp;LLM profiles...</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="324" />
-        <source>The models the agent can use: profiles of the settings file, keys in the system keychain, a connection test</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window_build.cpp" line="340" />
-        <source>&amp;Settings</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="465" />
-        <source>It compiles (%1 s). Nothing was recorded: Evaluate tests and times it.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="468" />
-        <source>Did not compile: %1
-Not recorded: a kernel typed here that does not build is no attempt, so it makes no evaluation and no Case in the memory.</source>
-        <translation type="unfinished" />
-    </message>
-    </context>
-<context>
-    <name>kope::ui::ProfilePane</name>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="76" />
-        <source>Device profiler counters</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="82" />
-        <source>Timed samples</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="83" />
-        <source>No timed case: evaluate a kernel to see its samples.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="93" />
-        <source>seconds</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="93" />
-        <source>milliseconds</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="93" />
-        <source>nanoseconds</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="97" />
-        <source>memory-bound floor</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="98" />
-        <source>Timed samples of case %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="99" />
-        <source>baseline</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="99" />
-        <source>kernel</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="100" />
-        <source>sample</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="93" />
-        <source>microseconds</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="102" />
-        <source>Baseline median %1, kernel median %2 over %3 samples.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="106" />
-        <source>Speedup %1, 95% interval %2.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="108" />
-        <source>none</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="110" />
-        <source>Memory-bound floor %1; position against it (HAP) %2: 50% is the baseline's speed, 100% the floor.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/profile_pane.cpp" line="114" />
-        <source>No memory-bound floor was measured for this case.</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::ResultsHeader</name>
-    <message>
-        <location filename="../ui/views/results_header.cpp" line="62" />
-        <source>Task %1 · kernel %2 · evaluating: %3</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/results_header.cpp" line="65" />
-        <source>No task selected.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/results_header.cpp" line="65" />
-        <source>Task %1 · no evaluation of this kernel yet.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/results_header.cpp" line="68" />
-        <source>Task %1 · kernel %2 (%3) · evaluation %4 · %5</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/results_header.cpp" line="73" />
-        <source>STALE: %1 — </source>
-        <translation type="unfinished" />
-    </message>
-<message>
-        <location filename="../ui/views/results_header.cpp" line="77" />
-        <source>Task %1 · kernel %2 (%3) · built only, recorded nowhere · %4</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/results_header.cpp" line="78" />
-        <source>compiles</source>
-        <translation type="unfinished" />
-    </message>
-    </context>
-<context>
-    <name>kope::ui::RunController</name>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="297" />
-        <source>stopping: the running evaluation is cancelled</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="331" />
-        <source>write the hint in the hint field first</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="360" />
-        <location filename="../ui/views/run_controller.cpp" line="387" />
-        <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="410" />
-        <source>run %1 stopped</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="410" />
-        <source>run %1 done</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="421" />
-        <source>the run failed: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="443" />
-        <source>The next attempt starts from evaluation %1 as the incumbent.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="452" />
-        <source>Choose at least one task to run.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="456" />
-        <source>The run did not start: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="524" />
-        <source>%1: %2</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="540" />
-        <source>%1 case %2 of %3 (%4)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="553" />
-        <source>%1: %2 of %3 done (%4)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="570" />
-        <source>Tasks</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="571" />
-        <source>Policy</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="572" />
-        <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="573" />
-        <source>Memory</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="574" />
-        <source>Attempts per task</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="575" />
-        <source>Patience (attempts without gain)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="576" />
-        <source>Token budget (thousands)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="577" />
-        <source>Wall time (minutes)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="578" />
-        <source>Tasks at once</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="579" />
-        <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="580" />
-        <source>Devices</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="581" />
-        <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="582" />
-        <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="585" />
-        <source>Start run</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="586" />
-        <source>Pause after attempt</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="587" />
-        <source>Stop now</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="588" />
-        <source>A hint for the next prompt</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="589" />
-        <source>Send hint</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="590" />
-        <source>Hold each candidate for approval</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="591" />
-        <source>Approve</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="592" />
-        <source>Reject</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="593" />
-        <source>Pin the incumbent</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="594" />
-        <source>No run yet.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="568" />
-        <source>Attempts</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="569" />
-        <source>Steering log</source>
-        <translation type="unfinished" />
-    </message>
-<message>
-        <location filename="../ui/views/run_controller.cpp" line="454" />
-        <source>reading the key of %1 from %2</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="505" />
-        <source>Resume</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="506" />
-        <source>Go on with the next attempt</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="507" />
-        <source>Let the running attempt finish, then wait</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_controller.cpp" line="511" />
-        <source>Hints go to a running run: start one first</source>
-        <translation type="unfinished" />
-    </message>
-    </context>
-<context>
-    <name>kope::ui::RunModel</name>
-    <message>
-        <location filename="../ui/models/models.cpp" line="213" />
-        <source>Run</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/models.cpp" line="214" />
-        <source>Command</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/models.cpp" line="215" />
-        <source>Status</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/models.cpp" line="216" />
-        <source>Started</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/models.cpp" line="217" />
-        <source>Finished</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::RunMonitor</name>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="165" />
-        <source>%1/%2 (%3)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="200" />
-        <source>pauses after its current attempt</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="200" />
-        <source>resumed</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="209" />
-        <source>stopping: its running evaluation is cancelled</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="243" />
-        <source>%1 of %2 tokens</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="248" />
-        <source>%1 of %2 attempts</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="254" />
-        <source>%1 of %2 wall time</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="258" />
-        <source>%1 elapsed</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="270" />
-        <source>Resume task</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="270" />
-        <source>Pause task</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="276" />
-        <source>Budget</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="277" />
-        <source>Tasks in flight</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="278" />
-        <source>Device pool</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="279" />
-        <source>Pause the selected task after its current attempt, or resume it</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="280" />
-        <source>Stop task</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="281" />
-        <source>Stop the selected task now; the others go on</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="282" />
-        <source>Hint to task</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/run_monitor.cpp" line="283" />
-        <source>Send the hint being written above to the selected task alone</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::SlotModel</name>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="157" />
-        <source>Slot</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="158" />
-        <source>State</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="159" />
-        <source>Doing</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="160" />
-        <source>Measurements</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="185" />
-        <source>retired</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="185" />
-        <source>busy</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="185" />
-        <source>idle</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="186" />
-        <source>out of the pool: %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/run_models.cpp" line="184" />
-        <source>all cores</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::SpeedupChart</name>
-    <message>
-        <location filename="../ui/charts/speedup_chart.cpp" line="41" />
-        <source>Speedup over the baseline, per case</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/charts/speedup_chart.cpp" line="48" />
-        <source>speedup</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/charts/speedup_chart.cpp" line="67" />
-        <source>baseline time / kernel time</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/charts/speedup_chart.cpp" line="84" />
-        <source>Speedup over the baseline, per case (%1)</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::SteeringModel</name>
-    <message>
-        <location filename="../ui/models/models.cpp" line="284" />
-        <source>At</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/models.cpp" line="285" />
-        <source>Act</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/models.cpp" line="286" />
-        <source>Detail</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::StudyChart</name>
-    <message>
-        <location filename="../ui/charts/study_chart.cpp" line="44" />
-        <source>Pass rate per arm and level (% of cases)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/charts/study_chart.cpp" line="45" />
-        <source>Geometric-mean speedup per arm and level</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::StudyLevelModel</name>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="17" />
-        <source>Arm</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="18" />
-        <source>Level</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="19" />
-        <source>Compiled</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="20" />
-        <source>Correct</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="21" />
-        <source>Pass rate</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="22" />
-        <source>fast_1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="23" />
-        <source>Speedup (geomean)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="24" />
-        <source>Score</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="25" />
-        <source>Attempts</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="26" />
-        <source>Tokens</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="27" />
-        <source>Wall time</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="50" />
-        <source>operators correct and faster than the %1 baseline</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="58" />
-        <source>%1 (%2/%3 cases)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="64" />
-        <source>%1 s</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::StudyPane</name>
-    <message>
-        <location filename="../ui/views/study_pane.cpp" line="94" />
-        <location filename="../ui/views/study_pane.cpp" line="122" />
-        <source>all arms</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/study_pane.cpp" line="110" />
-        <source>No study open. Run `kope study` and open its folder.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/study_pane.cpp" line="113" />
-        <source>%1: policy %2 on %3, %4 to %5%6</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/study_pane.cpp" line="116" />
-        <source> (stopped before every arm ran)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/study_pane.cpp" line="120" />
-        <source>Open study...</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/views/study_pane.cpp" line="121" />
-        <source>&amp;Operators of</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::StudyTaskModel</name>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="71" />
-        <source>Arm</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="72" />
-        <source>Level</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="73" />
-        <source>Operator</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="74" />
-        <source>Kernel</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="75" />
-        <source>Cases correct</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="76" />
-        <source>Speedup</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="77" />
-        <source>Score</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="78" />
-        <source>Attempts</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="79" />
-        <source>Tokens</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="106" />
-        <source>(none)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/models/study_models.cpp" line="108" />
-        <source>%1 vs %2</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>kope::ui::TaskModel</name>
-    <message>
-        <location filename="../ui/models/models.cpp" line="304" />
-        <source>Task</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>KeyStore</name>
-    <message>
-        <location filename="../ui/llm/key_store.cpp" line="35" />
-        <source>the system keychain</source>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
-    <name>Startup</name>
-    <message>
-        <location filename="../ui/startup.cpp" line="52" />
-        <source>The kernel file %1 does not exist.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/startup.cpp" line="56" />
-        <source>%1 is a folder, not a kernel file.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/startup.cpp" line="60" />
-        <source>%1 is %2 MiB: too large for a kernel's source.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/startup.cpp" line="65" />
-        <source>Cannot read the kernel file %1: %2</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/startup.cpp" line="70" />
-        <source>%1 is not a text file (byte %2 is not UTF-8 text): a kernel is C++ source.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/startup.cpp" line="81" />
-        <source>Kope Workbench cannot start</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/startup.cpp" line="105" />
-        <source>Bad usage: %1 (see kope-workbench --help)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/startup.cpp" line="109" />
-        <source>Bad usage: unexpected argument "%1" (see kope-workbench --help)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../ui/startup.cpp" line="120" />
-        <source>No task named "%1" in the suite.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::LlmSettingsDialog</name>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="43" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="43"/>
         <source>API key of %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="44" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="44"/>
         <source>The key, kept in %1 (never in the settings file):</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
         <source>LLM profiles</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
         <source>Settings file (the one `kope run --policy llm` reads): %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
         <source>Move the keys to the keychain</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
         <source>&amp;Add profile</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
         <source>&amp;Delete profile</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
         <source>Make de&amp;fault</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
         <source>&lt;b&gt;API key&lt;/b&gt;</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
         <source>Store a key in the keychain…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
         <source>Remove the key from the keychain</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180" />
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="153" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="153"/>
         <source>Cancel the test</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180" />
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="138" />
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="178" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="138"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
         <source>&amp;Test connection</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="181" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="181"/>
         <source>Send one tiny request with this profile as the form holds it (unsaved edits included)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="199" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="199"/>
         <source>%1 (default)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="240" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="240"/>
         <source>Not renamed: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="270" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="270"/>
         <source>Delete the profile %1? Its key in %2 goes too once the file is saved.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="298" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="298"/>
         <source>The settings file cannot be edited here until it is fixed by hand: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="309" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="309"/>
         <source>%1 (kept as it is; the command line refuses the file until it goes)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="338" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="338"/>
         <source>Not saved: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="362" />
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="362"/>
         <source>The LLM profiles have unsaved changes. Save them?</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="41" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="41"/>
         <source>Stored in %1; sent in place of $%2.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="43" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="43"/>
         <source>read from $%1, which is set</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="44" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="44"/>
         <source>$%1 is not set: none is sent (a server on this machine may need none)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="45" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="45"/>
         <source>$%1 is not set: store a key, or set the variable</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="46" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="46"/>
         <source>Not in %1; %2.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="47" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="47"/>
         <source>%1 cannot be reached (%2); %3.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="50" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="50"/>
         <source>The settings file holds a key for this profile: move it to the keychain (above).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="62" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="62"/>
         <source>Not stored in %1: %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="71" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="71"/>
         <source>Not removed from %1: %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="84" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="84"/>
         <source>The settings file holds API keys (profiles %1). Keys are kept in the system keychain or an environment variable, never in the file: the command line refuses it as it is.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="107" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="107"/>
         <source>The keys are in the keychain, but the file was not saved: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="122" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="122"/>
         <source>Not moved: %1 cannot store the key of %2 (%3). The file is unchanged.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="139" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="139"/>
         <source>Test cancelled.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="148" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="148"/>
         <source>Fix the profile first: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="155" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="155"/>
         <source>Reading the key…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="173" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="173"/>
         <source>Sending one request to %1…</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="180" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
         <source>as the server counted them</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="180" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
         <source>estimated: the server sent no usage</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="181" />
-        <source>Connected. Model %1 answered in %2 s: "%3"
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="181"/>
+        <source>Connected. Model %1 answered in %2 s: &quot;%3&quot;
 Tokens: %4 in, %5 out (%6).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="182" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="182"/>
         <source>%1 (the server did not name it)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="188" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="188"/>
         <source>Cost: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="192" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="192"/>
         <source>Failed: HTTP %1 (%2).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="193" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="193"/>
         <source>Failed.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="194" />
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="194"/>
         <source>Failed (%1, no HTTP answer).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::MainWindow</name>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="427"/>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="437"/>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="227"/>
+        <location filename="../ui/main_window_build.cpp" line="430"/>
+        <source>Cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="433"/>
+        <source>Chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="434"/>
+        <source>History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="441"/>
+        <source>&amp;Open kernel...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="442"/>
+        <source>&amp;Save kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="448"/>
+        <source>&amp;Evaluate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="449"/>
+        <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="452"/>
+        <source>Load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="453"/>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="456"/>
+        <source> Shipped kernels: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="457"/>
+        <source> Warm-ups: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="458"/>
+        <source> Timed runs: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="459"/>
+        <source> Timeout (s): </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="460"/>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="461"/>
+        <source>&amp;Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="220"/>
+        <location filename="../ui/main_window_build.cpp" line="477"/>
+        <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="238"/>
+        <source>Reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="260"/>
+        <source>Opened %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="251"/>
+        <location filename="../ui/main_window.cpp" line="311"/>
+        <source>Open kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="312"/>
+        <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="71"/>
+        <location filename="../ui/main_window.cpp" line="342"/>
+        <source>Save kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="59"/>
+        <source>Unsaved changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="71"/>
+        <source>C++ sources (*.cpp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="85"/>
+        <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="87"/>
+        <source>Evaluation cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="95"/>
+        <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="170"/>
+        <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="174"/>
+        <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="179"/>
+        <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="216"/>
+        <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="218"/>
+        <source>A kernel from the experience graph: evaluate it to see its results here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="295"/>
+        <source>Open a study folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="428"/>
+        <source>Run controller</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="429"/>
+        <source>Experience graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="431"/>
+        <source>Compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="432"/>
+        <source>Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="435"/>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="436"/>
+        <source>Attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="438"/>
+        <source>Study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="439"/>
+        <source>Open s&amp;tudy...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="440"/>
+        <source>The arms of a `kope study` side by side: pass rate, fast_1, speedup, score, tokens and time per level</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="450"/>
+        <source>&amp;Cancel evaluation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="451"/>
+        <source>Stop the running evaluation (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="454"/>
+        <source>&amp;Machine check...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="455"/>
+        <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="462"/>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="464"/>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="142"/>
+        <source>The kernel has unsaved changes. Save them before quitting?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="170"/>
+        <location filename="../ui/main_window.cpp" line="321"/>
+        <source>untitled.cpp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="172"/>
+        <source>%1[*]%2 — Kope Workbench</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="199"/>
+        <source>the editor has changed since this evaluation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="247"/>
+        <source>The kernel has unsaved changes. Save them before opening %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="269"/>
+        <source>The kernel has unsaved changes. Save them before loading %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="280"/>
+        <location filename="../ui/main_window.cpp" line="287"/>
+        <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="304"/>
+        <source>Evaluation %1 has no report: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="306"/>
+        <source>Restored evaluation %1 (kernel version %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="340"/>
+        <source>Cannot write the kernel file %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="348"/>
+        <source>Saved %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="382"/>
+        <source>Select a task first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="387"/>
+        <source>The kernel is empty: write one or load a shipped kernel.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="396"/>
+        <source>Evaluating %1 on %2...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="416"/>
+        <source>%1 case %2 of %3 (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="424"/>
+        <source>%1: %2 of %3 done (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="445"/>
+        <source>Did not compile: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="453"/>
+        <source>Result: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="454"/>
+        <source>, speedup %1 (geometric mean over %2 cases)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="455"/>
+        <source>, score %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="456"/>
+        <source>Warning: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="494"/>
+        <source>Error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="503"/>
+        <source>Cannot open the study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="511"/>
+        <source>Working...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="511"/>
+        <source>Idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="443"/>
+        <source>Save kernel &amp;as...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="444"/>
+        <source>Com&amp;pile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="445"/>
+        <source>Build the kernel and mark its diagnostics; nothing is recorded (Ctrl+B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="446"/>
+        <source>&amp;LLM profiles...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="447"/>
+        <source>The models the agent can use: profiles of the settings file, keys in the system keychain, a connection test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window_build.cpp" line="463"/>
+        <source>&amp;Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="473"/>
+        <source>It compiles (%1 s). Nothing was recorded: Evaluate tests and times it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="476"/>
+        <source>Did not compile: %1
+Not recorded: a kernel typed here that does not build is no attempt, so it makes no evaluation and no Case in the memory.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>kope::ui::ProfileForm</name>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="149" />
+        <location filename="../ui/llm/profile_form.cpp" line="149"/>
         <source>OpenAI-compatible (Chat Completions)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="150" />
+        <location filename="../ui/llm/profile_form.cpp" line="150"/>
         <source>Anthropic (Messages)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="151" />
+        <location filename="../ui/llm/profile_form.cpp" line="151"/>
         <source>&amp;Name</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="152" />
+        <location filename="../ui/llm/profile_form.cpp" line="152"/>
         <source>&amp;Protocol</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="153" />
+        <location filename="../ui/llm/profile_form.cpp" line="153"/>
         <source>&amp;Base URL</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="154" />
+        <location filename="../ui/llm/profile_form.cpp" line="154"/>
         <source>&amp;Model</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="155" />
+        <location filename="../ui/llm/profile_form.cpp" line="155"/>
         <source>Context window (tokens)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="156" />
+        <location filename="../ui/llm/profile_form.cpp" line="156"/>
         <source>Output tokens at most</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="157" />
+        <location filename="../ui/llm/profile_form.cpp" line="157"/>
         <source>Temperature</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="158" />
+        <location filename="../ui/llm/profile_form.cpp" line="158"/>
         <source>Price in (per million tokens)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="159" />
+        <location filename="../ui/llm/profile_form.cpp" line="159"/>
         <source>Price out (per million tokens)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="160" />
+        <location filename="../ui/llm/profile_form.cpp" line="160"/>
         <source>Requests at once</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="161" />
+        <location filename="../ui/llm/profile_form.cpp" line="161"/>
         <source>Connect timeout (s)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="162" />
+        <location filename="../ui/llm/profile_form.cpp" line="162"/>
         <source>Stalled stream dropped after (s)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="163" />
+        <location filename="../ui/llm/profile_form.cpp" line="163"/>
         <source>Retries</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="164" />
-        <source>Key's environment variable</source>
-        <translation type="unfinished" />
+        <location filename="../ui/llm/profile_form.cpp" line="164"/>
+        <source>Key&apos;s environment variable</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="165" />
+        <location filename="../ui/llm/profile_form.cpp" line="165"/>
         <source>http://localhost:8000/v1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="166" />
-        <source>the model's name on that server</source>
-        <translation type="unfinished" />
+        <location filename="../ui/llm/profile_form.cpp" line="166"/>
+        <source>the model&apos;s name on that server</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="167" />
-        <location filename="../ui/llm/profile_form.cpp" line="168" />
+        <location filename="../ui/llm/profile_form.cpp" line="167"/>
+        <location filename="../ui/llm/profile_form.cpp" line="168"/>
         <source>unknown</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="169" />
-        <source>This profile's requests in flight at once over the whole process (max_in_flight)</source>
-        <translation type="unfinished" />
+        <location filename="../ui/llm/profile_form.cpp" line="169"/>
+        <source>This profile&apos;s requests in flight at once over the whole process (max_in_flight)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="170" />
+        <location filename="../ui/llm/profile_form.cpp" line="170"/>
         <source>A stream below 1 byte/s for this long is dropped and retried (low_speed_time_s)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="171" />
+        <location filename="../ui/llm/profile_form.cpp" line="171"/>
         <source>Read when the system keychain holds no key for this profile, as the command line does</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ProfilePane</name>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="76"/>
+        <source>Device profiler counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="82"/>
+        <source>Timed samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="83"/>
+        <source>No timed case: evaluate a kernel to see its samples.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
+        <source>seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
+        <source>milliseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
+        <source>nanoseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="97"/>
+        <source>memory-bound floor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="98"/>
+        <source>Timed samples of case %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
+        <source>baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="99"/>
+        <source>kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="100"/>
+        <source>sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="93"/>
+        <source>microseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="102"/>
+        <source>Baseline median %1, kernel median %2 over %3 samples.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="106"/>
+        <source>Speedup %1, 95% interval %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="108"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="110"/>
+        <source>Memory-bound floor %1; position against it (HAP) %2: 50% is the baseline&apos;s speed, 100% the floor.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/profile_pane.cpp" line="114"/>
+        <source>No memory-bound floor was measured for this case.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::ResultsHeader</name>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="74"/>
+        <source>Task %1 · kernel %2 · evaluating: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="81"/>
+        <source>No task selected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="81"/>
+        <source>Task %1 · no evaluation of this kernel yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="84"/>
+        <source>Task %1 · kernel %2 (%3) · evaluation %4 · %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="89"/>
+        <source>STALE: %1 — </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="77"/>
+        <source>Task %1 · kernel %2 (%3) · built only, recorded nowhere · %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/results_header.cpp" line="78"/>
+        <source>compiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunController</name>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="327"/>
+        <source>stopping: the running evaluation is cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="361"/>
+        <source>write the hint in the hint field first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="390"/>
+        <location filename="../ui/views/run_controller.cpp" line="422"/>
+        <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="445"/>
+        <source>run %1 stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="445"/>
+        <source>run %1 done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="456"/>
+        <source>the run failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="478"/>
+        <source>The next attempt starts from evaluation %1 as the incumbent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="487"/>
+        <source>Choose at least one task to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="491"/>
+        <source>The run did not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="586"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="604"/>
+        <source>%1 case %2 of %3 (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="617"/>
+        <source>%1: %2 of %3 done (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="634"/>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="635"/>
+        <source>Policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="636"/>
+        <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="637"/>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="638"/>
+        <source>Attempts per task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="639"/>
+        <source>Patience (attempts without gain)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="640"/>
+        <source>Token budget (thousands)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="641"/>
+        <source>Wall time (minutes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="642"/>
+        <source>Tasks at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="643"/>
+        <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="644"/>
+        <source>Devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="645"/>
+        <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="646"/>
+        <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="649"/>
+        <source>Start run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="566"/>
+        <source>Pause after attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="650"/>
+        <source>Stop now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="572"/>
+        <source>A hint for the next prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="651"/>
+        <source>Send hint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="652"/>
+        <source>Hold each candidate for approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="653"/>
+        <source>Approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="654"/>
+        <source>Reject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="655"/>
+        <source>Pin the incumbent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="657"/>
+        <source>No run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="632"/>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="633"/>
+        <source>Steering log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="514"/>
+        <source>reading the key of %1 from %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="566"/>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="567"/>
+        <source>Go on with the next attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="568"/>
+        <source>Let the running attempt finish, then wait</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_controller.cpp" line="572"/>
+        <source>Hints go to a running run: start one first</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="213"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="214"/>
+        <source>Command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="215"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="216"/>
+        <source>Started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="217"/>
+        <source>Finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::RunMonitor</name>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="165"/>
+        <source>%1/%2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="200"/>
+        <source>pauses after its current attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="200"/>
+        <source>resumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="209"/>
+        <source>stopping: its running evaluation is cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="243"/>
+        <source>%1 of %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="248"/>
+        <source>%1 of %2 attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="254"/>
+        <source>%1 of %2 wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="258"/>
+        <source>%1 elapsed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="270"/>
+        <source>Resume task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="270"/>
+        <source>Pause task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="276"/>
+        <source>Budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="277"/>
+        <source>Tasks in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="278"/>
+        <source>Device pool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="279"/>
+        <source>Pause the selected task after its current attempt, or resume it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="280"/>
+        <source>Stop task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="281"/>
+        <source>Stop the selected task now; the others go on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="282"/>
+        <source>Hint to task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/run_monitor.cpp" line="283"/>
+        <source>Send the hint being written above to the selected task alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::SlotModel</name>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="157"/>
+        <source>Slot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="158"/>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="159"/>
+        <source>Doing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="160"/>
+        <source>Measurements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
+        <source>retired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
+        <source>busy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
+        <source>idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="186"/>
+        <source>out of the pool: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
+        <source>all cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::SpeedupChart</name>
+    <message>
+        <location filename="../ui/charts/speedup_chart.cpp" line="41"/>
+        <source>Speedup over the baseline, per case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/speedup_chart.cpp" line="48"/>
+        <source>speedup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/speedup_chart.cpp" line="67"/>
+        <source>baseline time / kernel time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/speedup_chart.cpp" line="84"/>
+        <source>Speedup over the baseline, per case (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::SteeringModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="284"/>
+        <source>At</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="285"/>
+        <source>Act</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/models.cpp" line="286"/>
+        <source>Detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyChart</name>
+    <message>
+        <location filename="../ui/charts/study_chart.cpp" line="44"/>
+        <source>Pass rate per arm and level (% of cases)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/study_chart.cpp" line="45"/>
+        <source>Geometric-mean speedup per arm and level</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyLevelModel</name>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="17"/>
+        <source>Arm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="18"/>
+        <source>Level</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="19"/>
+        <source>Compiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="20"/>
+        <source>Correct</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="21"/>
+        <source>Pass rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="22"/>
+        <source>fast_1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="23"/>
+        <source>Speedup (geomean)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="24"/>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="25"/>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="26"/>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="27"/>
+        <source>Wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="50"/>
+        <source>operators correct and faster than the %1 baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="58"/>
+        <source>%1 (%2/%3 cases)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="64"/>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyPane</name>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="94"/>
+        <location filename="../ui/views/study_pane.cpp" line="122"/>
+        <source>all arms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="110"/>
+        <source>No study open. Run `kope study` and open its folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="113"/>
+        <source>%1: policy %2 on %3, %4 to %5%6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="116"/>
+        <source> (stopped before every arm ran)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="120"/>
+        <source>Open study...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/views/study_pane.cpp" line="121"/>
+        <source>&amp;Operators of</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::StudyTaskModel</name>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="71"/>
+        <source>Arm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="72"/>
+        <source>Level</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="73"/>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="74"/>
+        <source>Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="75"/>
+        <source>Cases correct</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="76"/>
+        <source>Speedup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="77"/>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="78"/>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="79"/>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="106"/>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/study_models.cpp" line="108"/>
+        <source>%1 vs %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kope::ui::TaskModel</name>
+    <message>
+        <location filename="../ui/models/models.cpp" line="304"/>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
