@@ -271,6 +271,7 @@ bool MainWindow::loadCandidate(const QString& name) {
       candidate_name_ = name;
       candidate_source_ = q(c.source);
       candidates_->setCurrentText(name);
+      updateTitle();  // the shipped kernel's name, not untitled.cpp
       return true;
     }
   return false;

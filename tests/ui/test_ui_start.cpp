@@ -133,6 +133,7 @@ class WindowTest : public StartTest {
     EvalOptions o = test::quick_options();
     o.cases = {"n1"};
     window->setEvalOptions(o);
+    window->askUnsaved = [](const QString&) { return QMessageBox::Discard; };  // the tests type over kernels
     window->show();
   }
   void TearDown() override {

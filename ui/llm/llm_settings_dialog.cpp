@@ -126,28 +126,27 @@ void LlmSettingsDialog::buildUi() {
   test_result_->setTextFormat(Qt::PlainText);  // the server's words: never markup
   test_result_->setWordWrap(true);
   test_result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* right_widget = new QWidget;
-  auto* right = new QVBoxLayout(right_widget);
-  right->addWidget(form_);
-  right->addSpacing(6);
+  // The fields scroll when the window is short (1024x700); the key and the test's answer stay in sight below them.
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(form_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* right = new QVBoxLayout;
+  right->addWidget(scroll, 1);
+  right->addSpacing(4);
   right->addWidget(key_title_);
   right->addWidget(key_status_);
   right->addLayout(key_buttons);
-  right->addSpacing(6);
+  right->addSpacing(4);
   auto* test_row = new QHBoxLayout;
   test_row->addWidget(test_);
   test_row->addStretch(1);
   right->addLayout(test_row);
   right->addWidget(test_result_);
-  right->addStretch(1);
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(right_widget);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
 
   auto* middle = new QHBoxLayout;
   middle->addLayout(left);
-  middle->addWidget(scroll, 1);
+  middle->addLayout(right, 1);
 
   problems_ = new QLabel;
   problems_->setObjectName("llm-problems");
@@ -168,7 +167,7 @@ void LlmSettingsDialog::buildUi() {
 }
 
 void LlmSettingsDialog::retranslate() {
-  setWindowTitle(tr("LLM profiles"));
+  setWindowTitle(tr("LLM profiles") + QStringLiteral("[*]"));  // [*]: unsaved edits
   file_label_->setText(tr("Settings file (the one `kope run --policy llm` reads): %1").arg(q(path_.string())));
   move_keys_->setText(tr("Move the keys to the keychain"));
   add_->setText(tr("&Add profile"));
@@ -214,6 +213,7 @@ void LlmSettingsDialog::selectProfile(const QString& name) {
       list_->setCurrentRow(r);
     }
   test_result_->clear();
+  key_status_->setText(tr("Looking in %1…").arg(KeyStore::where()));  // not the last profile's answer meanwhile
   showProblems();
   refreshKeyStatus();
 }
