@@ -125,6 +125,7 @@ TEST_F(KeychainTest, AKeyInTheFileMovesToTheKeychain) {
   EXPECT_EQ(text.find("sk-was-in-file"), std::string::npos) << text;
   EXPECT_NE(text.find("x-note"), std::string::npos);  // the rest of the file stays
   EXPECT_FALSE(d.keyBanner()->isVisible());
+  EXPECT_FALSE(d.isDirty());  // saved as Save saves: the document and the file agree
   const KeyResult r = readKey("kc");
   ASSERT_TRUE(r.ok) << r.error.toStdString();
   EXPECT_EQ(r.key, "sk-was-in-file");

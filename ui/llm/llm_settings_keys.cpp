@@ -98,21 +98,18 @@ void LlmSettingsDialog::moveKeysToKeychain() {
   std::weak_ptr<std::function<void(int)>> weak = next;
   *next = [this, names, weak](int i) {
     if (i == names->size()) {
+      // Saved as Save saves (so the document and the file agree after, renames and deletes follow in the keychain);
+      // refused while another problem stops a save.
       for (const QString& n : *names) file_.remove_stored_key(n.toStdString());
-      bool ok = true;
-      try {
-        file_.save();
-      } catch (const std::exception& e) {
-        ok = false;
-        banner_text_->setText(tr("The keys are in the keychain, but the file was not saved: %1").arg(QString::fromUtf8(e.what())));
+      const bool ok = save();
+      if (!ok) {
+        setDirty(true);
+        banner_text_->setText(tr("The keys are in the keychain, but the file was not saved: %1").arg(problems_->text()));
       }
       move_keys_->setEnabled(true);
       if (ok) showBanner();
-      setDirty(dirty_);
-      showProblems();
       refreshKeyStatus();
       emit keyStored(ok);
-      if (ok) emit saved();
       return;
     }
     const QString name = names->at(i);
@@ -185,7 +182,7 @@ void LlmSettingsDialog::showTestResult(const ConnectionResult& r) {
                        .arg(r.tokensIn)
                        .arg(r.tokensOut)
                        .arg(usage);
-    if (r.cost) text += "\n" + tr("Cost: %1").arg(*r.cost, 0, 'g', 3);
+    if (r.cost) text += "\n" + tr("Cost: %1").arg(*r.cost, 0, 'f', 6);
     test_result_->setText(text);
     test_result_->setStyleSheet("color: #1b6e20;");
   } else {
