@@ -1882,100 +1882,115 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="170"/>
         <source>LLM profiles</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
         <source>Settings file (the one `kope run --policy llm` reads): %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
         <source>Move the keys to the keychain</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
         <source>&amp;Add profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
         <source>&amp;Delete profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
         <source>Make de&amp;fault</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
         <source>&lt;b&gt;API key&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
         <source>Store a key in the keychain…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
         <source>Remove the key from the keychain</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="153"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="151"/>
         <source>Cancel the test</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="138"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="136"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="176"/>
         <source>&amp;Test connection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="181"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
         <source>Send one tiny request with this profile as the form holds it (unsaved edits included)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="199"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="182"/>
+        <source>&amp;Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="183"/>
+        <source>&amp;Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="201"/>
         <source>%1 (default)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="240"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="219"/>
+        <source>Looking in %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="243"/>
         <source>Not renamed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="270"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="273"/>
         <source>Delete the profile %1? Its key in %2 goes too once the file is saved.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="298"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="301"/>
         <source>The settings file cannot be edited here until it is fixed by hand: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="309"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="312"/>
         <source>%1 (kept as it is; the command line refuses the file until it goes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="338"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="341"/>
         <source>Not saved: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="362"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="365"/>
         <source>The LLM profiles have unsaved changes. Save them?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2005,98 +2020,98 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="47"/>
-        <source>%1 cannot be reached (%2); %3.</source>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="48"/>
+        <source>%1 cannot be reached; %2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="50"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="51"/>
         <source>The settings file holds a key for this profile: move it to the keychain (above).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="62"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="63"/>
         <source>Not stored in %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="71"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="72"/>
         <source>Not removed from %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="84"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="85"/>
         <source>The settings file holds API keys (profiles %1). Keys are kept in the system keychain or an environment variable, never in the file: the command line refuses it as it is.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="107"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="108"/>
         <source>The keys are in the keychain, but the file was not saved: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="122"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="120"/>
         <source>Not moved: %1 cannot store the key of %2 (%3). The file is unchanged.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="139"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="137"/>
         <source>Test cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="148"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="146"/>
         <source>Fix the profile first: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="155"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="153"/>
         <source>Reading the key…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="173"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="171"/>
         <source>Sending one request to %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
         <source>as the server counted them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
         <source>estimated: the server sent no usage</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="181"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="179"/>
         <source>Connected. Model %1 answered in %2 s: &quot;%3&quot;
 Tokens: %4 in, %5 out (%6).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="182"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
         <source>%1 (the server did not name it)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="188"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="186"/>
         <source>Cost: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="192"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="190"/>
         <source>Failed: HTTP %1 (%2).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="193"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="191"/>
         <source>Failed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="194"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="192"/>
         <source>Failed (%1, no HTTP answer).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2207,18 +2222,18 @@ Tokens: %4 in, %5 out (%6).</source>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="251"/>
-        <location filename="../ui/main_window.cpp" line="311"/>
+        <location filename="../ui/main_window.cpp" line="312"/>
         <source>Open kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="312"/>
+        <location filename="../ui/main_window.cpp" line="313"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="71"/>
-        <location filename="../ui/main_window.cpp" line="342"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2359,7 +2374,7 @@ Tokens: %4 in, %5 out (%6).</source>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="170"/>
-        <location filename="../ui/main_window.cpp" line="321"/>
+        <location filename="../ui/main_window.cpp" line="322"/>
         <source>untitled.cpp</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2384,98 +2399,98 @@ Tokens: %4 in, %5 out (%6).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="280"/>
-        <location filename="../ui/main_window.cpp" line="287"/>
+        <location filename="../ui/main_window.cpp" line="281"/>
+        <location filename="../ui/main_window.cpp" line="288"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="304"/>
+        <location filename="../ui/main_window.cpp" line="305"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="306"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window.cpp" line="341"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="382"/>
+        <location filename="../ui/main_window.cpp" line="383"/>
         <source>Select a task first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="396"/>
+        <location filename="../ui/main_window.cpp" line="397"/>
         <source>Evaluating %1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="416"/>
+        <location filename="../ui/main_window.cpp" line="417"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="424"/>
+        <location filename="../ui/main_window.cpp" line="425"/>
         <source>%1: %2 of %3 done (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="445"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
         <source>Did not compile: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="453"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
         <source>Result: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="455"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="455"/>
+        <location filename="../ui/main_window.cpp" line="456"/>
         <source>, score %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="456"/>
+        <location filename="../ui/main_window.cpp" line="457"/>
         <source>Warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="494"/>
+        <location filename="../ui/main_window.cpp" line="495"/>
         <source>Error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="503"/>
+        <location filename="../ui/main_window.cpp" line="504"/>
         <source>Cannot open the study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="511"/>
+        <location filename="../ui/main_window.cpp" line="512"/>
         <source>Working...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="511"/>
+        <location filename="../ui/main_window.cpp" line="512"/>
         <source>Idle</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2510,12 +2525,12 @@ Tokens: %4 in, %5 out (%6).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="473"/>
+        <location filename="../ui/main_window.cpp" line="474"/>
         <source>It compiles (%1 s). Nothing was recorded: Evaluate tests and times it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="476"/>
+        <location filename="../ui/main_window.cpp" line="477"/>
         <source>Did not compile: %1
 Not recorded: a kernel typed here that does not build is no attempt, so it makes no evaluation and no Case in the memory.</source>
         <translation type="unfinished"></translation>
@@ -2525,12 +2540,12 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
     <name>kope::ui::ProfileForm</name>
     <message>
         <location filename="../ui/llm/profile_form.cpp" line="149"/>
-        <source>OpenAI-compatible (Chat Completions)</source>
+        <source>OpenAI-compatible (Chat Completions API)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/llm/profile_form.cpp" line="150"/>
-        <source>Anthropic (Messages)</source>
+        <source>Anthropic (Messages API)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1882,100 +1882,115 @@
         <translation>密钥，保存在%1中（绝不写入设置文件）：</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="170"/>
         <source>LLM profiles</source>
         <translation>LLM 配置</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
         <source>Settings file (the one `kope run --policy llm` reads): %1</source>
         <translation>设置文件（即 `kope run --policy llm` 读取的文件）：%1</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
         <source>Move the keys to the keychain</source>
         <translation>把密钥移入密钥环</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
         <source>&amp;Add profile</source>
         <translation>添加配置(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
         <source>&amp;Delete profile</source>
         <translation>删除配置(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
         <source>Make de&amp;fault</source>
         <translation>设为默认(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
         <source>&lt;b&gt;API key&lt;/b&gt;</source>
         <translation>&lt;b&gt;API 密钥&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
         <source>Store a key in the keychain…</source>
         <translation>在密钥环中保存密钥…</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
         <source>Remove the key from the keychain</source>
         <translation>从密钥环中删除密钥</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="153"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="151"/>
         <source>Cancel the test</source>
         <translation>取消测试</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="138"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="136"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="176"/>
         <source>&amp;Test connection</source>
         <translation>测试连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="181"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
         <source>Send one tiny request with this profile as the form holds it (unsaved edits included)</source>
         <translation>按表单中的配置（含未保存的修改）发送一个极小的请求</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="199"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="182"/>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="183"/>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="201"/>
         <source>%1 (default)</source>
         <translation>%1（默认）</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="240"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="219"/>
+        <source>Looking in %1…</source>
+        <translation>正在查找%1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="243"/>
         <source>Not renamed: %1</source>
         <translation>未改名：%1</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="270"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="273"/>
         <source>Delete the profile %1? Its key in %2 goes too once the file is saved.</source>
         <translation>删除配置 %1？保存文件后，它在%2中的密钥也会删除。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="298"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="301"/>
         <source>The settings file cannot be edited here until it is fixed by hand: %1</source>
         <translation>设置文件需先手工修复才能在此编辑：%1</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="309"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="312"/>
         <source>%1 (kept as it is; the command line refuses the file until it goes)</source>
         <translation>%1（原样保留；在去掉之前命令行会拒绝该文件）</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="338"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="341"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="362"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="365"/>
         <source>The LLM profiles have unsaved changes. Save them?</source>
         <translation>LLM 配置有未保存的修改。要保存吗？</translation>
     </message>
@@ -2005,99 +2020,99 @@
         <translation>不在%1中；%2。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="47"/>
-        <source>%1 cannot be reached (%2); %3.</source>
-        <translation>无法访问%1（%2）；%3。</translation>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="48"/>
+        <source>%1 cannot be reached; %2.</source>
+        <translation>无法访问%1；%2。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="50"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="51"/>
         <source>The settings file holds a key for this profile: move it to the keychain (above).</source>
         <translation>设置文件中存有此配置的密钥：请把它移入密钥环（见上方）。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="62"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="63"/>
         <source>Not stored in %1: %2</source>
         <translation>未保存到%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="71"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="72"/>
         <source>Not removed from %1: %2</source>
         <translation>未从%1删除：%2</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="84"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="85"/>
         <source>The settings file holds API keys (profiles %1). Keys are kept in the system keychain or an environment variable, never in the file: the command line refuses it as it is.</source>
         <translation>设置文件中存有 API 密钥（配置 %1）。密钥应保存在系统密钥环或环境变量中，绝不放在文件里：命令行会拒绝现在这个文件。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="107"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="108"/>
         <source>The keys are in the keychain, but the file was not saved: %1</source>
         <translation>密钥已在密钥环中，但文件未能保存：%1</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="122"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="120"/>
         <source>Not moved: %1 cannot store the key of %2 (%3). The file is unchanged.</source>
         <translation>未移动：%1无法保存 %2 的密钥（%3）。文件未改动。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="139"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="137"/>
         <source>Test cancelled.</source>
         <translation>测试已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="148"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="146"/>
         <source>Fix the profile first: %1</source>
         <translation>请先修正配置：%1</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="155"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="153"/>
         <source>Reading the key…</source>
         <translation>正在读取密钥…</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="173"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="171"/>
         <source>Sending one request to %1…</source>
         <translation>正在向 %1 发送一个请求…</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
         <source>as the server counted them</source>
         <translation>服务器计数</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
         <source>estimated: the server sent no usage</source>
         <translation>估算：服务器未返回用量</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="181"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="179"/>
         <source>Connected. Model %1 answered in %2 s: &quot;%3&quot;
 Tokens: %4 in, %5 out (%6).</source>
         <translation>已连接。模型 %1 在 %2 秒内回答：“%3”
 令牌：输入 %4，输出 %5（%6）。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="182"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
         <source>%1 (the server did not name it)</source>
         <translation>%1（服务器未给出名称）</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="188"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="186"/>
         <source>Cost: %1</source>
         <translation>费用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="192"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="190"/>
         <source>Failed: HTTP %1 (%2).</source>
         <translation>失败：HTTP %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="193"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="191"/>
         <source>Failed.</source>
         <translation>失败。</translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="194"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="192"/>
         <source>Failed (%1, no HTTP answer).</source>
         <translation>失败（%1，没有 HTTP 应答）。</translation>
     </message>
@@ -2228,18 +2243,18 @@ Tokens: %4 in, %5 out (%6).</source>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="251"/>
-        <location filename="../ui/main_window.cpp" line="311"/>
+        <location filename="../ui/main_window.cpp" line="312"/>
         <source>Open kernel</source>
         <translation>打开内核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="312"/>
+        <location filename="../ui/main_window.cpp" line="313"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation>C++ 源文件 (*.cpp *.cc *.cxx *.c);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="71"/>
-        <location filename="../ui/main_window.cpp" line="342"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>Save kernel</source>
         <translation>保存内核</translation>
     </message>
@@ -2360,7 +2375,7 @@ Tokens: %4 in, %5 out (%6).</source>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="170"/>
-        <location filename="../ui/main_window.cpp" line="321"/>
+        <location filename="../ui/main_window.cpp" line="322"/>
         <source>untitled.cpp</source>
         <translation>untitled.cpp</translation>
     </message>
@@ -2385,98 +2400,98 @@ Tokens: %4 in, %5 out (%6).</source>
         <translation>内核有未保存的修改。加载 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="280"/>
-        <location filename="../ui/main_window.cpp" line="287"/>
+        <location filename="../ui/main_window.cpp" line="281"/>
+        <location filename="../ui/main_window.cpp" line="288"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation>内核有未保存的修改。恢复评测 %1 之前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="304"/>
+        <location filename="../ui/main_window.cpp" line="305"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation>评测 %1 没有报告：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="306"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation>已恢复评测 %1（内核版本 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window.cpp" line="341"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation>无法写入内核文件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="382"/>
+        <location filename="../ui/main_window.cpp" line="383"/>
         <source>Select a task first.</source>
         <translation>请先选择一个任务。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation>内核为空：请编写一个或载入内置内核。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="396"/>
+        <location filename="../ui/main_window.cpp" line="397"/>
         <source>Evaluating %1 on %2...</source>
         <translation>正在 %2 上评测 %1...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="416"/>
+        <location filename="../ui/main_window.cpp" line="417"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation>%1 第 %2/%3 个用例（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="424"/>
+        <location filename="../ui/main_window.cpp" line="425"/>
         <source>%1: %2 of %3 done (%4)</source>
         <translation>%1：已完成 %2/%3（%4）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="445"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
         <source>Did not compile: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="453"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
         <source>Result: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="455"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation>，加速比 %1（%2 个用例的几何平均）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="455"/>
+        <location filename="../ui/main_window.cpp" line="456"/>
         <source>, score %1</source>
         <translation>，得分 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="456"/>
+        <location filename="../ui/main_window.cpp" line="457"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="494"/>
+        <location filename="../ui/main_window.cpp" line="495"/>
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="503"/>
+        <location filename="../ui/main_window.cpp" line="504"/>
         <source>Cannot open the study</source>
         <translation>无法打开该研究</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="511"/>
+        <location filename="../ui/main_window.cpp" line="512"/>
         <source>Working...</source>
         <translation>运行中...</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="511"/>
+        <location filename="../ui/main_window.cpp" line="512"/>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
@@ -2511,12 +2526,12 @@ Tokens: %4 in, %5 out (%6).</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="473"/>
+        <location filename="../ui/main_window.cpp" line="474"/>
         <source>It compiles (%1 s). Nothing was recorded: Evaluate tests and times it.</source>
         <translation>可以编译（%1 秒）。未记录任何内容：评测会测试并计时。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="476"/>
+        <location filename="../ui/main_window.cpp" line="477"/>
         <source>Did not compile: %1
 Not recorded: a kernel typed here that does not build is no attempt, so it makes no evaluation and no Case in the memory.</source>
         <translation>未能编译：%1
@@ -2527,13 +2542,13 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
     <name>kope::ui::ProfileForm</name>
     <message>
         <location filename="../ui/llm/profile_form.cpp" line="149"/>
-        <source>OpenAI-compatible (Chat Completions)</source>
-        <translation>OpenAI 兼容（Chat Completions）</translation>
+        <source>OpenAI-compatible (Chat Completions API)</source>
+        <translation>OpenAI 兼容（Chat Completions API）</translation>
     </message>
     <message>
         <location filename="../ui/llm/profile_form.cpp" line="150"/>
-        <source>Anthropic (Messages)</source>
-        <translation>Anthropic（Messages）</translation>
+        <source>Anthropic (Messages API)</source>
+        <translation>Anthropic（Messages API）</translation>
     </message>
     <message>
         <location filename="../ui/llm/profile_form.cpp" line="151"/>

@@ -38,6 +38,7 @@
 #include "doctor/doctor_dialog.h"
 #include "graph/graph_widget.h"
 #include "i18n.h"
+#include "llm/llm_settings_dialog.h"
 #include "kope/agent/store.h"
 #include "kope/memory/memory.h"
 #include "kope/model/suite.h"
@@ -78,6 +79,8 @@ const std::set<QString>& allowedWords() {
       "cpu", "gpu", "npu", "cuda", "ascend", "aten",             // devices and vendor libraries
       "json", "png", "svg", "graphml",                           // file formats
       "llm", "token", "tokens", "hap",                           // terms the zh_CN file keeps (see its "Token 预算")
+      "api", "url",                                              // terms of the LLM profiles ("API 密钥", "基础 URL")
+      "openai", "anthropic",                                     // the model vendors whose protocols kope speaks
       "seccomp", "bubblewrap", "cgroups", "smt", "perf",         // Linux mechanisms and tools the doctor names
       "dot", "sfdp", "forest",                                   // the graph's layout engines, by name
       "mib", "kib", "gib",                                       // units
@@ -105,6 +108,8 @@ class EnglishFinder {
         QRegularExpression(R"(\b(Ctrl|Shift|Alt|Esc|Del|Delete|F\d+)\b)"),                 // shortcuts
         QRegularExpression(R"(\b[a-z]+(:[0-9,-]+)+)"),                                      // device specs
         QRegularExpression(R"(\bfast_[0-9p]\b)"),                                           // KernelBench's fast_p metric
+        QRegularExpression(R"(\b(Chat Completions|Messages) API\b)"),                      // the protocols, by name
+        QRegularExpression(R"(\$[A-Z_][A-Z0-9_]*)"),                                        // environment variables
     };
     for (const auto& re : spans) s.replace(re, " ");
     static const QRegularExpression token(R"([A-Za-z0-9_.+-]+)");
@@ -366,6 +371,20 @@ class WindowWalk : public ::testing::Test {
     settle();
     walker.sweep(doctor);
     doctor->close();
+
+    // Settings > LLM profiles over a settings file of one profile on this machine.
+    setenv("XDG_CONFIG_HOME", (dir / "cfg").c_str(), 1);
+    test::write_text(dir / "cfg" / "kope" / "llm.json",
+                     R"({"profiles": {"local": {"provider": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m"}}})");
+    w.showLlmSettings();
+    LlmSettingsDialog* llm = w.llmSettingsDialog();
+    ASSERT_NE(llm, nullptr);
+    bool keyShown = false;
+    QObject::connect(llm, &LlmSettingsDialog::keyStatusShown, llm, [&] { keyShown = true; });
+    ASSERT_TRUE(waitFor([&] { return keyShown; }));
+    settle();
+    walker.sweep(llm);
+    llm->close();
   }
 };
 
@@ -391,7 +410,7 @@ TEST_F(WindowWalk, TheWalkFindsEnglishInTheSourceLanguage) {
   const auto& f = walker.found();
   for (const char* s : {"Run controller", "Experience graph", "Start run", "Tasks in flight", "Fit", "Export",
                         "all tasks", "Open in editor", "What the agent was shown", "Machine check", "Refresh",
-                        "Prune subtree…", "View as PNG…"})
+                        "Prune subtree…", "View as PNG…", "Test connection", "Add profile"})
     EXPECT_TRUE(f.count(s)) << "the walk did not see \"" << s << "\"; it saw:\n" << walker.report();
   EXPECT_GT(f.size(), 100u);
 }

@@ -178,6 +178,9 @@ void LlmSettingsDialog::retranslate() {
   remove_key_->setText(tr("Remove the key from the keychain"));
   test_->setText(tester_->running() ? tr("Cancel the test") : tr("&Test connection"));
   test_->setToolTip(tr("Send one tiny request with this profile as the form holds it (unsaved edits included)"));
+  // Named here: Qt's own translations of the standard buttons are not installed with the workbench.
+  save_->setText(tr("&Save"));
+  buttons_->button(QDialogButtonBox::Close)->setText(tr("&Close"));
   form_->retranslate();
   showBanner();
   if (!current_.isEmpty()) refreshKeyStatus();

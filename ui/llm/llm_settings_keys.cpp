@@ -44,7 +44,8 @@ void LlmSettingsDialog::refreshKeyStatus() {
                           : isLocal(p.base_url) ? tr("$%1 is not set: none is sent (a server on this machine may need none)").arg(var)
                                                 : tr("$%1 is not set: store a key, or set the variable").arg(var);
       text = r.missing ? tr("Not in %1; %2.").arg(KeyStore::where(), env)
-                       : tr("%1 cannot be reached (%2); %3.").arg(KeyStore::where(), r.error, env);
+                       // the keychain's own words on a line of their own, as the machine check quotes findings
+                       : tr("%1 cannot be reached; %2.").arg(KeyStore::where(), env) + "\n  - " + r.error;
     }
     if (file_.has(profile.toStdString()) && file_.stored_key(profile.toStdString()))
       text += "\n" + tr("The settings file holds a key for this profile: move it to the keychain (above).");

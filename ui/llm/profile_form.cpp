@@ -146,8 +146,8 @@ void ProfileForm::markErrors(const QStringList& fields) {
 }
 
 void ProfileForm::retranslate() {
-  provider_->setItemText(0, tr("OpenAI-compatible (Chat Completions)"));
-  provider_->setItemText(1, tr("Anthropic (Messages)"));
+  provider_->setItemText(0, tr("OpenAI-compatible (Chat Completions API)"));
+  provider_->setItemText(1, tr("Anthropic (Messages API)"));
   labels_["name"]->setText(tr("&Name"));
   labels_["provider"]->setText(tr("&Protocol"));
   labels_["base_url"]->setText(tr("&Base URL"));
