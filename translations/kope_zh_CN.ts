@@ -987,7 +987,7 @@
     <message>
         <location filename="../ui/attempt_actions.cpp" line="193"/>
         <source>Show its Case in the graph</source>
-        <translation>在经验图中显示其 Case</translation>
+        <translation>在经验图中显示其案例</translation>
     </message>
     <message>
         <location filename="../ui/attempt_actions.cpp" line="194"/>
@@ -1038,7 +1038,7 @@
     <message>
         <location filename="../ui/views/attempt_pane.cpp" line="78"/>
         <source>Double-click an attempt in the run controller, a Case in the graph or a History row to see everything about it here.</source>
-        <translation>双击运行控制器中的尝试、经验图中的 Case 或历史中的一行，即可在此查看它的全部信息。</translation>
+        <translation>双击运行控制器中的尝试、经验图中的案例或历史中的一行，即可在此查看它的全部信息。</translation>
     </message>
     <message>
         <location filename="../ui/views/attempt_pane.cpp" line="82"/>
@@ -1068,7 +1068,7 @@
     <message>
         <location filename="../ui/views/attempt_pane.cpp" line="87"/>
         <source>Case %1</source>
-        <translation>Case %1</translation>
+        <translation>案例 %1</translation>
     </message>
     <message>
         <location filename="../ui/views/attempt_pane.cpp" line="88"/>
@@ -1133,7 +1133,7 @@
     <message>
         <location filename="../ui/views/attempt_pane.cpp" line="137"/>
         <source>Show Case in graph</source>
-        <translation>在经验图中显示 Case</translation>
+        <translation>在经验图中显示案例</translation>
     </message>
     <message>
         <location filename="../ui/views/attempt_pane.cpp" line="138"/>

@@ -104,6 +104,7 @@ class EnglishFinder {
         QRegularExpression(R"(\*\.\w+)"),                                                   // file patterns
         QRegularExpression(R"(\b(Ctrl|Shift|Alt|Esc|Del|Delete|F\d+)\b)"),                 // shortcuts
         QRegularExpression(R"(\b[a-z]+(:[0-9,-]+)+)"),                                      // device specs
+        QRegularExpression(R"(\bfast_\d+\b)"),                                                // the method's metric, by name
     };
     for (const auto& re : spans) s.replace(re, " ");
     static const QRegularExpression token(R"([A-Za-z0-9_.+-]+)");
