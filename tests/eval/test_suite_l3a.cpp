@@ -27,7 +27,8 @@ namespace {
 // In the order they were added; each one's task, kernels and tests land together.
 const std::vector<std::string> kL3a = {"transpose", "strided_slice", "adaptive_avg_pool_3d", "dilation_2d",
                                         "depthwise_conv_2d", "conv_2d",
-                                        "conv_3d_backprop_filter", "add_rms_norm_dynamic_quant"};
+                                        "conv_3d_backprop_filter", "add_rms_norm_dynamic_quant",
+                                        "dequant_swiglu_quant"};
 
 // Cases up to this many elements (inputs plus outputs), and not marked large, run in the quick tests.
 constexpr int64_t kQuickElements = 600000;
