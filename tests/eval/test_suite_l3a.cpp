@@ -28,7 +28,7 @@ namespace {
 const std::vector<std::string> kL3a = {"transpose", "strided_slice", "adaptive_avg_pool_3d", "dilation_2d",
                                         "depthwise_conv_2d", "conv_2d",
                                         "conv_3d_backprop_filter", "add_rms_norm_dynamic_quant",
-                                        "dequant_swiglu_quant"};
+                                        "dequant_swiglu_quant", "engram_gate_fusion"};
 
 // Cases up to this many elements (inputs plus outputs), and not marked large, run in the quick tests.
 constexpr int64_t kQuickElements = 600000;
