@@ -11,6 +11,7 @@ namespace {
 constexpr int kMR = 6;    // output channels per register tile (broadcast)
 constexpr int kNR = 32;   // output pixels per register tile (two zmm)
 constexpr int64_t kKC = 128;  // a 32-column strip of a K block: 16 KiB, half of L1
+constexpr int64_t kColumns = 512;  // output pixels per block: 256 KiB of packed input, in L2
 
 inline float ld(const kope_tensor& t, int64_t i) {
   switch (t.dtype) {
@@ -78,14 +79,15 @@ struct Geometry {
   int64_t Ci, H, W, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw;
 };
 
-// Row k = (ci, kh, kw) of the unfolded input: the tap of every output pixel, zero where it falls in the padding.
-void unfold_row(const Geometry& g, const float* x, int64_t k, float* o) {
+// Row k = (ci, kh, kw) of the unfolded input over output rows [oh0, oh1): the tap of each of those output pixels,
+// zero where it falls in the padding.
+void unfold_row(const Geometry& g, const float* x, int64_t k, int64_t oh0, int64_t oh1, float* o) {
   const int64_t kw = k % g.KW, kh = (k / g.KW) % g.KH, ci = k / (g.KW * g.KH);
   const int64_t off = kw * g.dw - g.pw;  // input column of output column ow is ow*sw + off
   // the output columns whose input column lies inside [0, W)
   const int64_t lo = off >= 0 ? 0 : std::min(g.OW, (-off + g.sw - 1) / g.sw);
   const int64_t hi = std::max(lo, std::min(g.OW, g.W - off <= 0 ? 0 : (g.W - off - 1) / g.sw + 1));
-  for (int64_t oh = 0; oh < g.OH; ++oh, o += g.OW) {
+  for (int64_t oh = oh0; oh < oh1; ++oh, o += g.OW) {
     const int64_t h = oh * g.sh - g.ph + kh * g.dh;
     if (h < 0 || h >= g.H) {
       std::memset(o, 0, sizeof(float) * g.OW);
@@ -100,35 +102,42 @@ void unfold_row(const Geometry& g, const float* x, int64_t k, float* o) {
   }
 }
 
-// C [M, P] (row stride P, holding the bias) += packed A [M, K] * unfold(x) [K, P]. Each K block of the unfolded
-// input is written row by row (one L1-sized row at a time, never the whole matrix) into contiguous 32-column
-// strips, so a tile walks 16 KiB in order; every output-channel panel then passes over a strip while it is in L1.
+// C [M, P] (row stride P, holding the bias) += packed A [M, K] * unfold(x) [K, P], a block of whole output rows
+// (about kColumns pixels) at a time so that block's slice of C and of the packed input stay in L2 across the K
+// blocks. Each K block of the unfolded input is written row by row (one L1-sized row at a time, never the whole
+// matrix) into contiguous 32-column strips, so a tile walks 16 KiB in order; every output-channel panel then
+// passes over a strip while it is in L1.
 void conv_gemm(const Geometry& g, int64_t M, const float* ap, const float* x, float* c, std::vector<float>& bp,
                std::vector<float>& row) {
-  const int64_t K = g.Ci * g.KH * g.KW, P = g.OH * g.OW, strips = (P + kNR - 1) / kNR;
+  const int64_t K = g.Ci * g.KH * g.KW, P = g.OH * g.OW;
   const bool pointwise = g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0;
-  bp.resize(strips * kKC * kNR);
-  row.resize(P);
-  for (int64_t k0 = 0; k0 < K; k0 += kKC) {
-    const int64_t kc = std::min(kKC, K - k0);
-    for (int64_t k = 0; k < kc; ++k) {
-      const float* r = x + (k0 + k) * P;  // a 1x1 unit-stride filter: the input row is the unfolded row
-      if (!pointwise) {
-        unfold_row(g, x, k0 + k, row.data());
-        r = row.data();
+  const int64_t rows = std::max<int64_t>(1, kColumns / g.OW), most = std::min(g.OH, rows) * g.OW;
+  bp.resize(((most + kNR - 1) / kNR) * kKC * kNR);
+  row.resize(most);
+  for (int64_t oh0 = 0; oh0 < g.OH; oh0 += rows) {
+    const int64_t oh1 = std::min(g.OH, oh0 + rows), p0 = oh0 * g.OW, n = (oh1 - oh0) * g.OW;
+    const int64_t strips = (n + kNR - 1) / kNR;
+    for (int64_t k0 = 0; k0 < K; k0 += kKC) {
+      const int64_t kc = std::min(kKC, K - k0);
+      for (int64_t k = 0; k < kc; ++k) {
+        const float* r = x + (k0 + k) * P + p0;  // a 1x1 unit-stride filter: the input row is the unfolded row
+        if (!pointwise) {
+          unfold_row(g, x, k0 + k, oh0, oh1, row.data());
+          r = row.data();
+        }
+        for (int64_t s = 0; s < strips; ++s) {
+          const int64_t j0 = s * kNR, nc = std::min<int64_t>(kNR, n - j0);
+          float* d = bp.data() + (s * kc + k) * kNR;
+          _mm512_storeu_ps(d, _mm512_maskz_loadu_ps(tail_mask(nc), r + j0));
+          _mm512_storeu_ps(d + 16, _mm512_maskz_loadu_ps(tail_mask(nc - 16), r + j0 + 16));
+        }
       }
       for (int64_t s = 0; s < strips; ++s) {
-        const int64_t j0 = s * kNR, nc = std::min<int64_t>(kNR, P - j0);
-        float* d = bp.data() + (s * kc + k) * kNR;
-        _mm512_storeu_ps(d, _mm512_maskz_loadu_ps(tail_mask(nc), r + j0));
-        _mm512_storeu_ps(d + 16, _mm512_maskz_loadu_ps(tail_mask(nc - 16), r + j0 + 16));
+        const int64_t j0 = s * kNR;
+        for (int64_t i0 = 0; i0 < M; i0 += kMR)
+          tile(kc, ap + (i0 / kMR) * K * kMR + k0 * kMR, bp.data() + s * kc * kNR, kNR, c + i0 * P + p0 + j0, P,
+               (int)std::min<int64_t>(kMR, M - i0), std::min<int64_t>(kNR, n - j0));
       }
-    }
-    for (int64_t s = 0; s < strips; ++s) {
-      const int64_t j0 = s * kNR;
-      for (int64_t i0 = 0; i0 < M; i0 += kMR)
-        tile(kc, ap + (i0 / kMR) * K * kMR + k0 * kMR, bp.data() + s * kc * kNR, kNR, c + i0 * P + j0, P,
-             (int)std::min<int64_t>(kMR, M - i0), std::min<int64_t>(kNR, P - j0));
     }
   }
 }
