@@ -1,6 +1,7 @@
 // The first half of the L3 operators (issue 21): data movement (transpose, strided_slice), pooling and
 // morphology (adaptive_avg_pool_3d, dilation_2d), convolutions (depthwise_conv_2d, conv_2d,
-// conv_3d_backprop_filter) and the fused quantising norms (add_rms_norm_dynamic_quant, dequant_swiglu_quant).
+// conv_3d_backprop_filter), the fused quantising operators (add_rms_norm_dynamic_quant, dequant_swiglu_quant) and
+// Engram's gate (engram_gate_fusion).
 // Every task parses and holds what a suite task must; its fp64 reference passes against itself; its shipped
 // correct kernel passes and its shipped wrong kernel is rejected (the ATen baselines: test_library_baselines.cpp,
 // whose builds take most of a minute each). Real compiles and runner processes, quick settings, the cases up to
@@ -26,7 +27,9 @@ namespace {
 
 // In the order they were added; each one's task, kernels and tests land together.
 const std::vector<std::string> kL3a = {"transpose", "strided_slice", "adaptive_avg_pool_3d", "dilation_2d",
-                                        "depthwise_conv_2d"};
+                                        "depthwise_conv_2d", "conv_2d",
+                                        "conv_3d_backprop_filter", "add_rms_norm_dynamic_quant",
+                                        "dequant_swiglu_quant", "engram_gate_fusion"};
 
 // Cases up to this many elements (inputs plus outputs), and not marked large, run in the quick tests.
 constexpr int64_t kQuickElements = 600000;
