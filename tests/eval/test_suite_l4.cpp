@@ -19,7 +19,8 @@ using namespace kope::exec;
 
 namespace {
 
-const std::vector<std::string> kL4 = {"gqa", "grouped_matmul_swiglu_quant", "gru", "lstm", "mha", "mla", "sparse_flash_attention"};
+const std::vector<std::string> kL4 = {"gqa", "grouped_matmul_swiglu_quant", "gru", "lstm", "mha", "mla", "mla_prolog",
+                                      "sparse_flash_attention"};
 
 // Cases up to this many elements (inputs plus outputs) run here: a few hundred thousand keeps each task's goldens,
 // reference, correct and wrong runs within seconds.
