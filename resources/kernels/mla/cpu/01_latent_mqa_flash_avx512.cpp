@@ -1,10 +1,11 @@
-// thought: absorbed MLA is multi-query attention over one shared latent cache (keys = [ckv | k_rope], values = ckv), so take every (query, head) row of a batch as the rows of one flash attention: pack the cache once per batch (keys transposed into blocks of 64, values as fp32 rows), then per block of 64 rows stream key blocks with an online softmax and 4x64 AVX-512 register tiles for Q.K^T and P.V, a polynomial exp; the causal limit of a row follows its query position s = row / H
+// thought: absorbed MLA is multi-query attention over one shared latent cache (keys = [ckv | k_rope], values = ckv), so take every (query, head) row of a batch as the rows of one flash attention: pack the cache once per batch (keys transposed into blocks of 64, values as fp32 rows), then per block of 64 rows stream key blocks with an online softmax and 4x64 AVX-512 register tiles for Q.K^T and P.V, a polynomial exp; the causal limit of a row follows its query position s = row / H; bf16 caches go through AVX512-BF16 dot products (two products a lane per instruction) on word-packed keys, key-pair-packed values and bf16-rounded probabilities
 // kope:cxxflags -O3 -march=native -fno-math-errno -fno-trapping-math
 #include "kope_kernel.h"
 #include <immintrin.h>
 #include <stdlib.h>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -222,18 +223,165 @@ template <int DT> void batch(const Batch& h, Scratch& s) {
   }
 }
 
+// ---- bf16 inputs: AVX512-BF16 dot products, two products a lane per instruction, fp32 sums ----
+// Keys packed as 32-bit words of (d, d + 1) pairs, Kb[(block Dk2 + pair) BK + c]; values as words of key pairs
+// (j, j + 1) per column, Vb[(block BK/2 + j/2) Cp + d]; the low half of a word is the even element, as
+// vdpbf16ps pairs them. Queries stay unscaled bf16 (exact); the scale multiplies the fp32 scores, and the
+// probabilities are rounded to bf16 for the P.V products (2^-9 each, far inside bf16's output threshold).
+struct ScratchB {
+  std::vector<uint32_t> kb, vb, qb, pb;
+  std::vector<float> p, o, m, l;
+  std::vector<uint16_t> row;
+};
+
+inline uint32_t word_at(const uint16_t* v, int64_t p) {
+  uint32_t w;
+  std::memcpy(&w, v + 2 * p, 4);
+  return w;
+}
+
+// One key row [ckv | k_rope] as bf16 into row (padded with 0 to an even width).
+inline void key_row(const Batch& h, int64_t j, std::vector<uint16_t>& row) {
+  const uint16_t *c = static_cast<const uint16_t*>(h.ckv) + j * h.C, *r = static_cast<const uint16_t*>(h.kr) + j * h.R;
+  std::copy(c, c + h.C, row.begin());
+  std::copy(r, r + h.R, row.begin() + h.C);
+}
+
+void pack_bf16(const Batch& h, ScratchB& s) {
+  const int64_t nb = (h.L + BK - 1) / BK, Dk2 = (h.Dk + 1) / 2;
+  s.kb.assign(nb * Dk2 * BK, 0u);
+  s.vb.assign(nb * (BK / 2) * h.Cp, 0u);
+  s.row.assign(Dk2 * 2, 0);
+  for (int64_t j = 0; j < h.L; ++j) {
+    key_row(h, j, s.row);
+    uint32_t* dst = &s.kb[(j / BK) * Dk2 * BK + j % BK];
+    for (int64_t p = 0; p < Dk2; ++p) dst[p * BK] = word_at(s.row.data(), p);
+  }
+  const uint16_t* ckv = static_cast<const uint16_t*>(h.ckv);
+  for (int64_t j = 0; j < h.L; j += 2) {
+    const uint16_t *a = ckv + j * h.C, *b = ckv + (j + 1) * h.C;
+    uint32_t* dst = &s.vb[((j / BK) * (BK / 2) + (j % BK) / 2) * h.Cp];
+    if (j + 1 < h.L)
+      for (int64_t d = 0; d < h.C; ++d) dst[d] = a[d] | (uint32_t)b[d] << 16;
+    else
+      for (int64_t d = 0; d < h.C; ++d) dst[d] = a[d];
+  }
+}
+
+template <int R> inline void scores_bf16(const uint32_t* q, int64_t Dk2, const uint32_t* kb, float scale, float* p) {
+  __m512 acc[R][4];
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < 4; ++c) acc[r][c] = _mm512_setzero_ps();
+  for (int64_t d = 0; d < Dk2; ++d) {
+    const uint32_t* k = kb + d * BK;
+    const __m512bh k0 = (__m512bh)_mm512_loadu_si512(k), k1 = (__m512bh)_mm512_loadu_si512(k + 16);
+    const __m512bh k2 = (__m512bh)_mm512_loadu_si512(k + 32), k3 = (__m512bh)_mm512_loadu_si512(k + 48);
+    for (int r = 0; r < R; ++r) {
+      const __m512bh qv = (__m512bh)_mm512_set1_epi32((int)q[r * Dk2 + d]);
+      acc[r][0] = _mm512_dpbf16_ps(acc[r][0], qv, k0);
+      acc[r][1] = _mm512_dpbf16_ps(acc[r][1], qv, k1);
+      acc[r][2] = _mm512_dpbf16_ps(acc[r][2], qv, k2);
+      acc[r][3] = _mm512_dpbf16_ps(acc[r][3], qv, k3);
+    }
+  }
+  const __m512 sc = _mm512_set1_ps(scale);
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < 4; ++c) _mm512_storeu_ps(p + r * BK + c * 16, _mm512_mul_ps(acc[r][c], sc));
+}
+
+template <int R, int NV> inline void pv_bf16(const uint32_t* pb, const uint32_t* vb, int64_t Cp, int njp, float* o, int64_t dc) {
+  __m512 acc[R][NV];
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < NV; ++c) acc[r][c] = _mm512_loadu_ps(o + r * Cp + dc + c * 16);
+  for (int jp = 0; jp < njp; ++jp) {
+    __m512bh vv[NV];
+    for (int c = 0; c < NV; ++c) vv[c] = (__m512bh)_mm512_loadu_si512(vb + jp * Cp + dc + c * 16);
+    for (int r = 0; r < R; ++r) {
+      const __m512bh pw = (__m512bh)_mm512_set1_epi32((int)pb[r * (BK / 2) + jp]);
+      for (int c = 0; c < NV; ++c) acc[r][c] = _mm512_dpbf16_ps(acc[r][c], pw, vv[c]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < NV; ++c) _mm512_storeu_ps(o + r * Cp + dc + c * 16, acc[r][c]);
+}
+
+template <int R> void pv_rows_bf16(const uint32_t* pb, const uint32_t* vb, int64_t Cp, int njp, float* o) {
+  for (int64_t dc = 0; dc < Cp; dc += 64) {
+    switch ((int)std::min<int64_t>(4, (Cp - dc) / 16)) {
+      case 4: pv_bf16<R, 4>(pb, vb, Cp, njp, o, dc); break;
+      case 3: pv_bf16<R, 3>(pb, vb, Cp, njp, o, dc); break;
+      case 2: pv_bf16<R, 2>(pb, vb, Cp, njp, o, dc); break;
+      default: pv_bf16<R, 1>(pb, vb, Cp, njp, o, dc); break;
+    }
+  }
+}
+
+template <int R> void block_rows_bf16(ScratchB& s, const Batch& h, int64_t i0, int r0, int64_t j0, int nj) {
+  const int64_t Dk2 = (h.Dk + 1) / 2;
+  scores_bf16<R>(&s.qb[r0 * Dk2], Dk2, &s.kb[(j0 / BK) * Dk2 * BK], h.scale, &s.p[r0 * BK]);
+  for (int r = r0; r < r0 + R; ++r) {
+    const int64_t lim = key_limit(h, i0 + r);
+    float* p = &s.p[r * BK];
+    for (int64_t j = std::max<int64_t>(0, lim - j0); j < BK; ++j) p[j] = -INFINITY;
+    online_softmax(p, s.m[r], s.l[r], &s.o[r * h.Cp], h.Cp);
+    for (int c = 0; c < BK; c += 32)
+      _mm512_storeu_si512(&s.pb[r * (BK / 2) + c / 2],
+                          (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(p + c + 16), _mm512_loadu_ps(p + c)));
+  }
+  pv_rows_bf16<R>(&s.pb[r0 * (BK / 2)], &s.vb[(j0 / BK) * (BK / 2) * h.Cp], h.Cp, (nj + 1) / 2, &s.o[r0 * h.Cp]);
+}
+
+void batch_bf16(const Batch& h, ScratchB& s) {
+  pack_bf16(h, s);
+  const int64_t Dk2 = (h.Dk + 1) / 2, rows = h.S * h.H;
+  s.qb.resize(BQ * Dk2);
+  s.pb.resize(BQ * BK / 2);
+  s.p.resize(BQ * BK);
+  s.o.resize(BQ * h.Cp);
+  s.m.resize(BQ);
+  s.l.resize(BQ);
+  for (int64_t i0 = 0; i0 < rows; i0 += BQ) {
+    const int nq = (int)std::min<int64_t>(BQ, rows - i0);
+    for (int r = 0; r < nq; ++r) {  // [q | q_rope] of the row as bf16 pairs, unscaled
+      const uint16_t *q = static_cast<const uint16_t*>(h.q) + (i0 + r) * h.C, *qr = static_cast<const uint16_t*>(h.qr) + (i0 + r) * h.R;
+      std::copy(q, q + h.C, s.row.begin());
+      std::copy(qr, qr + h.R, s.row.begin() + h.C);
+      for (int64_t p = 0; p < Dk2; ++p) s.qb[r * Dk2 + p] = word_at(s.row.data(), p);
+    }
+    std::fill(s.o.begin(), s.o.end(), 0.0f);
+    std::fill(s.m.begin(), s.m.end(), -INFINITY);
+    std::fill(s.l.begin(), s.l.end(), 0.0f);
+    const int64_t jend = key_limit(h, i0 + nq - 1);
+    for (int64_t j0 = 0; j0 < jend; j0 += BK) {
+      const int nj = (int)std::min<int64_t>(BK, jend - j0);
+      int r0 = 0;
+      for (; r0 + 4 <= nq; r0 += 4) block_rows_bf16<4>(s, h, i0, r0, j0, nj);
+      switch (nq - r0) {
+        case 3: block_rows_bf16<3>(s, h, i0, r0, j0, nj); break;
+        case 2: block_rows_bf16<2>(s, h, i0, r0, j0, nj); break;
+        case 1: block_rows_bf16<1>(s, h, i0, r0, j0, nj); break;
+        default: break;
+      }
+    }
+    for (int r = 0; r < nq; ++r)
+      for (int64_t d = 0; d < h.C; ++d) st1<KOPE_BF16>(h.o, (i0 + r) * h.C + d, s.o[r * h.Cp + d] / s.l[r]);
+  }
+}
+
 template <int DT> int run(const kope_args* a) {
   const kope_tensor &q = a->inputs[0], &qr = a->inputs[1], &ckv = a->inputs[2], &kr = a->inputs[3];
   const int64_t B = q.shape[0], S = q.shape[1], H = q.shape[2], C = q.shape[3], R = qr.shape[3], L = ckv.shape[1];
   const int64_t es = DT == KOPE_F32 ? 4 : 2;
   static Scratch s;
+  static ScratchB sb;
   for (int64_t b = 0; b < B; ++b) {
     const char *qb = static_cast<const char*>(q.data), *qrb = static_cast<const char*>(qr.data);
     const char *cb = static_cast<const char*>(ckv.data), *kb = static_cast<const char*>(kr.data);
     Batch h{qb + b * S * H * C * es, qrb + b * S * H * R * es, cb + b * L * C * es, kb + b * L * R * es,
             static_cast<char*>(a->outputs[0].data) + b * S * H * C * es, S, H, L, C, R, C + R, (C + 15) / 16 * 16,
             kope_attr_or(a, "causal", 0) != 0, (float)kope_attr_or(a, "scale", 0.07216878364870322)};
-    batch<DT>(h, s);
+    if constexpr (DT == KOPE_BF16) batch_bf16(h, sb);
+    else batch<DT>(h, s);
   }
   return 0;
 }

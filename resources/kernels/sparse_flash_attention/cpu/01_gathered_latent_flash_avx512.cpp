@@ -1,10 +1,11 @@
-// thought: sparse attention in MLA-absorb mode is multi-query attention of the H heads of one query over only its selected latent rows, so per query position filter its index list (padding -1 and keys past the causal limit dropped), gather those rows once into transposed key blocks of 64 and fp32 value rows, then run all H heads against them as one flash attention with an online softmax and 4x64 AVX-512 register tiles; a query with no valid key writes 0
+// thought: sparse attention in MLA-absorb mode is multi-query attention of the H heads of one query over only its selected latent rows, so per query position filter its index list (padding -1 and keys past the causal limit dropped), gather those rows once into transposed key blocks of 64 and fp32 value rows, then run all H heads against them as one flash attention with an online softmax and 4x64 AVX-512 register tiles; a query with no valid key writes 0; bf16 caches go through AVX512-BF16 dot products on word-packed gathered keys, key-pair-packed values and bf16-rounded probabilities
 // kope:cxxflags -O3 -march=native -fno-math-errno -fno-trapping-math
 #include "kope_kernel.h"
 #include <immintrin.h>
 #include <stdlib.h>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -186,10 +187,161 @@ template <int DT> void load_queries(const Query& h, Scratch& s, int64_t i0, int 
   }
 }
 
+// ---- bf16 inputs: AVX512-BF16 dot products, two products a lane per instruction, fp32 sums ----
+// Keys packed as 32-bit words of (d, d + 1) pairs, Kb[(block Dk2 + pair) BK + c]; values as words of key pairs
+// (j, j + 1) per column, Vb[(block BK/2 + j/2) Cp + d]; the low half of a word is the even element, as
+// vdpbf16ps pairs them. Queries stay unscaled bf16 (exact); the scale multiplies the fp32 scores, and the
+// probabilities are rounded to bf16 for the P.V products (2^-9 each, far inside bf16's output threshold).
+struct ScratchB {
+  std::vector<uint32_t> kb, vb, qb, pb;
+  std::vector<float> p, o, m, l;
+  std::vector<uint16_t> row;
+};
+
+inline uint32_t word_at(const uint16_t* v, int64_t p) {
+  uint32_t w;
+  std::memcpy(&w, v + 2 * p, 4);
+  return w;
+}
+
+// One key row [kv | k_rope] as bf16 into row (padded with 0 to an even width).
+inline void key_row(const Query& h, int64_t j, std::vector<uint16_t>& row) {
+  const uint16_t *c = static_cast<const uint16_t*>(h.kv) + j * h.C, *r = static_cast<const uint16_t*>(h.kr) + j * h.R;
+  std::copy(c, c + h.C, row.begin());
+  std::copy(r, r + h.R, row.begin() + h.C);
+}
+
+// The selected keys gathered: Kb from [kv | k_rope] rows, Vb from pairs of selected kv rows.
+void gather_bf16(const Query& h, ScratchB& s) {
+  const int64_t nb = (h.n + BK - 1) / BK, Dk2 = (h.Dk + 1) / 2;
+  s.kb.assign(nb * Dk2 * BK, 0u);
+  s.vb.assign(nb * (BK / 2) * h.Cp, 0u);
+  s.row.assign(Dk2 * 2, 0);
+  for (int64_t c = 0; c < h.n; ++c) {
+    key_row(h, h.keys[c], s.row);
+    uint32_t* dst = &s.kb[(c / BK) * Dk2 * BK + c % BK];
+    for (int64_t p = 0; p < Dk2; ++p) dst[p * BK] = word_at(s.row.data(), p);
+  }
+  const uint16_t* kv = static_cast<const uint16_t*>(h.kv);
+  for (int64_t c = 0; c < h.n; c += 2) {
+    const uint16_t* a = kv + h.keys[c] * h.C;
+    uint32_t* dst = &s.vb[((c / BK) * (BK / 2) + (c % BK) / 2) * h.Cp];
+    if (c + 1 < h.n) {
+      const uint16_t* b = kv + h.keys[c + 1] * h.C;
+      for (int64_t d = 0; d < h.C; ++d) dst[d] = a[d] | (uint32_t)b[d] << 16;
+    } else {
+      for (int64_t d = 0; d < h.C; ++d) dst[d] = a[d];
+    }
+  }
+}
+
+template <int R> inline void scores_bf16(const uint32_t* q, int64_t Dk2, const uint32_t* kb, float scale, float* p) {
+  __m512 acc[R][4];
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < 4; ++c) acc[r][c] = _mm512_setzero_ps();
+  for (int64_t d = 0; d < Dk2; ++d) {
+    const uint32_t* k = kb + d * BK;
+    const __m512bh k0 = (__m512bh)_mm512_loadu_si512(k), k1 = (__m512bh)_mm512_loadu_si512(k + 16);
+    const __m512bh k2 = (__m512bh)_mm512_loadu_si512(k + 32), k3 = (__m512bh)_mm512_loadu_si512(k + 48);
+    for (int r = 0; r < R; ++r) {
+      const __m512bh qv = (__m512bh)_mm512_set1_epi32((int)q[r * Dk2 + d]);
+      acc[r][0] = _mm512_dpbf16_ps(acc[r][0], qv, k0);
+      acc[r][1] = _mm512_dpbf16_ps(acc[r][1], qv, k1);
+      acc[r][2] = _mm512_dpbf16_ps(acc[r][2], qv, k2);
+      acc[r][3] = _mm512_dpbf16_ps(acc[r][3], qv, k3);
+    }
+  }
+  const __m512 sc = _mm512_set1_ps(scale);
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < 4; ++c) _mm512_storeu_ps(p + r * BK + c * 16, _mm512_mul_ps(acc[r][c], sc));
+}
+
+template <int R, int NV> inline void pv_bf16(const uint32_t* pb, const uint32_t* vb, int64_t Cp, int njp, float* o, int64_t dc) {
+  __m512 acc[R][NV];
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < NV; ++c) acc[r][c] = _mm512_loadu_ps(o + r * Cp + dc + c * 16);
+  for (int jp = 0; jp < njp; ++jp) {
+    __m512bh vv[NV];
+    for (int c = 0; c < NV; ++c) vv[c] = (__m512bh)_mm512_loadu_si512(vb + jp * Cp + dc + c * 16);
+    for (int r = 0; r < R; ++r) {
+      const __m512bh pw = (__m512bh)_mm512_set1_epi32((int)pb[r * (BK / 2) + jp]);
+      for (int c = 0; c < NV; ++c) acc[r][c] = _mm512_dpbf16_ps(acc[r][c], pw, vv[c]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < NV; ++c) _mm512_storeu_ps(o + r * Cp + dc + c * 16, acc[r][c]);
+}
+
+template <int R> void pv_rows_bf16(const uint32_t* pb, const uint32_t* vb, int64_t Cp, int njp, float* o) {
+  for (int64_t dc = 0; dc < Cp; dc += 64) {
+    switch ((int)std::min<int64_t>(4, (Cp - dc) / 16)) {
+      case 4: pv_bf16<R, 4>(pb, vb, Cp, njp, o, dc); break;
+      case 3: pv_bf16<R, 3>(pb, vb, Cp, njp, o, dc); break;
+      case 2: pv_bf16<R, 2>(pb, vb, Cp, njp, o, dc); break;
+      default: pv_bf16<R, 1>(pb, vb, Cp, njp, o, dc); break;
+    }
+  }
+}
+
+template <int R> void block_rows_bf16(ScratchB& s, const Query& h, int r0, int64_t j0, int nj) {
+  const int64_t Dk2 = (h.Dk + 1) / 2;
+  scores_bf16<R>(&s.qb[r0 * Dk2], Dk2, &s.kb[(j0 / BK) * Dk2 * BK], h.scale, &s.p[r0 * BK]);
+  for (int r = r0; r < r0 + R; ++r) {
+    float* p = &s.p[r * BK];
+    for (int j = nj; j < BK; ++j) p[j] = -INFINITY;
+    online_softmax(p, s.m[r], s.l[r], &s.o[r * h.Cp], h.Cp);
+    for (int c = 0; c < BK; c += 32)
+      _mm512_storeu_si512(&s.pb[r * (BK / 2) + c / 2],
+                          (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(p + c + 16), _mm512_loadu_ps(p + c)));
+  }
+  pv_rows_bf16<R>(&s.pb[r0 * (BK / 2)], &s.vb[(j0 / BK) * (BK / 2) * h.Cp], h.Cp, (nj + 1) / 2, &s.o[r0 * h.Cp]);
+}
+
+// All H heads of one query position over its gathered keys (n > 0).
+void query_bf16(const Query& h, ScratchB& s) {
+  gather_bf16(h, s);
+  const int64_t Dk2 = (h.Dk + 1) / 2;
+  s.qb.resize(BQ * Dk2);
+  s.pb.resize(BQ * BK / 2);
+  s.p.resize(BQ * BK);
+  s.o.resize(BQ * h.Cp);
+  s.m.resize(BQ);
+  s.l.resize(BQ);
+  for (int64_t i0 = 0; i0 < h.H; i0 += BQ) {
+    const int nq = (int)std::min<int64_t>(BQ, h.H - i0);
+    for (int r = 0; r < nq; ++r) {  // [q | q_rope] of the head as bf16 pairs, unscaled
+      const uint16_t *q = static_cast<const uint16_t*>(h.q) + (i0 + r) * h.C, *qr = static_cast<const uint16_t*>(h.qr) + (i0 + r) * h.R;
+      std::copy(q, q + h.C, s.row.begin());
+      std::copy(qr, qr + h.R, s.row.begin() + h.C);
+      for (int64_t p = 0; p < Dk2; ++p) s.qb[r * Dk2 + p] = word_at(s.row.data(), p);
+    }
+    std::fill(s.o.begin(), s.o.end(), 0.0f);
+    std::fill(s.m.begin(), s.m.end(), -INFINITY);
+    std::fill(s.l.begin(), s.l.end(), 0.0f);
+    for (int64_t j0 = 0; j0 < h.n; j0 += BK) {
+      const int nj = (int)std::min<int64_t>(BK, h.n - j0);
+      int r0 = 0;
+      for (; r0 + 4 <= nq; r0 += 4) block_rows_bf16<4>(s, h, r0, j0, nj);
+      switch (nq - r0) {
+        case 3: block_rows_bf16<3>(s, h, r0, j0, nj); break;
+        case 2: block_rows_bf16<2>(s, h, r0, j0, nj); break;
+        case 1: block_rows_bf16<1>(s, h, r0, j0, nj); break;
+        default: break;
+      }
+    }
+    for (int r = 0; r < nq; ++r)
+      for (int64_t d = 0; d < h.C; ++d) st1<KOPE_BF16>(h.o, (i0 + r) * h.C + d, s.o[r * h.Cp + d] / s.l[r]);
+  }
+}
+
 template <int DT> void query(const Query& h, Scratch& s) {
   if (h.n == 0) {  // nothing to attend to: 0, as CANN writes it, rather than 0/0
     for (int64_t e = 0; e < h.H * h.C; ++e) st1<DT>(h.o, e, 0.0f);
     return;
+  }
+  if constexpr (DT == KOPE_BF16) {
+    static ScratchB sb;
+    return query_bf16(h, sb);
   }
   gather<DT>(h, s);
   s.q.resize(BQ * h.Dk);
