@@ -240,31 +240,46 @@ inline uint32_t word_at(const uint16_t* v, int64_t p) {
   return w;
 }
 
-// One key row [ckv | k_rope] as bf16 into row (padded with 0 to an even width).
-inline void key_row(const Batch& h, int64_t j, std::vector<uint16_t>& row) {
-  const uint16_t *c = static_cast<const uint16_t*>(h.ckv) + j * h.C, *r = static_cast<const uint16_t*>(h.kr) + j * h.R;
-  std::copy(c, c + h.C, row.begin());
-  std::copy(r, r + h.R, row.begin() + h.C);
-}
-
+// Sixteen keys at a time are staged as bf16 rows [ckv | k_rope] (padded to whole 16-word chunks), then each word
+// position is one 16-lane gather from the staged rows and one vector store into Kb; value rows pair up by a
+// 16-bit interleave.
 void pack_bf16(const Batch& h, ScratchB& s) {
-  const int64_t nb = (h.L + BK - 1) / BK, Dk2 = (h.Dk + 1) / 2;
+  const int64_t nb = (h.L + BK - 1) / BK, Dk2 = (h.Dk + 1) / 2, W = (Dk2 + 15) / 16 * 16;
   s.kb.assign(nb * Dk2 * BK, 0u);
   s.vb.assign(nb * (BK / 2) * h.Cp, 0u);
-  s.row.assign(Dk2 * 2, 0);
-  for (int64_t j = 0; j < h.L; ++j) {
-    key_row(h, j, s.row);
-    uint32_t* dst = &s.kb[(j / BK) * Dk2 * BK + j % BK];
-    for (int64_t p = 0; p < Dk2; ++p) dst[p * BK] = word_at(s.row.data(), p);
+  s.row.assign(16 * W * 2, 0);
+  const __m512i rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                          _mm512_set1_epi32((int)W));
+  const uint16_t *ckv = static_cast<const uint16_t*>(h.ckv), *kr = static_cast<const uint16_t*>(h.kr);
+  for (int64_t j0 = 0; j0 < h.L; j0 += 16) {
+    const int m = (int)std::min<int64_t>(16, h.L - j0);
+    for (int i = 0; i < m; ++i) {
+      std::memcpy(&s.row[i * W * 2], ckv + (j0 + i) * h.C, h.C * 2);
+      std::memcpy(&s.row[i * W * 2 + h.C], kr + (j0 + i) * h.R, h.R * 2);
+    }
+    const __mmask16 lanes = m >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << m) - 1);
+    uint32_t* dst = &s.kb[(j0 / BK) * Dk2 * BK + j0 % BK];
+    const int* base = reinterpret_cast<const int*>(s.row.data());
+    for (int64_t p = 0; p < Dk2; ++p)
+      _mm512_mask_storeu_epi32(dst + p * BK, lanes, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lanes, rows, base + p, 4));
   }
-  const uint16_t* ckv = static_cast<const uint16_t*>(h.ckv);
+  alignas(64) uint16_t lo_idx[32], hi_idx[32];
+  for (int i = 0; i < 16; ++i) {
+    lo_idx[2 * i] = (uint16_t)i, lo_idx[2 * i + 1] = (uint16_t)(32 + i);
+    hi_idx[2 * i] = (uint16_t)(16 + i), hi_idx[2 * i + 1] = (uint16_t)(48 + i);
+  }
+  const __m512i lo = _mm512_load_si512(lo_idx), hi = _mm512_load_si512(hi_idx);
   for (int64_t j = 0; j < h.L; j += 2) {
-    const uint16_t *a = ckv + j * h.C, *b = ckv + (j + 1) * h.C;
+    const uint16_t *a = ckv + j * h.C, *b = j + 1 < h.L ? ckv + (j + 1) * h.C : nullptr;
     uint32_t* dst = &s.vb[((j / BK) * (BK / 2) + (j % BK) / 2) * h.Cp];
-    if (j + 1 < h.L)
-      for (int64_t d = 0; d < h.C; ++d) dst[d] = a[d] | (uint32_t)b[d] << 16;
-    else
-      for (int64_t d = 0; d < h.C; ++d) dst[d] = a[d];
+    for (int64_t d = 0; d < h.C; d += 32) {
+      const int n = (int)std::min<int64_t>(32, h.C - d);
+      const __mmask32 mk = n >= 32 ? (__mmask32)0xffffffffu : (__mmask32)((1u << n) - 1);
+      const __m512i va = _mm512_maskz_loadu_epi16(mk, a + d), vb = b ? _mm512_maskz_loadu_epi16(mk, b + d) : _mm512_setzero_si512();
+      const int n0 = std::min(16, n), n1 = std::max(0, n - 16);
+      _mm512_mask_storeu_epi32(dst + d, n0 >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n0) - 1), _mm512_permutex2var_epi16(va, lo, vb));
+      _mm512_mask_storeu_epi32(dst + d + 16, n1 >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n1) - 1), _mm512_permutex2var_epi16(va, hi, vb));
+    }
   }
 }
 
