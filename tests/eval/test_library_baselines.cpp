@@ -94,7 +94,9 @@ INSTANTIATE_TEST_SUITE_P(Tasks, LibraryBaseline,
                                            "scatter", "softmax", "unsorted_segment_sum", "transpose", "strided_slice",
                                            "adaptive_avg_pool_3d", "depthwise_conv_2d", "conv_2d",
                                            "conv_3d_backprop_filter", "add_rms_norm_dynamic_quant",
-                                           "dequant_swiglu_quant", "engram_gate_fusion", "gqa", "gru", "lstm", "mha"),
+                                           "dequant_swiglu_quant", "engram_gate_fusion", "gqa", "gru", "lstm", "mha",
+                                           "mhc_sinkhorn", "mla", "grouped_matmul_swiglu_quant",
+                                           "sparse_flash_attention", "mla_prolog"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 // Issue 11, item 1: the library baseline as a third worker of the judge. A correct shipped gelu kernel is timed

@@ -1,5 +1,5 @@
 // The L3 operators of issue 21, second half (top_k, unique, nms, the MoE routing trio, the quantised matmuls,
-// roi_align, grouped_matmul): every task parses, its fp64 reference passes against itself, its shipped correct
+// roi_align, grouped_matmul, mhc_sinkhorn): every task parses, its fp64 reference passes against itself, its shipped correct
 // kernel passes and its shipped wrong kernel is rejected, on the cases small enough for a test run (quick
 // settings; the full-size runs are `kope eval` and bench/suite_table.sh). Outputs whose ties the operator leaves
 // open are "index_of".
@@ -22,7 +22,7 @@ namespace {
 
 const std::vector<std::string> kL3b = {"top_k", "unique", "nms", "moe_gating_top_k_softmax", "moe_re_routing",
                                        "moe_finalize_routing", "quant_matmul", "weight_quant_batch_matmul",
-                                       "roi_align", "grouped_matmul"};
+                                       "roi_align", "grouped_matmul", "mhc_sinkhorn"};
 
 // The outputs that hold indices of tied elements, checked by what they point at.
 const std::map<std::string, std::string> kIndexOf = {

@@ -19,7 +19,8 @@ using namespace kope::exec;
 
 namespace {
 
-const std::vector<std::string> kL4 = {"gqa", "gru", "lstm", "mha"};
+const std::vector<std::string> kL4 = {"gqa", "grouped_matmul_swiglu_quant", "gru", "lstm", "mha", "mla", "mla_prolog",
+                                      "sparse_flash_attention"};
 
 // Cases up to this many elements (inputs plus outputs) run here: a few hundred thousand keeps each task's goldens,
 // reference, correct and wrong runs within seconds.
@@ -93,7 +94,7 @@ TEST(SuiteL4, HoldsItsOperatorsWithCasesKernelsAndLibrary) {
     std::set<DType> dtypes;
     for (const Case& c : t.cases)
       for (const auto& [name, dt] : c.dtypes) dtypes.insert(dt);
-    if (t.name == "mha" || t.name == "gqa") {
+    if (t.name == "mha" || t.name == "gqa" || t.name == "mla" || t.name == "sparse_flash_attention") {
       EXPECT_TRUE(dtypes.count(DType::F16) && dtypes.count(DType::BF16));
     }
     for (const auto& o : t.outputs) {
