@@ -19,7 +19,7 @@
 #include "kope/eval/evaluator.h"
 #include "kope/model/suite.h"
 #include "kope/eval/suite_report.h"
-#include "test_support.h"
+#include "suite_checks.h"
 
 using namespace kope::eval;
 using namespace kope::exec;
@@ -36,49 +36,12 @@ const std::vector<std::string> kL2 = {"apply_adam_w", "apply_rotary_pos_emb", "a
 // Cases up to this many elements (inputs plus outputs) run in the quick tests.
 constexpr int64_t kQuickElements = 600000;
 
-// One workspace for the whole file, so the golden outputs of a task are computed once for all its tests.
-struct Shared {
-  test::TempDir dir;
-  Evaluator ev{EvalPaths::under(dir.path())};
-  Suite suite = Suite::embedded();
-};
-Shared& shared() {
-  static Shared s;
-  return s;
-}
-
-EvalOptions quick(const Task& t) {
-  EvalOptions o = test::quick_options();
-  o.warmup = 0;
-  o.reps = 1;
-  o.pool = 1;
-  o.case_timeout_seconds = 300;
-  o.memory_bytes = uint64_t{3} << 30;
-  for (const Case& c : t.cases) {
-    const ConcreteCase cc = resolve_case(t, c);
-    int64_t n = 0;
-    for (const auto* list : {&cc.inputs, &cc.outputs})
-      for (const auto& x : *list) n += x.numel;
-    if (n <= kQuickElements) o.cases.push_back(c.name);
-  }
-  return o;
-}
-
-std::string errors_of(const EvalReport& r) {
-  std::string s;
-  for (const auto& e : r.errors) s += "\n  " + e;
-  return s;
-}
-
-// 01_* is the shipped correct kernel of an L2 operator, 02_* the plausible but wrong one.
+test::SuiteShared& shared() { return test::suite_shared(); }
+EvalOptions quick(const Task& t) { return test::quick_suite_options(t, kQuickElements); }
 const CandidateSource& candidate(const std::string& task, const std::string& prefix) {
-  static std::map<std::string, std::vector<CandidateSource>> cache;
-  auto& list = cache[task];
-  if (list.empty()) list = embedded_candidates(task);
-  for (const auto& c : list)
-    if (c.name.rfind(task + "/" + prefix, 0) == 0) return c;
-  throw Error("no candidate " + prefix + "* for " + task);
+  return test::shipped_kernel(task, prefix);
 }
+using test::errors_of;
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // The first half of the L3 operators (issue 21): data movement (transpose, strided_slice), pooling and
 // morphology (adaptive_avg_pool_3d, dilation_2d), convolutions (depthwise_conv_2d, conv_2d,
-// conv_3d_backprop_filter) and the fused quantising norms (add_rms_norm_dynamic_quant, dequant_swiglu_quant).
+// conv_3d_backprop_filter), the fused quantising operators (add_rms_norm_dynamic_quant, dequant_swiglu_quant) and
+// Engram's gate (engram_gate_fusion).
 // Every task parses and holds what a suite task must; its fp64 reference passes against itself; its shipped
 // correct kernel passes and its shipped wrong kernel is rejected (the ATen baselines: test_library_baselines.cpp,
 // whose builds take most of a minute each). Real compiles and runner processes, quick settings, the cases up to
@@ -16,7 +17,7 @@
 #include "kope/base/error.h"
 #include "kope/eval/evaluator.h"
 #include "kope/model/suite.h"
-#include "test_support.h"
+#include "suite_checks.h"
 
 using namespace kope;
 using namespace kope::eval;
@@ -26,54 +27,20 @@ namespace {
 
 // In the order they were added; each one's task, kernels and tests land together.
 const std::vector<std::string> kL3a = {"transpose", "strided_slice", "adaptive_avg_pool_3d", "dilation_2d",
-                                        "depthwise_conv_2d"};
+                                        "depthwise_conv_2d", "conv_2d",
+                                        "conv_3d_backprop_filter", "add_rms_norm_dynamic_quant",
+                                        "dequant_swiglu_quant", "engram_gate_fusion"};
 
 // Cases up to this many elements (inputs plus outputs), and not marked large, run in the quick tests.
 constexpr int64_t kQuickElements = 600000;
 
-// One workspace for the whole file, so the golden outputs of a task are computed once for all its tests.
-struct Shared {
-  test::TempDir dir;
-  Evaluator ev{EvalPaths::under(dir.path())};
-  Suite suite = Suite::embedded();
-};
-Shared& shared() {
-  static Shared s;
-  return s;
-}
-
-EvalOptions quick(const Task& t) {
-  EvalOptions o = test::quick_options();
-  o.warmup = 0;
-  o.reps = 1;
-  o.pool = 1;
-  o.case_timeout_seconds = 300;
-  o.memory_bytes = uint64_t{3} << 30;
-  for (const Case& c : t.cases) {
-    const ConcreteCase cc = resolve_case(t, c);
-    int64_t n = 0;
-    for (const auto* list : {&cc.inputs, &cc.outputs})
-      for (const auto& x : *list) n += x.numel;
-    if (!c.large && n <= kQuickElements) o.cases.push_back(c.name);
-  }
-  return o;
-}
-
-std::string errors_of(const EvalReport& r) {
-  std::string s;
-  for (const auto& e : r.errors) s += "\n  " + e;
-  return s;
-}
-
-// 01_* is a task's shipped correct kernel, 02_* the plausible but wrong one.
+// One workspace for the whole file (suite_checks.h), so the golden outputs of a task are computed once for all its tests.
+test::SuiteShared& shared() { return test::suite_shared(); }
+EvalOptions quick(const Task& t) { return test::quick_suite_options(t, kQuickElements); }
 const CandidateSource& candidate(const std::string& task, const std::string& prefix) {
-  static std::map<std::string, std::vector<CandidateSource>> cache;
-  auto& list = cache[task];
-  if (list.empty()) list = embedded_candidates(task);
-  for (const auto& c : list)
-    if (c.name.rfind(task + "/" + prefix, 0) == 0) return c;
-  throw Error("no candidate " + prefix + "* for " + task);
+  return test::shipped_kernel(task, prefix);
 }
+std::string errors_of(const EvalReport& r) { return test::errors_of(r); }
 
 }  // namespace
 

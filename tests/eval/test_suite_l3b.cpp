@@ -1,5 +1,5 @@
 // The L3 operators of issue 21, second half (top_k, unique, nms, the MoE routing trio, the quantised matmuls,
-// roi_align, grouped_matmul): every task parses, its fp64 reference passes against itself, its shipped correct
+// roi_align, grouped_matmul, mhc_sinkhorn): every task parses, its fp64 reference passes against itself, its shipped correct
 // kernel passes and its shipped wrong kernel is rejected, on the cases small enough for a test run (quick
 // settings; the full-size runs are `kope eval` and bench/suite_table.sh). Outputs whose ties the operator leaves
 // open are "index_of".
@@ -12,7 +12,7 @@
 #include "kope/base/error.h"
 #include "kope/eval/evaluator.h"
 #include "kope/model/suite.h"
-#include "test_support.h"
+#include "suite_checks.h"
 
 using namespace kope;
 using namespace kope::eval;
@@ -22,7 +22,7 @@ namespace {
 
 const std::vector<std::string> kL3b = {"top_k", "unique", "nms", "moe_gating_top_k_softmax", "moe_re_routing",
                                        "moe_finalize_routing", "quant_matmul", "weight_quant_batch_matmul",
-                                       "roi_align", "grouped_matmul"};
+                                       "roi_align", "grouped_matmul", "mhc_sinkhorn"};
 
 // The outputs that hold indices of tied elements, checked by what they point at.
 const std::map<std::string, std::string> kIndexOf = {
@@ -31,49 +31,12 @@ const std::map<std::string, std::string> kIndexOf = {
 // Cases up to this many elements (inputs plus outputs) run in the quick tests.
 constexpr int64_t kQuickElements = 600000;
 
-struct Shared {
-  test::TempDir dir;
-  Evaluator ev{EvalPaths::under(dir.path())};
-  Suite suite = Suite::embedded();
-};
-Shared& shared() {
-  static Shared s;
-  return s;
-}
-
-EvalOptions quick(const Task& t) {
-  EvalOptions o = test::quick_options();
-  o.warmup = 0;
-  o.reps = 1;
-  o.pool = 1;
-  o.case_timeout_seconds = 300;
-  o.memory_bytes = uint64_t{3} << 30;
-  for (const Case& c : t.cases) {
-    const ConcreteCase cc = resolve_case(t, c);
-    int64_t n = 0;
-    for (const auto* list : {&cc.inputs, &cc.outputs})
-      for (const auto& x : *list) n += x.numel;
-    if (n <= kQuickElements) o.cases.push_back(c.name);
-  }
-  return o;
-}
-
-std::string errors_of(const EvalReport& r) {
-  std::string s;
-  for (const auto& e : r.errors) s += "\n  " + e;
-  for (const auto& c : r.cases)
-    if (!c.correct()) s += "\n  " + c.name + ": " + c.message;
-  return s;
-}
-
+test::SuiteShared& shared() { return test::suite_shared(); }
+EvalOptions quick(const Task& t) { return test::quick_suite_options(t, kQuickElements); }
 const CandidateSource& candidate(const std::string& task, const std::string& prefix) {
-  static std::map<std::string, std::vector<CandidateSource>> cache;
-  auto& list = cache[task];
-  if (list.empty()) list = embedded_candidates(task);
-  for (const auto& c : list)
-    if (c.name.rfind(task + "/" + prefix, 0) == 0) return c;
-  throw Error("no candidate " + prefix + "* for " + task);
+  return test::shipped_kernel(task, prefix);
 }
+std::string errors_of(const EvalReport& r) { return test::errors_of(r, true); }
 
 }  // namespace
 

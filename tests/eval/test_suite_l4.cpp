@@ -11,7 +11,7 @@
 #include "kope/base/error.h"
 #include "kope/eval/evaluator.h"
 #include "kope/model/suite.h"
-#include "test_support.h"
+#include "suite_checks.h"
 
 using namespace kope;
 using namespace kope::eval;
@@ -19,55 +19,20 @@ using namespace kope::exec;
 
 namespace {
 
-const std::vector<std::string> kL4 = {"gqa", "gru", "lstm", "mha"};
+const std::vector<std::string> kL4 = {"gqa", "grouped_matmul_swiglu_quant", "gru", "lstm", "mha", "mla", "mla_prolog",
+                                      "sparse_flash_attention"};
 
 // Cases up to this many elements (inputs plus outputs) run here: a few hundred thousand keeps each task's goldens,
 // reference, correct and wrong runs within seconds.
 constexpr int64_t kQuickElements = 300000;
 
-// One workspace for the whole file, so the golden outputs of a task are computed once for all its tests.
-struct Shared {
-  test::TempDir dir;
-  Evaluator ev{EvalPaths::under(dir.path())};
-  Suite suite = Suite::embedded();
-};
-Shared& shared() {
-  static Shared s;
-  return s;
-}
-
-EvalOptions quick(const Task& t) {
-  EvalOptions o = test::quick_options();
-  o.warmup = 0;
-  o.reps = 1;
-  o.pool = 1;
-  o.case_timeout_seconds = 120;
-  o.memory_bytes = uint64_t{3} << 30;
-  for (const Case& c : t.cases) {
-    const ConcreteCase cc = resolve_case(t, c);
-    int64_t n = 0;
-    for (const auto* list : {&cc.inputs, &cc.outputs})
-      for (const auto& x : *list) n += x.numel;
-    if (!c.large && n <= kQuickElements) o.cases.push_back(c.name);
-  }
-  return o;
-}
-
-std::string errors_of(const EvalReport& r) {
-  std::string s;
-  for (const auto& e : r.errors) s += "\n  " + e;
-  return s;
-}
-
-// 01_* is the shipped correct kernel of an operator, 02_* the plausible but wrong one.
+// One workspace for the whole file (suite_checks.h), so the golden outputs of a task are computed once for all its tests.
+test::SuiteShared& shared() { return test::suite_shared(); }
+EvalOptions quick(const Task& t) { return test::quick_suite_options(t, kQuickElements, 120); }
 const CandidateSource& candidate(const std::string& task, const std::string& prefix) {
-  static std::map<std::string, std::vector<CandidateSource>> cache;
-  auto& list = cache[task];
-  if (list.empty()) list = embedded_candidates(task);
-  for (const auto& c : list)
-    if (c.name.rfind(task + "/" + prefix, 0) == 0) return c;
-  throw Error("no candidate " + prefix + "* for " + task);
+  return test::shipped_kernel(task, prefix);
 }
+std::string errors_of(const EvalReport& r) { return test::errors_of(r); }
 
 }  // namespace
 
@@ -93,7 +58,7 @@ TEST(SuiteL4, HoldsItsOperatorsWithCasesKernelsAndLibrary) {
     std::set<DType> dtypes;
     for (const Case& c : t.cases)
       for (const auto& [name, dt] : c.dtypes) dtypes.insert(dt);
-    if (t.name == "mha" || t.name == "gqa") {
+    if (t.name == "mha" || t.name == "gqa" || t.name == "mla" || t.name == "sparse_flash_attention") {
       EXPECT_TRUE(dtypes.count(DType::F16) && dtypes.count(DType::BF16));
     }
     for (const auto& o : t.outputs) {

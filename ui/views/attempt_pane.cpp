@@ -1,6 +1,5 @@
 #include "attempt_pane.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QTabWidget>
@@ -10,6 +9,7 @@
 
 #include "agentview/agent_view.h"
 #include "case_details.h"
+#include "graph/flow_layout.h"
 #include "kope/base/format.h"
 #include "models/status.h"
 #include "view_util.h"
@@ -31,11 +31,11 @@ AttemptPane::AttemptPane(AttemptActions* actions, QWidget* parent) : QWidget(par
   kernel_ = new QPushButton;
   case_ = new QPushButton;
   compare_ = new QPushButton;
-  auto* buttons = new QHBoxLayout;
+  // The buttons wrap onto a second row in a narrow centre rather than hold it wider than 1024x700 leaves it.
+  auto* buttons = new kope::graph::FlowLayout;
   buttons->addWidget(kernel_);
   buttons->addWidget(case_);
   buttons->addWidget(compare_);
-  buttons->addStretch(1);
   connect(kernel_, &QPushButton::clicked, this, [this] { actions_->trigger(AttemptActions::Act::Kernel, shown_.ref); });
   connect(case_, &QPushButton::clicked, this, [this] { actions_->trigger(AttemptActions::Act::Case, shown_.ref); });
   connect(compare_, &QPushButton::clicked, this,

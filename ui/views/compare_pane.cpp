@@ -50,7 +50,7 @@ ComparePane::ComparePane(QWidget* parent) : QWidget(parent) {
   results->addWidget(view_);
   results->addWidget(chart_);
   results->setSizes({560, 420});
-  chart_->setMinimumWidth(320);
+  chart_->setMinimumWidth(220);  // with the task list and the run controller, the centre keeps ~300 px at 1024 wide
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(sources);
   split->addWidget(results);
