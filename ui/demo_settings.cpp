@@ -59,11 +59,12 @@ int runLlmSettingsDemo(MainWindow& w, const QString& outDir) {
     std::cerr << "kope-workbench --demo-llm-settings: " << what << "\n";
     return 1;
   };
+  w.resize(1024, 700);  // the smallest window the workbench is laid out for
   settle();
   w.showLlmSettings();
   Tour t{outDir, w.llmSettingsDialog()};
   if (!t.d) return fail("the dialog did not open");
-  t.d->resize(980, 700);
+  t.d->resize(1000, 660);  // within a 1024x700 screen, title bar included
   t.d->confirmDelete = [](const QString&) { return true; };  // a tour asks nobody
   int status = 0;
   QObject::connect(t.d, &LlmSettingsDialog::keyStatusShown, t.d, [&status] { ++status; });
