@@ -275,7 +275,8 @@ void RunController::fitPanes() {
   const int total = split_->height() - 4 * split_->handleWidth();
   const int steer = steer_->sizeHint().height();
   // The attempts' tab bar, header and kRecordRows rows; the tasks in flight at their smallest; then the choices
-  // get what is left, from a strip up to a quarter.
+  // get what is left, from a strip up to half before a run (the policy, the memory arm and the budgets are what
+  // matter then; a quarter left them scrolled away in a tall window).
   const int row = attempt_view_->verticalHeader()->defaultSectionSize();
   const int wanted = records_->tabBar()->sizeHint().height() + attempt_view_->horizontalHeader()->sizeHint().height() +
                      kRecordRows * row + 2 * attempt_view_->frameWidth() + 4;
@@ -283,7 +284,7 @@ void RunController::fitPanes() {
   const int choices =
       running_ ? kChoicesStrip
                : std::clamp(left, kChoicesStrip,
-                            std::max(kChoicesStrip, std::min(choices_->sizeHint().height() + 4, (total - steer) / 4)));
+                            std::max(kChoicesStrip, std::min(choices_->sizeHint().height() + 4, (total - steer) / 2)));
   const int rest = std::max(0, total - steer - choices);
   if (live_->isHidden()) {
     const int records = std::min(rest, std::max(wanted, rest * 40 / 100));
