@@ -226,7 +226,7 @@ void GraphWidget::setPollInterval(int ms) {
 
 // The reader compares the stamp and reads what changed on its own thread; one reading at a time.
 void GraphWidget::pollDatabase() {
-  if (reader_ && !pendingRead_) pendingRead_ = reader_->request(seen_, lastId_);
+  if (reader_ && !pendingRead_ && !applying_) pendingRead_ = reader_->request(seen_, lastId_);
 }
 
 LayoutInput GraphWidget::layoutInput() const {
@@ -310,7 +310,42 @@ void GraphWidget::refreshCases(const std::vector<int64_t>& ids) {
 }
 
 // What a reading found, into the model (the scene follows through its signals), the filter choices, the layout.
+constexpr std::size_t kApplyChunk = 4000;  // Cases a turn of the event loop: tens of milliseconds at 100,000
+
+// A first reading of a large memory goes into the model (and the scene, through its signals) by chunks, one per
+// turn of the event loop, so the window keeps painting and answering while 100,000 Cases arrive; the filter
+// choices, the filter and the layout follow once, with the last chunk. Any later reading replaces it.
 void GraphWidget::apply(CaseSnapshot s) {
+  ++applyGeneration_;
+  applying_ = false;
+  if (!s.full || model_->rowCount() > 0 || s.rows.size() <= kApplyChunk) return applyNow(std::move(s));
+  applying_ = true;
+  applyInChunks(std::make_shared<CaseSnapshot>(std::move(s)), 0, applyGeneration_);
+}
+
+void GraphWidget::applyInChunks(std::shared_ptr<CaseSnapshot> s, std::size_t from, quint64 generation) {
+  if (generation != applyGeneration_) return;  // a newer reading was applied meanwhile
+  const std::size_t to = std::min(s->rows.size(), from + kApplyChunk);
+  std::vector<kope::memory::CaseRow> part(std::make_move_iterator(s->rows.begin() + static_cast<std::ptrdiff_t>(from)),
+                                          std::make_move_iterator(s->rows.begin() + static_cast<std::ptrdiff_t>(to)));
+  if (to < s->rows.size()) {
+    model_->upsert(std::move(part), s->incumbents);  // the model started empty: these are new nodes
+    QTimer::singleShot(0, this, [this, s, to, generation] { applyInChunks(s, to, generation); });
+    return;
+  }
+  applying_ = false;
+  CaseSnapshot last;
+  last.full = false;  // the earlier chunks are in: the last one is added like a run's new Cases
+  last.rows = std::move(part);
+  last.pairs = std::move(s->pairs);
+  last.incumbents = std::move(s->incumbents);
+  last.stamp = s->stamp;
+  last.lastId = s->lastId;
+  last.millis = s->millis;
+  applyNow(std::move(last));
+}
+
+void GraphWidget::applyNow(CaseSnapshot s) {
   QElapsedTimer lt;
   lt.start();
   added_.clear();

@@ -145,6 +145,8 @@ class GraphWidget : public QWidget {
   void removeItems(int first, int last);
   void updateItems(int first, int last);
   void apply(CaseSnapshot s);
+  void applyNow(CaseSnapshot s);
+  void applyInChunks(std::shared_ptr<CaseSnapshot> s, std::size_t from, quint64 generation);
   void refreshCases(const std::vector<int64_t>& ids);
   void applyPositions(const Positions& p);
   void rebuildEdges();
@@ -190,6 +192,8 @@ class GraphWidget : public QWidget {
   TaskDevices pairs_;                              // where incumbents are looked up (synchronous reads)
   CaseReader* reader_ = nullptr;
   quint64 pendingRead_ = 0;                        // the reader's request under way (0: none)
+  quint64 applyGeneration_ = 0;                    // of the last reading applied: a chunked one older stops
+  bool applying_ = false;                          // a first reading goes in by chunks: the poll waits
 };
 
 }  // namespace kope::graph
