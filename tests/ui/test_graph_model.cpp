@@ -143,16 +143,26 @@ TEST_F(GraphModelTest, AReloadAddsChangesAndRemovesRowsNeverResets) {
     r.scene = nullptr;
     r.hardware = nullptr;
   }
+  EXPECT_EQ(model.choices().runs, (std::vector<int64_t>{1, 2, 3}));
   model.setCases(some, {e});
   EXPECT_EQ(rows(), (std::vector<int64_t>{a, e}));
   EXPECT_TRUE(model.index(1, 0).data(GraphModel::IncumbentRole).toBool());
+  // The filter's choices follow the rows removed and added (they are counted, not gathered from every node).
+  EXPECT_EQ(model.choices().runs, (std::vector<int64_t>{1, 2}));
+  model.setCases({some[0]}, {e});
+  EXPECT_EQ(model.choices().tasks, std::vector<QString>{"exp"});
+  EXPECT_EQ(model.choices().runs, std::vector<int64_t>{2});
   model.load(*mem, ws);
   EXPECT_EQ(rows(), (std::vector<int64_t>{a, b, c, d, e, f}));
+  EXPECT_EQ(model.choices().tasks, (std::vector<QString>{"exp", "gelu"}));
+  EXPECT_EQ(model.choices().runs, (std::vector<int64_t>{1, 2, 3}));
   EXPECT_FALSE(model.node(e)->incumbent);
   EXPECT_GE(removed.count(), 1);
   EXPECT_EQ(reset.count(), 0);
   model.clear();
   EXPECT_EQ(model.rowCount(), 0);
+  EXPECT_TRUE(model.choices().tasks.empty());
+  EXPECT_TRUE(model.choices().tags.empty());
 }
 
 TEST_F(GraphModelTest, TheProxyFiltersByTaskLabelRunTagAndOrigin) {

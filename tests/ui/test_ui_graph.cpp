@@ -305,7 +305,7 @@ TEST_F(Fixture, LiveAdditionWithoutFullRelayout) {
     id = m.add_case(mk("gelu", ids.d, 1.3, true, "a live case", 3, 6));
   }
   w->setPollInterval(50);
-  QTest::qWaitFor([&] { return w->item(id) != nullptr; }, 5000);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return w->item(id) != nullptr; }, 5000));
   ASSERT_NE(w->item(id), nullptr);
   EXPECT_EQ(w->nodeCount(), 6);
   EXPECT_GT(w->positionOf(id)->y(), w->positionOf(ids.d)->y());  // placed below its parent
@@ -318,6 +318,41 @@ TEST_F(Fixture, LiveAdditionWithoutFullRelayout) {
   w->relayout();
   ASSERT_TRUE(w->waitForLayout(30000));
   EXPECT_EQ(w->layoutService()->jobsComputed(), jobs + 1);
+}
+
+// A run's new Cases under a filter: each is shown or hidden as the filter says and only its edge is added (the
+// widget filters the new nodes alone, not all of them again).
+TEST_F(Fixture, NewCasesFollowTheFilterInForce) {
+  GraphFilter f;
+  f.task = "gelu";
+  w->setFilter(f);
+  ASSERT_EQ(w->visibleCount(), 4);
+  ASSERT_EQ(w->edges()->lineCount(), 3u);
+  int64_t g1 = 0, g2 = 0, x1 = 0;
+  {
+    Workspace ws = Workspace::open(tmp.path());
+    MemoryStore m(ws.handle());
+    g1 = m.add_case(mk("gelu", ids.d, 1.3, true, "a live gelu case", 3, 6));
+    g2 = m.add_case(mk("gelu", g1, 1.4, true, "its child in the same reading", 3, 7));
+    x1 = m.add_case(mk("exp", ids.e, 1.2, true, "a live exp case", 3, 8));
+  }
+  w->setPollInterval(50);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return w->item(x1) != nullptr; }, 5000));
+  w->setPollInterval(0);
+  ASSERT_NE(w->item(x1), nullptr);
+  EXPECT_TRUE(w->item(g1)->isVisible());
+  EXPECT_TRUE(w->item(g2)->isVisible());
+  EXPECT_FALSE(w->item(x1)->isVisible());
+  EXPECT_EQ(w->visibleCount(), 6);
+  EXPECT_EQ(w->edges()->lineCount(), 5u);  // D-g1 and g1-g2 added; E-x1 is filtered out
+  EXPECT_EQ(w->model()->choices().runs, (std::vector<int64_t>{1, 2, 3}));
+  // A curation act's change under the filter keeps the edges; clearing the filter shows the exp Case and its edge.
+  EXPECT_EQ(w->curate(CurationAct::Pin, {g1}), 1);
+  EXPECT_TRUE(w->item(g1)->isVisible());
+  EXPECT_EQ(w->edges()->lineCount(), 5u);
+  w->setFilter({});
+  EXPECT_TRUE(w->item(x1)->isVisible());
+  EXPECT_EQ(w->edges()->lineCount(), 6u);
 }
 
 TEST_F(Fixture, LayoutIsCachedOnDiskForTheNextWindow) {

@@ -88,6 +88,8 @@ void GraphModel::upsert(std::vector<CaseRow> rows, const std::set<int64_t>& incu
       continue;
     }
     if (!(held->second == it->second)) {
+      countChoices(held->second, -1);
+      countChoices(it->second, +1);
       held->second = std::move(it->second);  // in place: the scene's item keeps its pointer
       const int r = rowOf(held->first);
       emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
@@ -102,6 +104,7 @@ void GraphModel::clear() {
   incumbents_.clear();
   ids_.clear();
   nodes_.clear();
+  counts_ = {};
   endResetModel();
 }
 
@@ -115,7 +118,11 @@ void GraphModel::removeAbsent(const std::unordered_map<int64_t, NodeData>& fresh
     int first = last;
     while (first > 0 && !fresh.count(ids_[static_cast<std::size_t>(first - 1)])) --first;
     beginRemoveRows({}, first, last);
-    for (int r = first; r <= last; ++r) nodes_.erase(ids_[static_cast<std::size_t>(r)]);
+    for (int r = first; r <= last; ++r) {
+      auto gone = nodes_.find(ids_[static_cast<std::size_t>(r)]);
+      countChoices(gone->second, -1);
+      nodes_.erase(gone);
+    }
     ids_.erase(ids_.begin() + first, ids_.begin() + last + 1);
     endRemoveRows();
     last = first - 1;
@@ -136,6 +143,8 @@ void GraphModel::updatePresent(std::unordered_map<int64_t, NodeData>& fresh) {
     if (cur == it->second) {
       flush(r);
     } else {
+      countChoices(cur, -1);
+      countChoices(it->second, +1);
       cur = std::move(it->second);
       if (runStart < 0) runStart = r;
     }
@@ -158,7 +167,8 @@ void GraphModel::insertNew(std::unordered_map<int64_t, NodeData>& fresh) {
     while (j < add.size() && add[j] < before) ++j;
     beginInsertRows({}, pos, pos + static_cast<int>(j - i) - 1);
     ids_.insert(at, add.begin() + static_cast<std::ptrdiff_t>(i), add.begin() + static_cast<std::ptrdiff_t>(j));
-    for (std::size_t k = i; k < j; ++k) nodes_.emplace(add[k], std::move(fresh.at(add[k])));
+    for (std::size_t k = i; k < j; ++k)
+      countChoices(nodes_.emplace(add[k], std::move(fresh.at(add[k]))).first->second, +1);
     endInsertRows();
     i = j;
   }
@@ -236,23 +246,26 @@ int GraphModel::rowOf(int64_t id) const {
   return it != ids_.end() && *it == id ? static_cast<int>(it - ids_.begin()) : -1;
 }
 
-FilterChoices GraphModel::choices() const {
-  std::set<std::string> tasks, devices, tags;
-  std::set<int64_t> runs;
-  for (const auto& [id, d] : nodes_) {
-    tasks.insert(d.row.task);
-    devices.insert(d.row.device);
-    tags.insert(d.row.tags.begin(), d.row.tags.end());
-    if (d.row.run_id) runs.insert(*d.row.run_id);
-  }
-  FilterChoices c;
-  auto fill = [](std::vector<QString>& out, const std::set<std::string>& in) {
-    for (const auto& s : in) out.push_back(qs(s));
+void GraphModel::countChoices(const NodeData& d, int delta) {
+  auto count = [delta](auto& counts, const auto& value) {
+    auto it = counts.emplace(value, 0).first;
+    if ((it->second += delta) <= 0) counts.erase(it);
   };
-  fill(c.tasks, tasks);
-  fill(c.devices, devices);
-  fill(c.tags, tags);
-  c.runs.assign(runs.begin(), runs.end());
+  count(counts_.tasks, d.row.task);
+  count(counts_.devices, d.row.device);
+  for (const auto& t : std::set<std::string>(d.row.tags.begin(), d.row.tags.end())) count(counts_.tags, t);
+  if (d.row.run_id) count(counts_.runs, *d.row.run_id);
+}
+
+FilterChoices GraphModel::choices() const {
+  FilterChoices c;
+  auto fill = [](std::vector<QString>& out, const std::map<std::string, int>& in) {
+    for (const auto& [s, n] : in) out.push_back(qs(s));
+  };
+  fill(c.tasks, counts_.tasks);
+  fill(c.devices, counts_.devices);
+  fill(c.tags, counts_.tags);
+  for (const auto& [run, n] : counts_.runs) c.runs.push_back(run);
   return c;
 }
 
@@ -262,19 +275,20 @@ GraphFilterProxy::GraphFilterProxy(GraphModel* model, QObject* parent) : QSortFi
 
 void GraphFilterProxy::setFilter(const GraphFilter& f) {
   filter_ = f;
+  task_ = f.task.toStdString();
+  device_ = f.device.toStdString();
+  label_ = f.label.toStdString();
+  tag_ = f.tag.toStdString();
   invalidateFilter();
 }
 
 bool GraphFilterProxy::accepts(const NodeData& d) const {
   const CaseRow& r = d.row;
   const GraphFilter& f = filter_;
-  if (!f.task.isEmpty() && qs(r.task) != f.task) return false;
-  if (!f.device.isEmpty() && qs(r.device) != f.device) return false;
-  if (!f.label.isEmpty() && !(f.label == QLatin1String("incorrect") ? !r.correct : (r.correct && qs(r.label) == f.label)))
-    return false;
-  if (!f.tag.isEmpty() &&
-      std::find(r.tags.begin(), r.tags.end(), f.tag.toStdString()) == r.tags.end())
-    return false;
+  if (!task_.empty() && r.task != task_) return false;
+  if (!device_.empty() && r.device != device_) return false;
+  if (!label_.empty() && !(label_ == "incorrect" ? !r.correct : (r.correct && r.label == label_))) return false;
+  if (!tag_.empty() && std::find(r.tags.begin(), r.tags.end(), tag_) == r.tags.end()) return false;
   if (f.run && r.run_id != f.run) return false;
   if (f.origin == QLatin1String("local") && d.foreign()) return false;
   if (f.origin == QLatin1String("foreign") && !d.foreign()) return false;

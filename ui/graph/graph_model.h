@@ -8,8 +8,10 @@
 #include <QSortFilterProxyModel>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -90,10 +92,17 @@ class GraphModel : public QAbstractTableModel {
   void removeAbsent(const std::unordered_map<int64_t, NodeData>& fresh);
   void updatePresent(std::unordered_map<int64_t, NodeData>& fresh);
   void insertNew(std::unordered_map<int64_t, NodeData>& fresh);
+  void countChoices(const NodeData& d, int delta);  // keeps choices() a walk over distinct values, not nodes
+
+  struct ChoiceCounts {
+    std::map<std::string, int> tasks, devices, tags;
+    std::map<int64_t, int> runs;
+  };
 
   std::vector<int64_t> ids_;                    // ascending: the rows
   std::unordered_map<int64_t, NodeData> nodes_;  // node-based: pointers to values survive inserts
   std::set<int64_t> incumbents_;                 // as last set
+  ChoiceCounts counts_;                          // how many nodes hold each value the filter can take
 };
 
 // The toolbar's filter (task, device, label, idea tag, run, origin) and the search over what it lets through.
@@ -116,6 +125,7 @@ class GraphFilterProxy : public QSortFilterProxyModel {
  private:
   GraphModel* model_;
   GraphFilter filter_;
+  std::string task_, device_, label_, tag_;  // filter_'s texts as the rows hold them, compared without converting
 };
 
 }  // namespace kope::graph

@@ -2,6 +2,7 @@
 #include "graph_view.h"
 
 #include <QContextMenuEvent>
+#include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -37,7 +38,8 @@ void NodeItem::setNodeData(const NodeData* d) {
   prepareGeometryChange();
   size_ = QSizeF(kCellW * s, kCellH * s);
   setOpacity(d->row.pruned ? 0.35 : 1.0);
-  setZValue(d->incumbent ? 2 : 1);
+  // One depth for every node (they do not overlap): Qt then keeps its list of them in insertion order, and adding
+  // a node does not sort 100,000 of them back into it.
   update();
 }
 
@@ -125,21 +127,30 @@ EdgesItem::EdgesItem() {
   setZValue(0);
 }
 
+QRectF EdgesItem::boundsOf(const std::vector<QLineF>& lines) {
+  if (lines.empty()) return {};
+  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+  for (const auto& l : lines) {
+    x0 = std::min({x0, l.x1(), l.x2()});
+    y0 = std::min({y0, l.y1(), l.y2()});
+    x1 = std::max({x1, l.x1(), l.x2()});
+    y1 = std::max({y1, l.y1(), l.y2()});
+  }
+  return QRectF(QPointF(x0, y0), QPointF(x1, y1)).adjusted(-2, -2, 2, 2);
+}
+
 void EdgesItem::setLines(std::vector<QLineF> lines) {
   prepareGeometryChange();
   lines_ = std::move(lines);
-  QRectF b;
-  if (!lines_.empty()) {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-    for (const auto& l : lines_) {
-      x0 = std::min({x0, l.x1(), l.x2()});
-      y0 = std::min({y0, l.y1(), l.y2()});
-      x1 = std::max({x1, l.x1(), l.x2()});
-      y1 = std::max({y1, l.y1(), l.y2()});
-    }
-    b = QRectF(QPointF(x0, y0), QPointF(x1, y1)).adjusted(-2, -2, 2, 2);
-  }
-  bounds_ = b;
+  bounds_ = boundsOf(lines_);
+  update();
+}
+
+void EdgesItem::addLines(const std::vector<QLineF>& lines) {
+  if (lines.empty()) return;
+  prepareGeometryChange();
+  lines_.insert(lines_.end(), lines.begin(), lines.end());
+  bounds_ = bounds_.isNull() ? boundsOf(lines) : bounds_.united(boundsOf(lines));
   update();
 }
 
@@ -229,21 +240,39 @@ void GraphView::updateOverviewMode() {
 }
 
 void GraphView::renderOverview() {
+  QElapsedTimer t;
+  t.start();
   overviewDirty_ = false;
-  overview_ = QImage();
   if (!overviewBounds || !overviewPainter) return;
   QRectF r = overviewBounds();
-  if (r.isEmpty()) return;
-  r.adjust(-kCellW, -kCellH, kCellW, kCellH);
+  if (r.isEmpty()) {
+    overview_ = QImage();
+    return;
+  }
+  // Room on the right and below for what a run adds (new roots go right, children below their parents), so
+  // overlayOverview can take them without drawing every node again.
+  r.adjust(-kCellW, -kCellH, kCellW + 0.05 * r.width() + 8 * kCellW, kCellH + 0.05 * r.height() + 8 * kCellH);
   overviewScale_ = std::min(0.08, 2400.0 / std::max(r.width(), r.height()));
-  overview_ = QImage(QSize(int(std::ceil(r.width() * overviewScale_)), int(std::ceil(r.height() * overviewScale_))),
-                     QImage::Format_ARGB32_Premultiplied);
+  const QSize size(int(std::ceil(r.width() * overviewScale_)), int(std::ceil(r.height() * overviewScale_)));
+  if (overview_.size() != size)  // else the same 20 MB again: no fresh pages to fault in
+    overview_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
   overview_.fill(Qt::transparent);
   overviewRect_ = QRectF(r.topLeft(), QSizeF(overview_.width() / overviewScale_, overview_.height() / overviewScale_));
   QPainter p(&overview_);
   p.scale(overviewScale_, overviewScale_);
   p.translate(-r.topLeft());
   overviewPainter(p);
+  if (qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE"))
+    qInfo("overview drawn: %lld ms", static_cast<long long>(t.elapsed()));
+}
+
+void GraphView::overlayOverview(const QRectF& sceneRect, const std::function<void(QPainter&)>& paint) {
+  if (overviewDirty_ || overview_.isNull() || !overviewRect_.contains(sceneRect)) return invalidateOverview();
+  QPainter p(&overview_);
+  p.scale(overviewScale_, overviewScale_);
+  p.translate(-overviewRect_.topLeft());
+  paint(p);
+  viewport()->update();
 }
 
 void GraphView::drawBackground(QPainter* p, const QRectF& rect) {

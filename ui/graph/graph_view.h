@@ -48,12 +48,15 @@ class EdgesItem : public QGraphicsItem {
  public:
   EdgesItem();
   void setLines(std::vector<QLineF> lines);
+  void addLines(const std::vector<QLineF>& lines);  // a run's new edges, without redoing the others
   std::size_t lineCount() const { return lines_.size(); }
+  const std::vector<QLineF>& lines() const { return lines_; }
   QPainterPath path() const;  // the same edges as one path (for exports and tests)
   QRectF boundingRect() const override { return bounds_; }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget* w) override;
 
  private:
+  static QRectF boundsOf(const std::vector<QLineF>& lines);
   std::vector<QLineF> lines_;
   QRectF bounds_;
 };
@@ -78,6 +81,9 @@ class GraphView : public QGraphicsView {
   // Far out (zoom at or below the overview image's own scale) the view draws one cached image of the whole
   // graph instead of 20k items; call when nodes, colours, filter or positions change.
   void invalidateOverview() { overviewDirty_ = true; viewport()->update(); }
+  // Paints onto the cached image what `paint` draws in scene coordinates within `sceneRect` (a run's new nodes
+  // and edges), where the image holds that rectangle; otherwise the image is drawn again in full when next needed.
+  void overlayOverview(const QRectF& sceneRect, const std::function<void(QPainter&)>& paint);
   bool overviewActive() const { return overviewOn_; }
   void updateOverviewMode();
   // What the viewport shows, as PNG or SVG. Throw kope::Error when the file cannot be written.

@@ -66,8 +66,7 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   buildSide();
   buildActions();
   connectModel();
-  connect(view_->graphScene(), &QGraphicsScene::selectionChanged, this, &GraphWidget::showSelection);
-  connect(view_->graphScene(), &QGraphicsScene::selectionChanged, view_, &GraphView::invalidateOverview);
+  connect(view_->graphScene(), &QGraphicsScene::selectionChanged, this, &GraphWidget::followSelection);
   connect(view_, &GraphView::contextMenuAt, this, &GraphWidget::contextMenu);
   connect(view_, &GraphView::nodeDoubleClicked, this, &GraphWidget::caseActivated);
   connect(details_, &CaseDetails::openInEditor, this, &GraphWidget::openInEditor);
@@ -136,7 +135,8 @@ void GraphWidget::addItems(int first, int last) {
     items_[id] = item;
     if (laidOut_) item->setPos(placeBelowParent(item->data()));
     item->setVisible(!view_->overviewActive());
-    view_->graphScene()->addItem(item);
+    item->setParentItem(nodeLayer_);
+    if (laidOut_) growSceneRect(item->sceneBoundingRect());
     added_.push_back(id);
   }
 }
@@ -153,8 +153,10 @@ void GraphWidget::removeItems(int first, int last) {
 
 void GraphWidget::updateItems(int first, int last) {
   for (int r = first; r <= last; ++r)
-    if (auto it = items_.find(model_->idAt(r)); it != items_.end()) it->second->setNodeData(model_->node(it->first));
-  view_->invalidateOverview();
+    if (auto it = items_.find(model_->idAt(r)); it != items_.end()) {
+      it->second->setNodeData(model_->node(it->first));
+      changed_.push_back(it->first);
+    }
 }
 
 void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
@@ -171,6 +173,7 @@ void GraphWidget::openWorkspace(const std::filesystem::path& dir) {
   connectLayout();
   agent_->setStores(&*agentStore_, store_.get());
   model_->clear();
+  overviewSelected_.clear();
   laidOut_ = false;
   fitOnLayout_ = true;
   seen_.reset();
@@ -263,7 +266,7 @@ QPointF GraphWidget::placeBelowParent(const NodeData& d) {
       return it->second->pos() + QPointF(dx, kCellH + 40 + (k / 8) * (kCellH + 10));
     }
   }
-  const QRectF b = view_->graphScene()->itemsBoundingRect();
+  const QRectF& b = sceneBounds_;
   return QPointF(b.isEmpty() ? 0 : b.right() + kCellW, b.isEmpty() ? 0 : b.top() + kCellH / 2);
 }
 
@@ -310,7 +313,7 @@ void GraphWidget::refreshCases(const std::vector<int64_t>& ids) {
 }
 
 // What a reading found, into the model (the scene follows through its signals), the filter choices, the layout.
-constexpr std::size_t kApplyChunk = 4000;  // Cases a turn of the event loop: tens of milliseconds at 100,000
+constexpr std::size_t kApplyChunk = 2500;  // Cases a turn of the event loop: tens of milliseconds at 100,000
 
 // A first reading of a large memory goes into the model (and the scene, through its signals) by chunks, one per
 // turn of the event loop, so the window keeps painting and answering while 100,000 Cases arrive; the filter
@@ -318,7 +321,8 @@ constexpr std::size_t kApplyChunk = 4000;  // Cases a turn of the event loop: te
 void GraphWidget::apply(CaseSnapshot s) {
   ++applyGeneration_;
   applying_ = false;
-  if (!s.full || model_->rowCount() > 0 || s.rows.size() <= kApplyChunk) return applyNow(std::move(s));
+  const bool full = s.full;
+  if (!full || model_->rowCount() > 0 || s.rows.size() <= kApplyChunk) return applyNow(std::move(s), full);
   applying_ = true;
   applyInChunks(std::make_shared<CaseSnapshot>(std::move(s)), 0, applyGeneration_);
 }
@@ -342,53 +346,95 @@ void GraphWidget::applyInChunks(std::shared_ptr<CaseSnapshot> s, std::size_t fro
   last.stamp = s->stamp;
   last.lastId = s->lastId;
   last.millis = s->millis;
-  applyNow(std::move(last));
+  applyNow(std::move(last), true);
 }
 
-void GraphWidget::applyNow(CaseSnapshot s) {
+// A whole reading filters every node again; a run's new Cases or a curation act's changes filter only those
+// nodes and add only their edges, so a new Case costs the same at 100 Cases as at 100,000.
+void GraphWidget::applyNow(CaseSnapshot s, bool refilterAll) {
   QElapsedTimer lt;
   lt.start();
   added_.clear();
+  changed_.clear();
   if (s.full) model_->setCases(std::move(s.rows), s.incumbents);
   else model_->upsert(std::move(s.rows), s.incumbents);
+  const qint64 modelMs = lt.elapsed();
   seen_ = s.stamp;
   lastId_ = s.lastId;
   if (!s.pairs.empty()) pairs_ = std::move(s.pairs);
   bar_->setChoices(model_->choices());
-  applyFilter();
+  const bool whole = refilterAll || !laidOut_;
+  if (whole) applyFilter();
+  else applyFilterTo(added_, changed_);
+  const qint64 filterMs = lt.elapsed();
   if (!laidOut_) {
     if (!pendingLayout_ || !layout_->busy()) relayout();
   } else if (!added_.empty() && relayoutDelayMs_ >= 0) {
     relayoutTimer_->start(relayoutDelayMs_);  // a background re-layout once the run goes quiet
   }
-  showSelection();
+  // The details are read again when the reading may have changed the Case shown (a curation act on it).
+  const std::vector<int64_t> sel = selectedCases();
+  if (whole || std::any_of(changed_.begin(), changed_.end(),
+                           [&](int64_t id) { return std::find(sel.begin(), sel.end(), id) != sel.end(); }))
+    showSelection();
   if (laidOut_)
     status_->setText(tr("%1 Cases, %2 shown").arg(nodeCount()).arg(visibleCount()));
   if (qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE"))
-    qInfo("read cases: %.0f ms on the reader, applied in %lld ms", s.millis, static_cast<long long>(lt.elapsed()));
+    qInfo("read cases: %.0f ms on the reader, applied in %lld ms (model and scene %lld, filter %lld)", s.millis,
+          static_cast<long long>(lt.elapsed()), static_cast<long long>(modelMs),
+          static_cast<long long>(filterMs - modelMs));
 }
 
 void GraphWidget::applyPositions(const Positions& p) {
+  sceneBounds_ = QRectF();
   for (auto& [id, item] : items_) {
     auto it = p.find(id);
-    if (it != p.end()) item->setPos(it->second.x, it->second.y);
-    else item->setPos(placeBelowParent(item->data()));
+    if (it == p.end()) continue;
+    item->setPos(it->second.x, it->second.y);
+    sceneBounds_ |= item->sceneBoundingRect();
   }
+  for (auto& [id, item] : items_)
+    if (!p.count(id)) {
+      item->setPos(placeBelowParent(item->data()));
+      sceneBounds_ |= item->sceneBoundingRect();
+    }
+  view_->graphScene()->setSceneRect(sceneBounds_);
   rebuildEdges();
+}
+
+void GraphWidget::growSceneRect(const QRectF& r) {
+  if (sceneBounds_.contains(r)) return;
+  sceneBounds_ |= r;
+  view_->graphScene()->setSceneRect(sceneBounds_);
+}
+
+std::optional<QLineF> GraphWidget::edgeTo(int64_t id, const NodeItem& item) const {
+  const auto& row = item.data().row;
+  if (!shown(id) || !row.prev_case_id || !shown(*row.prev_case_id)) return std::nullopt;
+  auto p = items_.find(*row.prev_case_id);
+  if (p == items_.end()) return std::nullopt;
+  return QLineF(p->second->pos() + QPointF(0, p->second->size().height() / 2),
+                item.pos() - QPointF(0, item.size().height() / 2));
+}
+
+QPen GraphWidget::overviewEdgePen() { return QPen(QColor(0x70, 0x70, 0x70), 0); }
+
+QRectF GraphWidget::plainBox(const NodeItem& n) {
+  const QSizeF s = n.size();
+  return QRectF(n.pos() - QPointF(s.width() / 2, s.height() / 2), s);
+}
+
+void GraphWidget::paintPlain(QPainter& p, const NodeItem& n) {
+  p.setOpacity(n.opacity());
+  p.fillRect(plainBox(n), n.plainColor());
+  p.setOpacity(1);
 }
 
 void GraphWidget::rebuildEdges() {
   std::vector<QLineF> lines;
   lines.reserve(items_.size());
-  for (const auto& [id, item] : items_) {
-    const auto& row = item->data().row;
-    if (!shown(id) || !row.prev_case_id || !shown(*row.prev_case_id)) continue;
-    auto p = items_.find(*row.prev_case_id);
-    if (p == items_.end()) continue;
-    const QPointF a = p->second->pos() + QPointF(0, p->second->size().height() / 2);
-    const QPointF b = item->pos() - QPointF(0, item->size().height() / 2);
-    lines.emplace_back(a, b);
-  }
+  for (const auto& [id, item] : items_)
+    if (auto l = edgeTo(id, *item)) lines.push_back(*l);
   edges_->setLines(std::move(lines));
   view_->invalidateOverview();
   view_->updateOverviewMode();
@@ -403,8 +449,10 @@ void GraphWidget::setFilter(const GraphFilter& f) {
 // Items follow what the proxy lets through. A selected Case the filter hides is deselected, so its details do
 // not stay on show and a curation act cannot reach a Case no longer in sight.
 void GraphWidget::applyFilter() {
-  const std::vector<int64_t> ids = proxy_->shownIds();
-  shown_ = std::unordered_set<int64_t>(ids.begin(), ids.end());
+  shown_.clear();
+  shown_.reserve(model_->ids().size());
+  for (int64_t id : model_->ids())  // as the proxy decides, without mapping its 100,000 rows back
+    if (proxy_->accepts(*model_->node(id))) shown_.insert(id);
   const bool overview = view_->overviewActive();
   const std::vector<int64_t> selectedBefore = selectedCases();
   {
@@ -416,7 +464,76 @@ void GraphWidget::applyFilter() {
     }
   }
   rebuildEdges();
-  if (selectedCases() != selectedBefore) showSelection();
+  if (selectedCases() != selectedBefore) followSelection();
+}
+
+// The nodes a reading added or changed, and nothing else: shown or hidden as the filter says, deselected when
+// hidden; the added ones' edges appended. A changed node that appeared or vanished (a pruned Case under a filter
+// on labels, say) takes or leaves its children's edges with it: then all edges are drawn again.
+void GraphWidget::applyFilterTo(const std::vector<int64_t>& added, const std::vector<int64_t>& changed) {
+  const bool overview = view_->overviewActive();
+  bool flipped = false, deselected = false;
+  {
+    QSignalBlocker b(view_->graphScene());
+    auto place = [&](int64_t id) {  // true: the node came into the filter's view or went out of it
+      NodeItem* it = item(id);
+      const bool ok = proxy_->accepts(it->data()), was = shown(id);
+      if (ok) shown_.insert(id);
+      else shown_.erase(id);
+      if (!ok && it->isSelected()) {
+        it->setSelected(false);  // before hiding, as in applyFilter
+        deselected = true;
+      }
+      it->setVisible(ok && !overview);
+      return ok != was;
+    };
+    for (int64_t id : changed) flipped = place(id) || flipped;
+    for (int64_t id : added) place(id);
+  }
+  if (deselected) followSelection();
+  if (flipped) return rebuildEdges();
+  std::vector<QLineF> lines;
+  for (int64_t id : added)
+    if (auto l = edgeTo(id, *item(id))) lines.push_back(*l);
+  edges_->addLines(lines);
+  overlayNodes(changed, added, lines);
+  view_->updateOverviewMode();
+}
+
+// The overview image takes a few nodes without being drawn again over 100,000: `redrawn` over their old selves
+// (each box cleared first: only its own edge ends lay under it), `added` and `lines` on top.
+void GraphWidget::overlayNodes(const std::vector<int64_t>& redrawn, const std::vector<int64_t>& added,
+                               const std::vector<QLineF>& lines) {
+  QRectF touched;
+  for (const QLineF& l : lines) touched |= QRectF(l.p1(), l.p2()).normalized();
+  for (const auto* ids : {&redrawn, &added})
+    for (int64_t id : *ids)
+      if (shown(id)) touched |= plainBox(*item(id));
+  if (touched.isNull()) return;
+  view_->overlayOverview(touched.adjusted(-1, -1, 1, 1), [&](QPainter& p) {
+    p.setPen(overviewEdgePen());
+    for (const QLineF& l : lines) p.drawLine(l);
+    for (int64_t id : redrawn)
+      if (shown(id)) {
+        const NodeItem& n = *item(id);
+        p.setCompositionMode(QPainter::CompositionMode_Clear);
+        p.fillRect(plainBox(n), Qt::transparent);
+        p.setCompositionMode(QPainter::CompositionMode_SourceOver);
+        paintPlain(p, n);
+      }
+    for (int64_t id : added)
+      if (shown(id)) paintPlain(p, *item(id));
+  });
+}
+
+// The details, and the overview's colours of the Cases whose selection changed.
+void GraphWidget::followSelection() {
+  showSelection();
+  std::vector<int64_t> now = selectedCases(), flipped;
+  std::set_symmetric_difference(overviewSelected_.begin(), overviewSelected_.end(), now.begin(), now.end(),
+                                std::back_inserter(flipped));
+  overviewSelected_ = std::move(now);
+  overlayNodes(flipped, {}, {});
 }
 
 NodeItem* GraphWidget::item(int64_t id) const {
@@ -438,7 +555,7 @@ int GraphWidget::search(const QString& text) {
   for (int64_t id : hits) items_.at(id)->setSelected(true);
   b.unblock();
   if (!hits.empty()) view_->centerOn(items_.at(hits.front()));
-  showSelection();
+  followSelection();
   status_->setText(tr("%n match(es) for \"%1\"", nullptr, static_cast<int>(hits.size())).arg(q));
   return static_cast<int>(hits.size());
 }
@@ -452,7 +569,7 @@ void GraphWidget::selectCase(int64_t id, bool center) {
   it->setSelected(true);
   b.unblock();
   if (center) view_->centerOn(it);
-  showSelection();
+  followSelection();
 }
 
 std::vector<int64_t> GraphWidget::selectedCases() const {

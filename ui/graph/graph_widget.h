@@ -7,6 +7,7 @@
 // tables, so it changes at once) and is undoable.
 #pragma once
 
+#include <QLineF>
 #include <QWidget>
 
 #include <filesystem>
@@ -145,18 +146,27 @@ class GraphWidget : public QWidget {
   void removeItems(int first, int last);
   void updateItems(int first, int last);
   void apply(CaseSnapshot s);
-  void applyNow(CaseSnapshot s);
+  void applyNow(CaseSnapshot s, bool refilterAll);
   void applyInChunks(std::shared_ptr<CaseSnapshot> s, std::size_t from, quint64 generation);
   void refreshCases(const std::vector<int64_t>& ids);
   void applyPositions(const Positions& p);
   void rebuildEdges();
+  std::optional<QLineF> edgeTo(int64_t id, const NodeItem& item) const;
+  static QPen overviewEdgePen();
+  static QRectF plainBox(const NodeItem& n);
+  static void paintPlain(QPainter& p, const NodeItem& n);  // a node as the overview draws it
   void applyFilter();
+  void applyFilterTo(const std::vector<int64_t>& added, const std::vector<int64_t>& changed);
   void showSelection();
   void contextMenu(QPoint globalPos);
   void pollDatabase();
   QPointF placeBelowParent(const NodeData& d);
   LayoutInput layoutInput() const;
   bool shown(int64_t id) const { return shown_.count(id) > 0; }
+  void growSceneRect(const QRectF& r);
+  void overlayNodes(const std::vector<int64_t>& redrawn, const std::vector<int64_t>& added,
+                    const std::vector<QLineF>& lines);
+  void followSelection();
 
   // Declared in this order so the stores that borrow the workspace's connection go first.
   std::unique_ptr<kope::workspace::Workspace> ws_;
@@ -167,6 +177,7 @@ class GraphWidget : public QWidget {
   GraphFilterProxy* proxy_;
   GraphView* view_;
   EdgesItem* edges_;
+  QGraphicsItem* nodeLayer_;  // the parent of every NodeItem
   CaseDetails* details_;
   kope::agentview::AgentView* agent_;
   QTabWidget* side_;
@@ -183,6 +194,9 @@ class GraphWidget : public QWidget {
   std::unordered_map<int64_t, NodeItem*> items_;   // one per row of the model
   std::unordered_set<int64_t> shown_;              // the Cases the proxy lets through
   std::vector<int64_t> added_;                     // rows the model inserted during the current load
+  std::vector<int64_t> changed_;                   // rows it changed in place
+  std::vector<int64_t> overviewSelected_;          // drawn as selected on the overview image, sorted
+  QRectF sceneBounds_;  // the scene's rectangle, set by us: Qt would walk every item for it after each addition
   std::unordered_map<int64_t, int> liveChildren_;  // parent -> Cases placed live below it since the last layout
   quint64 pendingLayout_ = 0;
   bool laidOut_ = false, fitOnLayout_ = true;
