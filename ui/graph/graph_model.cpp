@@ -1,4 +1,4 @@
-// The Cases as an item model and the filter and search as a proxy. See graph_model.h.
+// The Cases as an item model and the filter and search as a predicate. See graph_model.h.
 #include "graph_model.h"
 
 #include <QCoreApplication>
@@ -269,20 +269,15 @@ FilterChoices GraphModel::choices() const {
   return c;
 }
 
-GraphFilterProxy::GraphFilterProxy(GraphModel* model, QObject* parent) : QSortFilterProxyModel(parent), model_(model) {
-  setSourceModel(model);
-}
-
-void GraphFilterProxy::setFilter(const GraphFilter& f) {
+void CaseMatcher::setFilter(const GraphFilter& f) {
   filter_ = f;
   task_ = f.task.toStdString();
   device_ = f.device.toStdString();
   label_ = f.label.toStdString();
   tag_ = f.tag.toStdString();
-  invalidateFilter();
 }
 
-bool GraphFilterProxy::accepts(const NodeData& d) const {
+bool CaseMatcher::accepts(const NodeData& d) const {
   const CaseRow& r = d.row;
   const GraphFilter& f = filter_;
   if (!task_.empty() && r.task != task_) return false;
@@ -295,27 +290,16 @@ bool GraphFilterProxy::accepts(const NodeData& d) const {
   return true;
 }
 
-bool GraphFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
-  return !sourceParent.isValid() && accepts(model_->nodeAt(sourceRow));
-}
-
-std::vector<int64_t> GraphFilterProxy::shownIds() const {
-  std::vector<int64_t> out;
-  out.reserve(static_cast<std::size_t>(rowCount()));
-  for (int r = 0; r < rowCount(); ++r) out.push_back(model_->idAt(mapToSource(index(r, 0)).row()));
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<int64_t> GraphFilterProxy::search(const QString& text) const {
+std::vector<int64_t> CaseMatcher::search(const GraphModel& model, const QString& text) const {
   const QString q = text.trimmed();
   if (q.isEmpty()) return {};
   bool isNumber = false;
   const qint64 want = (q.startsWith('#') ? q.mid(1) : q).toLongLong(&isNumber);
-  if (isNumber && model_->node(want)) return {want};
+  if (isNumber && model.node(want)) return {want};
   std::vector<int64_t> hits;
-  for (int64_t id : shownIds())
-    if (qs(model_->node(id)->row.thought).contains(q, Qt::CaseInsensitive)) hits.push_back(id);
+  for (int64_t id : model.ids())
+    if (const NodeData& d = *model.node(id); accepts(d) && qs(d.row.thought).contains(q, Qt::CaseInsensitive))
+      hits.push_back(id);
   return hits;
 }
 

@@ -1,11 +1,10 @@
-// The Experience Graph's Cases as an item model, and the toolbar's filter and search as a proxy over it (after
+// The Experience Graph's Cases as an item model, and the toolbar's filter and search as a predicate over it (after
 // hotspot's models/ library: models without widgets, tested under QAbstractItemModelTester). One row per Case in
 // id order, so a parent comes before its children; a reload adds, changes and removes rows as the memory did
 // (never a reset), so the graph view keeps its items, positions and selection. GraphWidget draws from it.
 #pragma once
 
 #include <QAbstractTableModel>
-#include <QSortFilterProxyModel>
 
 #include <cstdint>
 #include <map>
@@ -105,25 +104,19 @@ class GraphModel : public QAbstractTableModel {
   ChoiceCounts counts_;                          // how many nodes hold each value the filter can take
 };
 
-// The toolbar's filter (task, device, label, idea tag, run, origin) and the search over what it lets through.
-class GraphFilterProxy : public QSortFilterProxyModel {
-  Q_OBJECT
+// The toolbar's filter (task, device, label, idea tag, run, origin) as a predicate over nodes, and the search over
+// what it lets through. A predicate, not a proxy model: a proxy's row mapping over 100,000 rows, rebuilt as a
+// filter clears or a run adds a Case, is work no view of the graph reads.
+class CaseMatcher {
  public:
-  explicit GraphFilterProxy(GraphModel* model, QObject* parent = nullptr);
   void setFilter(const GraphFilter& f);
   const GraphFilter& filter() const { return filter_; }
   bool accepts(const NodeData& d) const;
-  // "#id" or "id": that Case, whether the filter shows it or not; else the Cases shown whose thought contains
-  // the text (any case). In id order.
-  std::vector<int64_t> search(const QString& text) const;
-  // The Cases the filter lets through, in id order.
-  std::vector<int64_t> shownIds() const;
-
- protected:
-  bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+  // "#id" or "id": that Case, whether the filter shows it or not; else the Cases of `model` the filter lets through
+  // whose thought contains the text (any case). In id order.
+  std::vector<int64_t> search(const GraphModel& model, const QString& text) const;
 
  private:
-  GraphModel* model_;
   GraphFilter filter_;
   std::string task_, device_, label_, tag_;  // filter_'s texts as the rows hold them, compared without converting
 };

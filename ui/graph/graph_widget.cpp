@@ -52,7 +52,6 @@ GraphWidget::GraphWidget(QWidget* parent) : QWidget(parent) {
   lay->setContentsMargins(0, 0, 0, 0);
   lay->setSpacing(2);
   model_ = new GraphModel(this);
-  proxy_ = new GraphFilterProxy(model_, this);
   buildView();
   details_ = new CaseDetails(this);
   agent_ = new kope::agentview::AgentView(this);
@@ -134,7 +133,6 @@ void GraphWidget::addItems(int first, int last) {
     auto* item = new NodeItem(model_->node(id));
     items_[id] = item;
     if (laidOut_) item->setPos(placeBelowParent(item->data()));
-    item->setVisible(!view_->overviewActive());
     item->setParentItem(nodeLayer_);
     if (laidOut_) growSceneRect(item->sceneBoundingRect());
     added_.push_back(id);
@@ -442,25 +440,24 @@ void GraphWidget::rebuildEdges() {
 
 void GraphWidget::setFilter(const GraphFilter& f) {
   bar_->setFilter(f);
-  proxy_->setFilter(f);
+  match_.setFilter(f);
   applyFilter();
 }
 
-// Items follow what the proxy lets through. A selected Case the filter hides is deselected, so its details do
+// Items follow what the filter lets through. A selected Case the filter hides is deselected, so its details do
 // not stay on show and a curation act cannot reach a Case no longer in sight.
 void GraphWidget::applyFilter() {
   shown_.clear();
   shown_.reserve(model_->ids().size());
-  for (int64_t id : model_->ids())  // as the proxy decides, without mapping its 100,000 rows back
-    if (proxy_->accepts(*model_->node(id))) shown_.insert(id);
-  const bool overview = view_->overviewActive();
+  for (int64_t id : model_->ids())
+    if (match_.accepts(*model_->node(id))) shown_.insert(id);
   const std::vector<int64_t> selectedBefore = selectedCases();
   {
     QSignalBlocker b(view_->graphScene());  // one showSelection below, not one per item
     for (auto& [id, item] : items_) {
       const bool ok = shown(id);
       if (!ok) item->setSelected(false);  // before hiding: Qt may or may not drop the selection of a hidden item
-      item->setVisible(ok && !overview);
+      item->setVisible(ok);  // under a hidden layer (the overview on) only a flag: Qt shows it with the layer
     }
   }
   rebuildEdges();
@@ -471,20 +468,19 @@ void GraphWidget::applyFilter() {
 // hidden; the added ones' edges appended. A changed node that appeared or vanished (a pruned Case under a filter
 // on labels, say) takes or leaves its children's edges with it: then all edges are drawn again.
 void GraphWidget::applyFilterTo(const std::vector<int64_t>& added, const std::vector<int64_t>& changed) {
-  const bool overview = view_->overviewActive();
   bool flipped = false, deselected = false;
   {
     QSignalBlocker b(view_->graphScene());
     auto place = [&](int64_t id) {  // true: the node came into the filter's view or went out of it
       NodeItem* it = item(id);
-      const bool ok = proxy_->accepts(it->data()), was = shown(id);
+      const bool ok = match_.accepts(it->data()), was = shown(id);
       if (ok) shown_.insert(id);
       else shown_.erase(id);
       if (!ok && it->isSelected()) {
         it->setSelected(false);  // before hiding, as in applyFilter
         deselected = true;
       }
-      it->setVisible(ok && !overview);
+      it->setVisible(ok);
       return ok != was;
     };
     for (int64_t id : changed) flipped = place(id) || flipped;
@@ -549,7 +545,7 @@ std::optional<QPointF> GraphWidget::positionOf(int64_t id) const {
 int GraphWidget::search(const QString& text) {
   const QString q = text.trimmed();
   if (q.isEmpty()) return 0;
-  const std::vector<int64_t> hits = proxy_->search(q);
+  const std::vector<int64_t> hits = match_.search(*model_, q);
   QSignalBlocker b(view_->graphScene());
   view_->graphScene()->clearSelection();
   for (int64_t id : hits) items_.at(id)->setSelected(true);
@@ -653,7 +649,7 @@ void GraphWidget::exportGraphml(const QString& path) const {
   std::ofstream out(path.toStdString(), std::ios::binary);
   if (!out) throw Error("cannot write the GraphML '" + path.toStdString() + "'");
   kope::memory::GraphExportOptions o;
-  if (const QString task = proxy_->filter().task; !task.isEmpty()) o.task = task.toStdString();
+  if (const QString task = match_.filter().task; !task.isEmpty()) o.task = task.toStdString();
   kope::memory::export_graphml(*store_, out, o);
   if (!out.flush()) throw Error("cannot write the GraphML '" + path.toStdString() + "'");
 }

@@ -1,6 +1,6 @@
 // The Experience Graph browser, to dock into the main window: a toolbar (filters, search, fit, export, undo), the
 // graph view, and a side panel with the Case details and what the agent was shown. A thin page over the item
-// model (graph_model.h: the Cases, and a proxy for the filter and search) and the curation commands
+// model (graph_model.h: the Cases, and the filter and search as a predicate) and the curation commands
 // (curation.h); it runs no SQL itself. Opens its own connection to the workspace's kope.db; polls it so Cases
 // added by a running loop appear live, placed below their parent without a full re-layout (a background
 // re-layout follows when the run goes quiet). Curation writes through MemoryStore (retrieval reads the same
@@ -79,17 +79,16 @@ class GraphWidget : public QWidget {
   QUndoStack* undoStack() const { return undo_; }
   EdgesItem* edges() const { return edges_; }
   GraphModel* model() const { return model_; }
-  GraphFilterProxy* proxy() const { return proxy_; }
   FilterBar* filterBar() const { return bar_; }
 
   int nodeCount() const { return model_->rowCount(); }
-  int visibleCount() const { return proxy_->rowCount(); }
+  int visibleCount() const { return static_cast<int>(shown_.size()); }
   NodeItem* item(int64_t caseId) const;
   std::optional<QPointF> positionOf(int64_t caseId) const;
 
   // A Case the filter hides is deselected (its details go with it).
   void setFilter(const GraphFilter& f);
-  GraphFilter filter() const { return proxy_->filter(); }
+  GraphFilter filter() const { return match_.filter(); }
   // By "#id", "id" or a piece of the thought text; selects the matches, centres the first; returns how many.
   int search(const QString& text);
   void selectCase(int64_t id, bool center = true);
@@ -174,7 +173,7 @@ class GraphWidget : public QWidget {
   std::optional<kope::agent::AgentStore> agentStore_;  // reads the agent's transcripts over ws_'s connection
   std::filesystem::path dir_;
   GraphModel* model_;
-  GraphFilterProxy* proxy_;
+  CaseMatcher match_;
   GraphView* view_;
   EdgesItem* edges_;
   QGraphicsItem* nodeLayer_;  // the parent of every NodeItem
@@ -192,7 +191,7 @@ class GraphWidget : public QWidget {
   QLabel* status_;
   QTimer *poll_, *relayoutTimer_;
   std::unordered_map<int64_t, NodeItem*> items_;   // one per row of the model
-  std::unordered_set<int64_t> shown_;              // the Cases the proxy lets through
+  std::unordered_set<int64_t> shown_;              // the Cases the filter lets through
   std::vector<int64_t> added_;                     // rows the model inserted during the current load
   std::vector<int64_t> changed_;                   // rows it changed in place
   std::vector<int64_t> overviewSelected_;          // drawn as selected on the overview image, sorted

@@ -65,7 +65,7 @@ void GraphWidget::buildView() {
   };
   connect(view_, &GraphView::overviewChanged, this, [this](bool on) {
     edges_->setVisible(!on);
-    for (auto& [id, it] : items_) it->setVisible(!on && shown(id));
+    nodeLayer_->setVisible(!on);  // the nodes the filter shows follow their parent
   });
 }
 
@@ -104,7 +104,7 @@ void GraphWidget::buildSide() {
 void GraphWidget::buildToolbar() {
   bar_ = new FilterBar(this);
   connect(bar_, &FilterBar::filterChanged, this, [this](const GraphFilter& f) {
-    proxy_->setFilter(f);
+    match_.setFilter(f);
     applyFilter();
   });
   connect(bar_, &FilterBar::searchRequested, this, [this](const QString& text) { search(text); });

@@ -38,29 +38,18 @@ std::string LayoutService::lastEngine() const {
   return last_engine_;
 }
 
+// The hash over 100,000 nodes, the lookups and the layout all happen on the worker: the GUI thread only queues.
 quint64 LayoutService::request(LayoutInput in, std::string engine) {
   if (engine.empty()) engine = engine_for(in.nodes.size());
-  Job j{++next_, std::move(in), engine, {}};
-  j.hash = layout_hash(j.in, engine);
-  std::shared_ptr<const Positions> hit;
+  quint64 id = 0;
   {
     std::lock_guard lk(mu_);
-    auto it = memory_.find(j.hash);
-    if (it != memory_.end()) hit = it->second;
-    else {
-      queue_.clear();  // superseded: only the latest graph matters
-      queue_.push_back(std::move(j));
-    }
-  }
-  if (hit) {
-    ++hits_;
-    const quint64 id = j.id;
-    QMetaObject::invokeMethod(this, [this, id, hit, engine] { emit finished(id, hit, QString::fromStdString(engine), 0.0, true); },
-                              Qt::QueuedConnection);
-    return id;
+    id = ++next_;
+    queue_.clear();  // superseded: only the latest graph matters
+    queue_.push_back(Job{id, std::move(in), std::move(engine), {}});
   }
   cv_.notify_one();
-  return next_;
+  return id;
 }
 
 void LayoutService::run() {
@@ -80,6 +69,23 @@ void LayoutService::run() {
     bool cached = false;
     QString error;
     const auto t0 = std::chrono::steady_clock::now();
+    j.hash = layout_hash(j.in, j.engine);
+    {
+      std::lock_guard lk(mu_);
+      if (auto it = memory_.find(j.hash); it != memory_.end()) result = it->second;
+    }
+    if (result) {  // laid out in this window before: no file, no engine
+      ++hits_;
+      {
+        std::lock_guard lk(mu_);
+        working_ = false;
+      }
+      const quint64 id = j.id;
+      const QString engine = QString::fromStdString(j.engine);
+      QMetaObject::invokeMethod(this, [this, id, result, engine] { emit finished(id, result, engine, 0.0, true); },
+                                Qt::QueuedConnection);
+      continue;
+    }
     try {
       const auto file = cache_file(j.hash);
       if (!file.empty()) {
