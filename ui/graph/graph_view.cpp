@@ -212,7 +212,7 @@ void GraphView::setZoom(double z) {
 }
 
 void GraphView::fit() {
-  QRectF r = scene_->itemsBoundingRect();
+  QRectF r = overviewBounds ? overviewBounds() : scene_->itemsBoundingRect();  // what the filter shows
   if (r.isEmpty()) return;
   const double m = std::max(40.0, 0.04 * std::max(r.width(), r.height()));  // room for outlines, badges, scroll bars
   fitInView(r.adjusted(-m, -m, m, m), Qt::KeepAspectRatio);
