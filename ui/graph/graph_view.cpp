@@ -2,13 +2,16 @@
 #include "graph_view.h"
 
 #include <QContextMenuEvent>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPointer>
 #include <QScrollBar>
 #include <QStyleOptionGraphicsItem>
 #include <QSvgGenerator>
+#include <QThreadPool>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -231,7 +234,8 @@ void GraphView::resizeEvent(QResizeEvent* e) {
 void GraphView::updateOverviewMode() {
   const bool big = itemCount && itemCount() > overviewMinItems;
   if (overviewDirty_ && big && zoom() <= 0.08) renderOverview();
-  const bool on = !overview_.isNull() && zoom() <= overviewScale_ * 1.05 && big;
+  const double scale = overviewPending_ ? pendingScale_ : overviewScale_;
+  const bool on = big && (overviewPending_ || !overview_.isNull()) && zoom() <= scale * 1.05;
   if (on != overviewOn_) {
     overviewOn_ = on;
     emit overviewChanged(on);
@@ -239,35 +243,81 @@ void GraphView::updateOverviewMode() {
   }
 }
 
+QPen OverviewScene::edgePen() { return QPen(QColor(0x70, 0x70, 0x70), 0); }  // cosmetic: one pixel
+
+void OverviewScene::paint(QPainter& p) const {
+  p.setPen(edgePen());
+  p.drawLines(lines.data(), static_cast<int>(lines.size()));  // as lines: no path to stroke
+  p.setPen(Qt::NoPen);
+  for (const Kind& k : kinds) {
+    p.setOpacity(k.opacity);
+    p.setBrush(QColor::fromRgba(k.color));
+    p.drawRects(k.boxes.data(), static_cast<int>(k.boxes.size()));
+  }
+  p.setOpacity(1);
+}
+
+// The copy is taken here; the image is painted on the thread pool and comes back through the event loop. An
+// image asked for later supersedes it.
 void GraphView::renderOverview() {
+  overviewDirty_ = false;
+  if (!overviewScene) return;
   QElapsedTimer t;
   t.start();
-  overviewDirty_ = false;
-  if (!overviewBounds || !overviewPainter) return;
-  QRectF r = overviewBounds();
+  auto copy = std::make_shared<const OverviewScene>(overviewScene());
+  QRectF r = copy->bounds;
   if (r.isEmpty()) {
     overview_ = QImage();
+    overviewPending_ = false;
+    ++overviewGeneration_;
     return;
   }
   // Room on the right and below for what a run adds (new roots go right, children below their parents), so
   // overlayOverview can take them without drawing every node again.
   r.adjust(-kCellW, -kCellH, kCellW + 0.05 * r.width() + 8 * kCellW, kCellH + 0.05 * r.height() + 8 * kCellH);
-  overviewScale_ = std::min(0.08, 2400.0 / std::max(r.width(), r.height()));
-  const QSize size(int(std::ceil(r.width() * overviewScale_)), int(std::ceil(r.height() * overviewScale_)));
-  if (overview_.size() != size)  // else the same 20 MB again: no fresh pages to fault in
-    overview_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
-  overview_.fill(Qt::transparent);
-  overviewRect_ = QRectF(r.topLeft(), QSizeF(overview_.width() / overviewScale_, overview_.height() / overviewScale_));
-  QPainter p(&overview_);
-  p.scale(overviewScale_, overviewScale_);
-  p.translate(-r.topLeft());
-  overviewPainter(p);
-  if (qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE"))
-    qInfo("overview drawn: %lld ms", static_cast<long long>(t.elapsed()));
+  const double scale = std::min(0.08, 2400.0 / std::max(r.width(), r.height()));
+  const QSize size(int(std::ceil(r.width() * scale)), int(std::ceil(r.height() * scale)));
+  const QRectF rect(r.topLeft(), QSizeF(size.width() / scale, size.height() / scale));
+  const quint64 generation = ++overviewGeneration_;
+  overviewPending_ = true;
+  pendingScale_ = scale;
+  const bool trace = qEnvironmentVariableIsSet("KOPE_GRAPH_TRACE");
+  if (trace) qInfo("overview copied: %lld ms on the GUI thread", static_cast<long long>(t.elapsed()));
+  QThreadPool::globalInstance()->start([self = QPointer<GraphView>(this), copy, rect, scale, size, generation, trace] {
+    QElapsedTimer w;
+    w.start();
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    {
+      QPainter p(&image);
+      p.scale(scale, scale);
+      p.translate(-rect.topLeft());
+      copy->paint(p);
+    }
+    if (trace) qInfo("overview drawn: %lld ms on a worker", static_cast<long long>(w.elapsed()));
+    if (auto* app = QCoreApplication::instance())
+      QMetaObject::invokeMethod(
+          app,
+          [self, image = std::move(image), rect, scale, generation]() mutable {
+            if (self) self->overviewRendered(std::move(image), rect, scale, generation);
+          },
+          Qt::QueuedConnection);
+  });
+}
+
+void GraphView::overviewRendered(QImage image, QRectF rect, double scale, quint64 generation) {
+  if (generation != overviewGeneration_) return;  // a later one is under way
+  overviewPending_ = false;
+  overview_ = std::move(image);
+  overviewRect_ = rect;
+  overviewScale_ = scale;
+  updateOverviewMode();
+  viewport()->update();
 }
 
 void GraphView::overlayOverview(const QRectF& sceneRect, const std::function<void(QPainter&)>& paint) {
-  if (overviewDirty_ || overview_.isNull() || !overviewRect_.contains(sceneRect)) return invalidateOverview();
+  if (overviewDirty_ || overviewPending_ || overview_.isNull() || !overviewRect_.contains(sceneRect))
+    return invalidateOverview();  // an image under way lacks what is added now: the next one has it
   QPainter p(&overview_);
   p.scale(overviewScale_, overviewScale_);
   p.translate(-overviewRect_.topLeft());

@@ -61,14 +61,30 @@ class EdgesItem : public QGraphicsItem {
   QRectF bounds_;
 };
 
+// What the overview image shows, copied out of the scene on the GUI thread so the image can be painted on another:
+// the edges, and every shown node's box grouped by colour and opacity (one fill call per group).
+struct OverviewScene {
+  QRectF bounds;
+  std::vector<QLineF> lines;
+  struct Kind {
+    QRgb color;
+    double opacity;
+    std::vector<QRectF> boxes;
+  };
+  std::vector<Kind> kinds;
+  static QPen edgePen();
+  void paint(QPainter& p) const;
+};
+
 class GraphView : public QGraphicsView {
   Q_OBJECT
  public:
   explicit GraphView(QWidget* parent = nullptr);
   QGraphicsScene* graphScene() const { return scene_; }
-  // The overview: the owner paints every shown node and edge plainly in scene coordinates, and hides or shows
-  // its items when the view switches (signal overviewChanged).
-  std::function<void(QPainter&)> overviewPainter;
+  // The overview: the owner copies out every shown node and edge in scene coordinates (painted into the image on
+  // a worker thread), and hides or shows its items when the view switches (signal overviewChanged). Fit frames
+  // overviewBounds.
+  std::function<OverviewScene()> overviewScene;
   std::function<QRectF()> overviewBounds;
   std::size_t overviewMinItems = 2000;
   std::function<std::size_t()> itemCount;
@@ -79,7 +95,8 @@ class GraphView : public QGraphicsView {
   bool followsFit() const { return followFit_; }
   double zoom() const { return transform().m11(); }
   // Far out (zoom at or below the overview image's own scale) the view draws one cached image of the whole
-  // graph instead of 20k items; call when nodes, colours, filter or positions change.
+  // graph instead of 20k items; call when nodes, colours, filter or positions change. The image is painted on a
+  // worker thread: until it arrives the view shows the one before (or nothing), never 100,000 items.
   void invalidateOverview() { overviewDirty_ = true; viewport()->update(); }
   // Paints onto the cached image what `paint` draws in scene coordinates within `sceneRect` (a run's new nodes
   // and edges), where the image holds that rectangle; otherwise the image is drawn again in full when next needed.
@@ -109,10 +126,14 @@ class GraphView : public QGraphicsView {
 
  private:
   void renderOverview();
+  void overviewRendered(QImage image, QRectF rect, double scale, quint64 generation);
   QGraphicsScene* scene_;
   QImage overview_;
   QRectF overviewRect_;
   double overviewScale_ = 0;
+  quint64 overviewGeneration_ = 0;  // of the last image asked for
+  bool overviewPending_ = false;    // asked for, not arrived
+  double pendingScale_ = 0;         // its scale, which decides the zoom where the overview takes over
   bool overviewDirty_ = true, overviewOn_ = false;
   bool followFit_ = false;
 };

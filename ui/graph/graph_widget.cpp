@@ -415,8 +415,6 @@ std::optional<QLineF> GraphWidget::edgeTo(int64_t id, const NodeItem& item) cons
                 item.pos() - QPointF(0, item.size().height() / 2));
 }
 
-QPen GraphWidget::overviewEdgePen() { return QPen(QColor(0x70, 0x70, 0x70), 0); }
-
 QRectF GraphWidget::plainBox(const NodeItem& n) {
   const QSizeF s = n.size();
   return QRectF(n.pos() - QPointF(s.width() / 2, s.height() / 2), s);
@@ -507,7 +505,7 @@ void GraphWidget::overlayNodes(const std::vector<int64_t>& redrawn, const std::v
       if (shown(id)) touched |= plainBox(*item(id));
   if (touched.isNull()) return;
   view_->overlayOverview(touched.adjusted(-1, -1, 1, 1), [&](QPainter& p) {
-    p.setPen(overviewEdgePen());
+    p.setPen(OverviewScene::edgePen());
     for (const QLineF& l : lines) p.drawLine(l);
     for (int64_t id : redrawn)
       if (shown(id)) {

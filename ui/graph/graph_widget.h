@@ -151,7 +151,6 @@ class GraphWidget : public QWidget {
   void applyPositions(const Positions& p);
   void rebuildEdges();
   std::optional<QLineF> edgeTo(int64_t id, const NodeItem& item) const;
-  static QPen overviewEdgePen();
   static QRectF plainBox(const NodeItem& n);
   static void paintPlain(QPainter& p, const NodeItem& n);  // a node as the overview draws it
   void applyFilter();

@@ -48,20 +48,20 @@ void GraphWidget::buildView() {
       if (shown(id)) r |= QRectF(it->pos() - QPointF(kCellW / 2, kCellH / 2), QSizeF(kCellW, kCellH));
     return r;
   };
-  view_->overviewPainter = [this](QPainter& p) {
-    p.setPen(overviewEdgePen());
-    p.drawLines(edges_->lines().data(), static_cast<int>(edges_->lineCount()));  // as lines: no path to stroke
-    // One fill call per colour and opacity, not one per node (a handful of kinds among 100,000 nodes).
-    std::map<std::pair<QRgb, int>, std::vector<QRectF>> kinds;
-    for (const auto& [id, n] : items_)
-      if (shown(id)) kinds[{n->plainColor().rgba(), qRound(n->opacity() * 100)}].push_back(plainBox(*n));
-    p.setPen(Qt::NoPen);
-    for (const auto& [kind, boxes] : kinds) {
-      p.setOpacity(kind.second / 100.0);
-      p.setBrush(QColor::fromRgba(kind.first));
-      p.drawRects(boxes.data(), static_cast<int>(boxes.size()));
+  view_->overviewScene = [this] {
+    OverviewScene o;
+    o.lines = edges_->lines();
+    o.bounds = edges_->boundingRect();
+    std::map<std::pair<QRgb, double>, std::size_t> kind;  // a handful of colours and opacities among the nodes
+    for (const auto& [id, n] : items_) {
+      if (!shown(id)) continue;
+      const QRectF box = plainBox(*n);
+      o.bounds |= box;
+      auto [it, fresh] = kind.try_emplace({n->plainColor().rgba(), n->opacity()}, o.kinds.size());
+      if (fresh) o.kinds.push_back({it->first.first, it->first.second, {}});
+      o.kinds[it->second].boxes.push_back(box);
     }
-    p.setOpacity(1);
+    return o;
   };
   connect(view_, &GraphView::overviewChanged, this, [this](bool on) {
     edges_->setVisible(!on);
