@@ -158,6 +158,12 @@ TEST(Workspace, OpenCreatesAWalDatabaseAtTheCurrentSchema) {
   RawDb raw(dir / "kope.db");
   EXPECT_EQ(raw.scalar("PRAGMA journal_mode"), "wal");
   EXPECT_EQ(raw.scalar("PRAGMA user_version"), std::to_string(kSchemaVersion));
+  // Every open looks for evaluations cut short: through the partial index, not a scan of every report.
+  std::string plan;
+  for (const auto& r : raw.rows("EXPLAIN QUERY PLAN SELECT 1 FROM evaluations e JOIN runs r ON r.id = e.run_id "
+                                "WHERE e.status='running' AND r.status <> 'running' LIMIT 1"))
+    plan += r.back() + "\n";
+  EXPECT_NE(plan.find("evaluations_running"), std::string::npos) << plan;
   auto tables = raw.rows("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name");
   std::vector<std::string> names;
   for (auto& r : tables)

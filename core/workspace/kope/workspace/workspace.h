@@ -16,7 +16,7 @@ struct sqlite3;
 
 namespace kope::workspace {
 
-inline constexpr int kSchemaVersion = 3;  // 2: reviews, 3: the incumbent's baseline
+inline constexpr int kSchemaVersion = 4;  // 2: reviews, 3: the incumbent's baseline, 4: running evaluations
 
 struct EvaluationRow {
   int64_t id = 0;
