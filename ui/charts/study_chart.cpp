@@ -68,6 +68,9 @@ void StudyChart::showStudy(const study::StudyReport& report) {
     series->append(set);
   }
   series->setLabelsVisible(true);
+  // Upright along each bar: eight bars side by side leave each label less width than its text.
+  series->setLabelsAngle(-90);
+  series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
   series->setLabelsFormat(d_->figure == Figure::PassRate ? QStringLiteral("@value%") : QStringLiteral("@valuex"));
   series->setLabelsPrecision(3);
   chart->addSeries(series);

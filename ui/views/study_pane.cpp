@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -64,7 +65,7 @@ StudyPane::StudyPane(QWidget* parent) : QWidget(parent) {
   task_layout->addWidget(task_view_);
 
   // Tables and plots share the height; each part keeps a usable minimum at 1024x700.
-  auto* split = new QSplitter(Qt::Vertical);
+  auto* split = split_ = new QSplitter(Qt::Vertical);
   split->addWidget(level_view_);
   split->addWidget(charts);
   split->addWidget(task_box);
@@ -100,8 +101,13 @@ void StudyPane::show(const study::StudyReport& report, const QString& where) {
   task_view_->resizeColumnsToContents();
   // The level table as tall as its rows (a study has a few), so the plots get the height their axes need.
   const int rows = std::max(1, levels_->rowCount());
-  level_view_->setMaximumHeight(level_view_->horizontalHeader()->height() +
-                                rows * level_view_->verticalHeader()->defaultSectionSize() + 2 * level_view_->frameWidth() + 4);
+  const int want = level_view_->horizontalHeader()->height() + rows * level_view_->verticalHeader()->defaultSectionSize() +
+                   level_view_->horizontalScrollBar()->sizeHint().height() + 2 * level_view_->frameWidth() + 4;
+  level_view_->setMaximumHeight(want);
+  // And given that height now, up to a third of the pane, the plots and the operators sharing the rest.
+  const int total = std::max(split_->height(), 3 * want);
+  const int table = std::min(want, total / 3);
+  split_->setSizes({table, (total - table) / 2, (total - table) / 2});
   updateSummary();
 }
 

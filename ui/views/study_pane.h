@@ -12,6 +12,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 
 namespace kope::ui {
@@ -47,6 +48,7 @@ class StudyPane : public QWidget {
   QPushButton* open_ = nullptr;
   QTableView* level_view_ = nullptr;
   QTableView* task_view_ = nullptr;
+  QSplitter* split_ = nullptr;  // the level table, the plots, the operators
   QComboBox* arm_ = nullptr;
   QLabel* arm_label_ = nullptr;
   StudyLevelModel* levels_ = nullptr;
