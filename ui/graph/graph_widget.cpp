@@ -90,6 +90,7 @@ GraphWidget::~GraphWidget() {
   QObject::disconnect(view_->graphScene(), nullptr, this, nullptr);  // no selection signals while items die
   QObject::disconnect(view_->graphScene(), nullptr, view_, nullptr);
   QObject::disconnect(model_, nullptr, this, nullptr);
+  QObject::disconnect(undo_, nullptr, this, nullptr);  // the stack, a child, clears itself after this is gone
   items_.clear();
   view_->graphScene()->clear();
   delete layout_;  // joins the worker before the scene goes
