@@ -33,6 +33,7 @@
 #include "main_window.h"
 #include "models/models.h"
 #include "views/history_pane.h"
+#include "usage.h"
 
 using namespace kope;
 using Clock = std::chrono::steady_clock;
@@ -191,6 +192,7 @@ void row(const char* what, const StallMeter::Result& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kope::bench::answer_help(argc, argv, "[N=100000] [--fresh]");
   qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
   QApplication::setOrganizationName("KopeBench");

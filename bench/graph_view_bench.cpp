@@ -23,6 +23,7 @@
 #include "kope/store/db.h"
 #include "kope/workspace/workspace.h"
 #include "layout_service.h"
+#include "usage.h"
 
 using namespace kope::workspace;
 
@@ -102,6 +103,7 @@ double frame(GraphView* v, QImage& img) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kope::bench::answer_help(argc, argv, "[N=20000] [STEPS=60] [--sfdp]");
   qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
   const int n = argc > 1 ? std::atoi(argv[1]) : 20000;

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -55,10 +56,22 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+constexpr const char* kUsage =
+    "usage: bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--tasks a,b] [--levels 1,2] [--attempts 1] [--keep DIR]\n"
+    "  runs kope run --policy llm --jobs N against a scripted model server with a fixed reply latency (tens of\n"
+    "  minutes at the defaults); prints attempts per minute, the share of wall time evaluating, tokens, and each\n"
+    "  speedup beside the one measured alone\n";
+
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string k = argv[i], v = argv[i + 1];
+  for (int i = 1; i < argc; i += 2) {
+    const std::string k = argv[i];
+    if (k == "--help" || k == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
+    if (i + 1 == argc) throw Error(k + " needs a value\n" + kUsage);
+    const std::string v = argv[i + 1];
     if (k == "--latency") {
       o.latencies.clear();
       for (const auto& x : split(v)) o.latencies.push_back(std::stod(x));
@@ -74,7 +87,7 @@ Options parse(int argc, char** argv) {
     } else if (k == "--keep") {
       o.keep = v;
     } else {
-      throw Error("bench_jobs: unknown option " + k);
+      throw Error("unknown option " + k + "\n" + kUsage);
     }
   }
   return o;

@@ -19,6 +19,7 @@
 #include "kope/memory/text.h"
 #include "kope/store/db.h"
 #include "kope/workspace/workspace.h"
+#include "usage.h"
 
 using namespace kope::workspace;
 
@@ -135,6 +136,7 @@ double pct(std::vector<double> v, double p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kope::bench::answer_help(argc, argv, "[MAX_CASES=100000] [DIR]");
   const int64_t max_cases = argc > 1 ? std::stoll(argv[1]) : 100000;
   const fs::path dir = argc > 2 ? fs::path(argv[2]) : fs::temp_directory_path() / "kope_memory_bench";
   fs::remove_all(dir);

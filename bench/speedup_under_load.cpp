@@ -20,6 +20,7 @@
 
 #include "kope/eval/evaluator.h"
 #include "kope/model/suite.h"
+#include "usage.h"
 
 using namespace kope::eval;
 using namespace kope::exec;
@@ -63,6 +64,7 @@ struct Series {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kope::bench::answer_help(argc, argv, "[ROUNDS=5]");
   int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
   const std::string task_name = "gelu";
   const std::string kernel_name = "gelu/02_erfc_vectorised.cpp";
