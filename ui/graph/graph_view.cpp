@@ -153,17 +153,8 @@ void EdgesItem::addLines(const std::vector<QLineF>& lines) {
   if (lines.empty()) return;
   prepareGeometryChange();
   lines_.insert(lines_.end(), lines.begin(), lines.end());
-  bounds_ = bounds_.isNull() ? boundsOf(lines) : bounds_.united(boundsOf(lines));
+  bounds_ |= boundsOf(lines);  // a null rectangle unites as nothing
   update();
-}
-
-QPainterPath EdgesItem::path() const {
-  QPainterPath pp;
-  for (const auto& l : lines_) {
-    pp.moveTo(l.p1());
-    pp.lineTo(l.p2());
-  }
-  return pp;
 }
 
 void EdgesItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*) {

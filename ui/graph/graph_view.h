@@ -51,7 +51,6 @@ class EdgesItem : public QGraphicsItem {
   void addLines(const std::vector<QLineF>& lines);  // a run's new edges, without redoing the others
   std::size_t lineCount() const { return lines_.size(); }
   const std::vector<QLineF>& lines() const { return lines_; }
-  QPainterPath path() const;  // the same edges as one path (for exports and tests)
   QRectF boundingRect() const override { return bounds_; }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget* w) override;
 
