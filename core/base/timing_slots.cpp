@@ -1,8 +1,11 @@
 #include "kope/base/timing_slots.h"
 
+#include <pthread.h>
+
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "kope/base/error.h"
 
@@ -17,11 +20,35 @@ TimingSlots& TimingSlots::of(const std::string& device) {
   return *p;
 }
 
+namespace {
+
+// The calling thread's Sides, per pool: nested ones count once, and its own never make its timing wait.
+thread_local std::map<const TimingSlots*, int> t_sides;
+
+// The cores this process may run on.
+std::set<int> allowed_cpus() {
+  std::set<int> out;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) out.insert(c);
+  return out;
+}
+
+}  // namespace
+
 void TimingSlots::configure(std::vector<SlotSpec> slots) {
   std::lock_guard<std::mutex> lock(mu_);
   if (held_now_ > 0) throw Error("the timing slots cannot change while a measurement holds one");
   if (slots.empty()) slots.push_back({"all cores", {}, -1});
   slots_.clear();
+  // Side work gets the cores no slot times on, where every slot names its own; an unpinned slot may run anywhere.
+  std::set<int> spare = allowed_cpus();
+  for (const SlotSpec& s : slots) {
+    if (s.cpus.empty()) spare.clear();
+    for (int c : s.cpus) spare.erase(c);
+  }
+  side_cpus_.assign(spare.begin(), spare.end());
   for (auto& s : slots) {
     SlotState st;
     st.spec = std::move(s);
@@ -29,12 +56,28 @@ void TimingSlots::configure(std::vector<SlotSpec> slots) {
   }
 }
 
+int TimingSlots::own_sides() const {
+  const auto it = t_sides.find(this);
+  return it == t_sides.end() ? 0 : it->second;
+}
+
 TimingSlots::Held TimingSlots::acquire(const std::string& doing, const CancelToken* cancel) {
   std::unique_lock<std::mutex> lock(mu_);
-  bool waited = false;
+  bool waited = false, waited_for_side = false;
+  ++timers_waiting_;
+  struct Leave {  // however this returns
+    int& n;
+    ~Leave() { --n; }
+  } leave{timers_waiting_};
+  // Side work, where it shares the cores with every slot; a thread that holds a Side itself does not wait for
+  // any (two such threads would wait for each other).
+  const bool mine = own_sides() > 0;
+  auto side_in_the_way = [&] { return side_cpus_.empty() && !mine && sides_now_ > 0; };
   while (true) {
     std::string retired;
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const bool blocked = side_in_the_way();
+    waited_for_side |= blocked;
+    for (std::size_t i = 0; i < slots_.size() && !blocked; ++i) {
       SlotState& s = slots_[i];
       if (s.retired) {
         retired += (retired.empty() ? "" : "; ") + s.spec.name + ": " + s.why;
@@ -46,9 +89,10 @@ TimingSlots::Held TimingSlots::acquire(const std::string& doing, const CancelTok
       ++s.measurements;
       max_held_ = std::max(max_held_, ++held_now_);
       if (waited) ++waits_;
+      if (waited_for_side) ++timing_waits_for_side_;
       return Held(this, static_cast<int>(i));
     }
-    if (retired.size() && held_now_ == 0)
+    if (!blocked && retired.size() && held_now_ == 0)
       throw Error("no device left in the pool: every one failed its health check (" + retired + ")");
     if (cancel && cancel->cancelled()) return {};
     waited = true;
@@ -65,6 +109,73 @@ void TimingSlots::put_back(int index) {
     --held_now_;
   }
   cv_.notify_all();
+}
+
+TimingSlots::Side TimingSlots::side(const CancelToken* cancel) {
+  Side s;
+  int& mine = t_sides[this];
+  if (mine > 0) {  // nested: the outer one is counted (and pinned) already
+    ++mine;
+    s.pool_ = this;
+    return s;
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  if (side_cpus_.empty()) {
+    bool waited = false;
+    while (held_now_ > 0 || timers_waiting_ > 0) {
+      if (cancel && cancel->cancelled()) {
+        t_sides.erase(this);
+        return s;
+      }
+      waited = true;
+      cv_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    if (waited) ++side_waits_;
+  } else {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : side_cpus_) CPU_SET(c, &set);
+    s.pinned_ = pthread_getaffinity_np(pthread_self(), sizeof s.saved_, &s.saved_) == 0 &&
+                pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+  }
+  ++sides_now_;
+  ++mine;
+  s.pool_ = this;
+  return s;
+}
+
+TimingSlots::Side::Side(Side&& o) noexcept : pool_(o.pool_), pinned_(o.pinned_), saved_(o.saved_) {
+  o.pool_ = nullptr;
+}
+
+void TimingSlots::Side::release() {
+  if (!pool_) return;
+  TimingSlots* p = pool_;
+  pool_ = nullptr;
+  int& mine = t_sides[p];
+  if (--mine > 0) return;
+  t_sides.erase(p);
+  if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
+  {
+    std::lock_guard<std::mutex> lock(p->mu_);
+    --p->sides_now_;
+  }
+  p->cv_.notify_all();
+}
+
+std::vector<int> TimingSlots::side_cpus() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return side_cpus_;
+}
+
+int64_t TimingSlots::side_waits() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return side_waits_;
+}
+
+int64_t TimingSlots::timing_waits_for_side() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return timing_waits_for_side_;
 }
 
 const SlotSpec& TimingSlots::Held::spec() const {

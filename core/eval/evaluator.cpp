@@ -9,6 +9,7 @@
 
 #include "kope/base/error.h"
 #include "kope/base/sha256.h"
+#include "kope/base/timing_slots.h"
 #include "kope/eval/case_runner.h"
 #include "kope/model/stats.h"
 
@@ -96,6 +97,8 @@ void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions
     for (std::size_t i; (i = next++) < tasks.size();) {
       const Task& task = *tasks[i];
       try {
+        // Side work on this machine's cores: it takes turns with a measurement there (kope/base/timing_slots.h).
+        const TimingSlots::Side side = TimingSlots::of("cpu").side(options.cancel.get());
         runner->prepare_ahead(side_, task, selected_cases(task, options), options);
       } catch (const std::exception&) {  // the evaluation says it, with the task's other outcomes
       }
@@ -280,6 +283,9 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   rep.device_fingerprint = d.fingerprint;
   if (run.stopped()) return run.end_cancelled();
   run.progress(EvalProgress::Phase::Compiling, 0, nullptr);
+  // The compile, the trusted side and the workers' set-up are side work on this machine's cores: where they would
+  // share them with another evaluation's timed calls, they take turns (kope/base/timing_slots.h).
+  TimingSlots::Side side_work = TimingSlots::of("cpu").side(run.cancel);
 
   // The trusted side: the baseline, the goldens (kept in kope's memory for the evaluation; their cache in the
   // workspace is out of every worker's view) and the library baseline. On the local CPU it is prepared on a
@@ -321,6 +327,7 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   const std::unique_ptr<CaseSession> session =
       d.runner->open(rep.compile.artifact, prepared.builds, cases, options, rep.warnings);
   run.lap("workers set-up");
+  side_work.release();
   return run_cases(run, *session, prepared.goldens, *d.dev);
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "kope/base/timing_slots.h"
 #include "kope/exec/affinity.h"
@@ -83,6 +84,20 @@ Judge::CaseRun::CaseRun(Judge& judge, const ConcreteCase& c, const std::vector<s
 
 CaseResult Judge::CaseRun::run(bool time_it) {
   if (cancelled("case")) return finish();
+  // Until the timed calls, this is side work (kope/base/timing_slots.h): the workers' start-ups and the
+  // correctness calls take turns with other evaluations' timing where they would share its cores, or run on the
+  // cores no slot times on (the workers moved there from the slot's cores of a previous case).
+  TimingSlots& cpu = TimingSlots::of("cpu");
+  TimingSlots::Side side = cpu.side(j_.options_.cancel.get());
+  const std::vector<int> side_cpus = cpu.side_cpus();
+  auto roots = [&] {
+    std::vector<pid_t> out;
+    for (const Worker* w : {&k_, &b_, l_})
+      if (w && w->child) out.push_back(w->child->pid());
+    return out;
+  };
+  std::optional<CorePin> side_pin;
+  if (!side_cpus.empty()) side_pin.emplace(roots(), side_cpus);
   j_.write_layout(c_);
   if (!j_.ensure_started(k_, r_, deadline_)) return finish();
   in_data_ = j_.inputs_.base + wire::kLayoutBytes;
@@ -100,17 +115,16 @@ CaseResult Judge::CaseRun::run(bool time_it) {
     return finish();
   }
   library_correctness_call();
+  side_pin.reset();
+  side.release();
   // Timing never overlaps with other timing on the same cores (issue 19): the timed calls wait for a slot of the
-  // CPU's pool and run pinned to its cores; the correctness calls above run beside other measurements.
-  TimingSlots::Held slot = TimingSlots::of("cpu").acquire("timing case " + c_.name, j_.options_.cancel.get());
+  // CPU's pool (and for side work on its cores) and run pinned to its cores.
+  TimingSlots::Held slot = cpu.acquire("timing case " + c_.name, j_.options_.cancel.get());
   if (!slot) {
     cancelled("timed runs");
     return finish();
   }
-  std::vector<pid_t> roots;
-  for (const Worker* w : {&k_, &b_, l_})
-    if (w && w->child) roots.push_back(w->child->pid());
-  const CorePin pin(roots, slot.spec().cpus);
+  const CorePin pin(roots(), slot.spec().cpus);
   timing_start_ = Clock::now();
   if (on_timing_) on_timing_();
   if (!(adaptive_ ? time_interleaved() : time_sequential())) return finish();
