@@ -180,9 +180,8 @@ template <int DT, int T> int launch(const kope_args* a, cudaStream_t s) {
   if (splits > maxs) splits = maxs;
   if (splits < 1) splits = 1;
   const int tiles = (A.K + BK - 1) / BK;
-  A.chunk = (tiles + splits - 1) / splits * BK;
-  splits = (A.K + A.chunk - 1) / A.chunk;
-  if (splits < 1) splits = 1;
+  A.chunk = tiles == 0 ? BK : (tiles + splits - 1) / splits * BK;
+  splits = A.K == 0 ? 1 : (A.K + A.chunk - 1) / A.chunk;  // an empty list: one split, every row 0
   float* part = nullptr;
   if (splits > 1) {
     const cudaError_t e = cudaMallocAsync((void**)&part, sizeof(float) * (size_t)splits * B * rows * (A.C + 2), s);
