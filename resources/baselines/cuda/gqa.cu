@@ -1,5 +1,6 @@
-// CUDA baseline for gqa: one thread per output element o[b, h, i, d] (key/value head h / G, causal bottom-right), a single pass over the keys it sees with an
-// online softmax in double (the running max, the rescaled sum and the weighted sum of v[., d]).
+// CUDA baseline for gqa: one thread per output element o[b, h, i, d] (key/value head h / G, causal bottom-right), a
+// single pass over the keys it sees with an online softmax in double (the running max, the rescaled sum and the
+// weighted sum of v[., d]).
 #include "kope_cuda.h"
 #include <math.h>
 

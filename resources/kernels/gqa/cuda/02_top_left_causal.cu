@@ -1,4 +1,4 @@
-// thought: grouped-query flash attention in fp32 on the CUDA cores: a block of 4 warps takes 16 queries of one query head, reading key/value head h / G, query i seeing keys j <= i (4 rows per warp, pre-scaled in shared memory); key/value tiles of 32 rows are staged in shared memory as fp32 (K rows padded by one float so lane j reading key j's row is conflict-free); lane j computes the 4 rows' scores for key j, an online softmax with warp-shuffle max and sum (NaN-propagating max), then each lane accumulates its columns d = lane + 32 t of P.V in registers; causal (bottom-right, query i sees keys j <= L - S + i) tiles past the block's last query are never loaded
+// thought: grouped-query flash attention in fp32 on the CUDA cores: a block of 4 warps takes 16 queries of one query head, reading key/value head h / G, query i seeing keys j <= i (4 rows per warp, pre-scaled in shared memory); key/value tiles of 32 rows are staged in shared memory as fp32 (K rows padded by one float so lane j reading key j's row is conflict-free); lane j computes the 4 rows' scores for key j, an online softmax with warp-shuffle max and sum (NaN-propagating max), then each lane accumulates its columns d = lane + 32 t of P.V in registers; causal (bottom-right, query i sees keys j <= L - S + i) tiles past the block's last query are never loaded; with few query tiles (decode) the keys are split over blockIdx.z (flash decoding) with (m, l, acc) partials merged by a second kernel
 #include "kope_cuda.h"
 
 #include <cuda_bf16.h>
@@ -23,7 +23,8 @@ __device__ __forceinline__ float nmax(float a, float b) { return (a != a || b !=
 // Queries [i0, i0 + 16) of query head bh, keys of head bh / G; query i sees keys j < lim(i) = min(L - S + i + 1, L).
 template <int DT, int T>
 __global__ void __launch_bounds__(WARPS * 32) gqa_fwd(const void* __restrict__ q, const void* __restrict__ k, const void* __restrict__ v,
-                                                      void* __restrict__ o, int S, int L, int D, int G, float scale) {
+                                                      void* __restrict__ o, float* __restrict__ part, int S, int L, int D,
+                                                      int G, float scale, int chunk) {
   extern __shared__ float smem[];
   float* Ks = smem;                    // [BK][D + 1]
   float* Vs = Ks + BK * (D + 1);       // [BK][D]
@@ -45,8 +46,8 @@ __global__ void __launch_bounds__(WARPS * 32) gqa_fwd(const void* __restrict__ q
     for (int t = 0; t < T; ++t) acc[r][t] = 0.0f;
   }
   const int last = min(i0 + BQ, S) - 1;
-  const int jend = min(last + off + 1, L);
-  for (int j0 = 0; j0 < jend; j0 += BK) {
+  const int jbeg = blockIdx.z * chunk, jend = min(jbeg + chunk, min(last + off + 1, L));
+  for (int j0 = jbeg; j0 < jend; j0 += BK) {
     const int nk = min(BK, jend - j0);
     __syncthreads();  // the previous tile is no longer read
     for (int e = threadIdx.x; e < BK * D; e += blockDim.x) {
@@ -105,12 +106,45 @@ __global__ void __launch_bounds__(WARPS * 32) gqa_fwd(const void* __restrict__ q
   for (int r = 0; r < RW; ++r) {
     const int i = i0 + warp * RW + r;
     if (i >= S) continue;
+    if (part) {  // this key split's partial: unnormalised acc, its max and sum (m = -inf, l = 0 when it saw no key)
+      float* P = part + (((int64_t)blockIdx.z * gridDim.y + bh) * S + i) * (D + 2);
+#pragma unroll
+      for (int t = 0; t < T; ++t) {
+        const int d = lane + 32 * t;
+        if (d < D) P[d] = acc[r][t];
+      }
+      if (lane == 0) P[D] = m[r], P[D + 1] = l[r];
+      continue;
+    }
     const float inv = 1.0f / l[r];
 #pragma unroll
     for (int t = 0; t < T; ++t) {
       const int d = lane + 32 * t;
       if (d < D) st<DT>(o, qbase + (int64_t)i * D + d, acc[r][t] * inv);
     }
+  }
+}
+
+// o[g, d] = sum_z acc_z[d] e^(m_z - M) / sum_z l_z e^(m_z - M) over the key splits z, M the NaN-propagating max.
+template <int DT> __global__ void merge_splits(const float* __restrict__ part, void* __restrict__ o, int64_t nrows, int D, int splits) {
+  const int64_t g = blockIdx.x;
+  const float* P = part + g * (D + 2);
+  const int64_t zs = nrows * (D + 2);
+  float M = -INFINITY;
+  for (int z = 0; z < splits; ++z) M = nmax(M, P[z * zs + D]);
+  float lsum = 0.0f;
+  for (int z = 0; z < splits; ++z) {
+    const float mz = P[z * zs + D];
+    lsum += mz == -INFINITY ? 0.0f : P[z * zs + D + 1] * expf(mz - M);
+  }
+  const float inv = 1.0f / lsum;
+  for (int d = threadIdx.x; d < D; d += blockDim.x) {
+    float a = 0.0f;
+    for (int z = 0; z < splits; ++z) {
+      const float mz = P[z * zs + D];
+      if (mz != -INFINITY) a = fmaf(P[z * zs + d], expf(mz - M), a);
+    }
+    st<DT>(o, g * D + d, a * inv);
   }
 }
 
@@ -122,9 +156,28 @@ template <int DT, int T> int launch(const kope_args* a, cudaStream_t s) {
     const cudaError_t e = cudaFuncSetAttribute(gqa_fwd<DT, T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return (int)e;
   }
-  const dim3 grid((S + BQ - 1) / BQ, BH);
-  gqa_fwd<DT, T><<<grid, WARPS * 32, smem, s>>>(q.data, k.data, a->inputs[2].data, a->outputs[0].data, S, L, D,
-                                                (int)(q.shape[1] / k.shape[1]), 1.0f / sqrtf((float)D));
+  // Few query tiles (decode): the keys split over blockIdx.z until about two waves of 132 SMs run, none shorter than
+  // 4 tiles, with (m, l, acc) partials in a stream-ordered workspace merged by a second kernel.
+  const int64_t blocks = (int64_t)BH * ((S + BQ - 1) / BQ);
+  int splits = (int)((264 + blocks - 1) / blocks);
+  const int maxs = (L + 4 * BK - 1) / (4 * BK);
+  if (splits > maxs) splits = maxs;
+  if (splits < 1) splits = 1;
+  const int tiles = (L + BK - 1) / BK;
+  const int chunk = (tiles + splits - 1) / splits * BK;
+  splits = (L + chunk - 1) / chunk;
+  float* part = nullptr;
+  if (splits > 1) {
+    const cudaError_t e = cudaMallocAsync((void**)&part, sizeof(float) * (size_t)splits * BH * S * (D + 2), s);
+    if (e != cudaSuccess) return (int)e;
+  }
+  const dim3 grid((S + BQ - 1) / BQ, BH, splits);
+  gqa_fwd<DT, T><<<grid, WARPS * 32, smem, s>>>(q.data, k.data, a->inputs[2].data, a->outputs[0].data, part, S, L, D,
+                                                (int)(q.shape[1] / k.shape[1]), 1.0f / sqrtf((float)D), chunk);
+  if (splits > 1) {
+    merge_splits<DT><<<(unsigned)((int64_t)BH * S), 128, 0, s>>>(part, a->outputs[0].data, (int64_t)BH * S, D, splits);
+    cudaFreeAsync(part, s);
+  }
   return (int)cudaGetLastError();
 }
 
