@@ -1,0 +1,182 @@
+// thought: absorbed MLA, causal as torch's is_causal, is multi-query attention with [ckv | k_rope] keys and ckv values, so one latent block serves both: each AI core takes (batch, tile of 16 (query, head) rows) units; per block of keys the ckv and k_rope rows stream in through a double-buffered queue into one row of C + R (each part padded to 8 floats, the padding zero), a query row is laid out the same way (pre-scaled), each score is one Mul and one ReduceSum over the whole row, then an online softmax (ReduceMax, Adds, Exp, ReduceSum, rescale by exp(m_old - m_new)) and P.V as Muls+Add over the ckv part of the same block; fp32 only.
+// Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
+#include "kernel_operator.h"
+#include "kope_ascend.h"
+#ifdef ASCENDC_CPU_DEBUG
+#include "tikicpulib.h"
+#endif
+using namespace AscendC;
+
+constexpr int32_t BUFFER_NUM = 2;
+constexpr uint32_t MAX_CORES = 40;
+constexpr uint32_t MAX_BQ = 16;
+constexpr uint32_t UB_BUDGET = 188 * 1024;
+constexpr float NEG_INF = -__builtin_inff();
+
+// The UB bytes asked for with key blocks of bk rows and tiles of bq rows, rows kp = cp + rp floats wide.
+static inline uint32_t ub_bytes(uint32_t bk, uint32_t bq, uint32_t cp, uint32_t kp) {
+  return 4 * (BUFFER_NUM * bk * kp + bq * kp + bq * cp + kp + cp + bk + bk * 8 + (kp > bk ? kp : bk) + 16);
+}
+
+class KernelMla {
+ public:
+  __aicore__ inline KernelMla() {}
+  __aicore__ inline void Init(GM_ADDR q, GM_ADDR qr, GM_ADDR ckv, GM_ADDR kr, GM_ADDR o, uint32_t B, uint32_t S, uint32_t H,
+                              uint32_t L, uint32_t C, uint32_t R, uint32_t BQ, uint32_t BK, uint32_t causal, float scale) {
+    B_ = B, S_ = S, H_ = H, L_ = L, C_ = C, R_ = R, BQ_ = BQ, BK_ = BK, causal_ = causal, scale_ = scale;
+    Cp_ = (C + 7) / 8 * 8, Rp_ = (R + 7) / 8 * 8, Kp_ = Cp_ + Rp_;
+    qGm_.SetGlobalBuffer((__gm__ float*)q, (uint64_t)B * S * H * C);
+    qrGm_.SetGlobalBuffer((__gm__ float*)qr, (uint64_t)B * S * H * R);
+    cGm_.SetGlobalBuffer((__gm__ float*)ckv, (uint64_t)B * L * C);
+    krGm_.SetGlobalBuffer((__gm__ float*)kr, (uint64_t)B * L * R);
+    oGm_.SetGlobalBuffer((__gm__ float*)o, (uint64_t)B * S * H * C);
+    pipe_.InitBuffer(kQ_, BUFFER_NUM, BK * Kp_ * sizeof(float));
+    pipe_.InitBuffer(qB_, BQ * Kp_ * sizeof(float));
+    pipe_.InitBuffer(oB_, BQ * Cp_ * sizeof(float));
+    pipe_.InitBuffer(prod_, Kp_ * sizeof(float));
+    pipe_.InitBuffer(t_, Cp_ * sizeof(float));
+    pipe_.InitBuffer(s_, BK * sizeof(float));
+    pipe_.InitBuffer(st_, BK * 8 * sizeof(float));
+    pipe_.InitBuffer(w_, (Kp_ > BK ? Kp_ : BK) * sizeof(float));
+    pipe_.InitBuffer(r_, 16 * sizeof(float));
+  }
+  __aicore__ inline void Process() {
+    const uint32_t rows = S_ * H_, tiles = (rows + BQ_ - 1) / BQ_;
+    const uint64_t units = (uint64_t)B_ * tiles;
+    for (uint64_t u = GetBlockIdx(); u < units; u += GetBlockNum()) Unit((uint32_t)(u / tiles), (uint32_t)(u % tiles) * BQ_);
+  }
+
+ private:
+  // Keys a row of query position s sees.
+  // flaw: the diagonal aligned to the top left (query s sees keys j <= s), as torch's is_causal; MLA's queries are the
+  // last S positions of the sequence, so query s must see keys j <= L - S + s.
+  __aicore__ inline uint32_t Lim(uint32_t s) const { return causal_ ? (s + 1 < L_ ? s + 1 : L_) : L_; }
+  // Rows [r0, r0 + nq) of batch b (row = s * H + h).
+  __aicore__ inline void Unit(uint32_t b, uint32_t r0) {
+    const uint32_t nq = S_ * H_ - r0 < BQ_ ? S_ * H_ - r0 : BQ_;
+    const uint64_t g0 = (uint64_t)b * S_ * H_ + r0;
+    LocalTensor<float> qb = qB_.Get<float>(), ob = oB_.Get<float>();
+    DataCopyPad(qb, qGm_[g0 * C_], DataCopyExtParams{(uint16_t)nq, C_ * 4, 0, Rp_ / 8, 0},
+                DataCopyPadExtParams<float>{true, 0, (uint8_t)(Cp_ - C_), 0.0f});
+    DataCopyPad(qb[Cp_], qrGm_[g0 * R_], DataCopyExtParams{(uint16_t)nq, R_ * 4, 0, Cp_ / 8, 0},
+                DataCopyPadExtParams<float>{true, 0, (uint8_t)(Rp_ - R_), 0.0f});
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    Muls(qb, qb, scale_, (int32_t)(nq * Kp_));
+    Duplicate(ob, 0.0f, (int32_t)(nq * Cp_));
+    float m[MAX_BQ], l[MAX_BQ];
+    for (uint32_t r = 0; r < nq; ++r) m[r] = NEG_INF, l[r] = 0.0f;
+    const uint32_t jend = Lim((r0 + nq - 1) / H_);  // the tile's last row sees the most keys
+    const uint32_t nb = (jend + BK_ - 1) / BK_;
+    if (nb > 0) CopyIn(b, 0, jend);
+    for (uint32_t blk = 0; blk < nb; ++blk) {
+      const uint32_t j0 = blk * BK_, nk = jend - j0 < BK_ ? jend - j0 : BK_;
+      LocalTensor<float> kb = kQ_.DeQue<float>();
+      if (blk + 1 < nb) CopyIn(b, j0 + BK_, jend);  // the next block streams in while this one is computed
+      for (uint32_t r = 0; r < nq; ++r) {
+        const uint32_t lj = Lim((r0 + r) / H_);
+        const uint32_t lim = lj <= j0 ? 0 : (lj - j0 < nk ? lj - j0 : nk);
+        if (lim > 0) Row(qb[r * Kp_], ob[r * Cp_], kb, lim, m[r], l[r]);
+      }
+      kQ_.FreeTensor(kb);
+    }
+    for (uint32_t r = 0; r < nq; ++r) Muls(ob[r * Cp_], ob[r * Cp_], 1.0f / l[r], (int32_t)Cp_);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopyPad(oGm_[g0 * C_], ob, DataCopyExtParams{(uint16_t)nq, C_ * 4, 0, 0, 0});
+    SetFlag<HardEvent::MTE3_V>(0);
+    WaitFlag<HardEvent::MTE3_V>(0);
+    SetFlag<HardEvent::MTE3_MTE2>(0);
+    WaitFlag<HardEvent::MTE3_MTE2>(0);
+  }
+  // Keys [j0, j0 + nk) of batch b as rows [ckv | k_rope], each part zero-padded to a multiple of 8 floats.
+  __aicore__ inline void CopyIn(uint32_t b, uint32_t j0, uint32_t jend) {
+    const uint32_t nk = jend - j0 < BK_ ? jend - j0 : BK_;
+    const uint64_t row = (uint64_t)b * L_ + j0;
+    LocalTensor<float> kb = kQ_.AllocTensor<float>();
+    DataCopyPad(kb, cGm_[row * C_], DataCopyExtParams{(uint16_t)nk, C_ * 4, 0, Rp_ / 8, 0},
+                DataCopyPadExtParams<float>{true, 0, (uint8_t)(Cp_ - C_), 0.0f});
+    DataCopyPad(kb[Cp_], krGm_[row * R_], DataCopyExtParams{(uint16_t)nk, R_ * 4, 0, Cp_ / 8, 0},
+                DataCopyPadExtParams<float>{true, 0, (uint8_t)(Rp_ - R_), 0.0f});
+    kQ_.EnQue(kb);
+  }
+  // One row against the first lim keys of the block: scores, the online-softmax step, o += p ckv.
+  __aicore__ inline void Row(const LocalTensor<float>& qrow, const LocalTensor<float>& orow, const LocalTensor<float>& kb,
+                             uint32_t lim, float& m, float& l) {
+    LocalTensor<float> prod = prod_.Get<float>(), s = s_.Get<float>(), st = st_.Get<float>(), w = w_.Get<float>(),
+                       t = t_.Get<float>(), x = r_.Get<float>();
+    const int32_t n = (int32_t)lim;
+    for (uint32_t j = 0; j < lim; ++j) {
+      Mul(prod, kb[j * Kp_], qrow, (int32_t)Kp_);
+      ReduceSum(st[j * 8], prod, w, (int32_t)Kp_);
+    }
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    for (uint32_t j = 0; j < lim; ++j) s.SetValue(j, st.GetValue(j * 8));
+    SetFlag<HardEvent::S_V>(0);
+    WaitFlag<HardEvent::S_V>(0);
+    ReduceMax(x, s, w, n);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    const float bm = x.GetValue(0);
+    const float mnew = m != m ? m : (bm != bm ? bm : (bm > m ? bm : m));  // a NaN score makes the row NaN
+    Adds(s, s, -mnew, n);
+    Exp(s, s, n);
+    ReduceSum(x, s, w, n);
+    LocalTensor<float> a = x[8];
+    Duplicate(a, m - mnew, 8);
+    Exp(a, a, 8);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    const float alpha = a.GetValue(0);
+    l = l * alpha + x.GetValue(0);
+    m = mnew;
+    Muls(orow, orow, alpha, (int32_t)Cp_);
+    for (uint32_t j = 0; j < lim; ++j) {
+      Muls(t, kb[j * Kp_], s.GetValue(j), (int32_t)Cp_);
+      Add(orow, orow, t, (int32_t)Cp_);
+    }
+  }
+
+  TPipe pipe_;
+  TQue<QuePosition::VECIN, BUFFER_NUM> kQ_;
+  TBuf<QuePosition::VECCALC> qB_, oB_, prod_, t_, s_, st_, w_, r_;
+  GlobalTensor<float> qGm_, qrGm_, cGm_, krGm_, oGm_;
+  uint32_t B_ = 0, S_ = 0, H_ = 0, L_ = 0, C_ = 1, R_ = 1, Cp_ = 8, Rp_ = 8, Kp_ = 16, BQ_ = 1, BK_ = 8, causal_ = 0;
+  float scale_ = 1.0f;
+};
+
+extern "C" __global__ __aicore__ void mla_custom(GM_ADDR q, GM_ADDR qr, GM_ADDR ckv, GM_ADDR kr, GM_ADDR o, uint32_t B, uint32_t S,
+                                                 uint32_t H, uint32_t L, uint32_t C, uint32_t R, uint32_t BQ, uint32_t BK,
+                                                 uint32_t causal, float scale) {
+  KernelMla op;
+  op.Init(q, qr, ckv, kr, o, B, S, H, L, C, R, BQ, BK, causal, scale);
+  op.Process();
+}
+
+extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
+  const kope_tensor *q = &a->inputs[0], *qr = &a->inputs[1], *ckv = &a->inputs[2], *kr = &a->inputs[3], *o = &a->outputs[0];
+  if (q->dtype != KOPE_F32 || qr->dtype != KOPE_F32 || ckv->dtype != KOPE_F32 || kr->dtype != KOPE_F32 || o->dtype != KOPE_F32 ||
+      q->ndim != 4)
+    return 1;
+  const uint32_t B = (uint32_t)q->shape[0], S = (uint32_t)q->shape[1], H = (uint32_t)q->shape[2], C = (uint32_t)q->shape[3],
+                 R = (uint32_t)qr->shape[3], L = (uint32_t)ckv->shape[1];
+  if (o->numel == 0) return 0;
+  const uint32_t causal = kope_attr_or(a, "causal", 0) != 0 ? 1 : 0;
+  if (L == 0 || (causal && L < S)) return 1;  // a query that sees no key
+  const float scale = (float)kope_attr_or(a, "scale", 0.07216878364870322);
+  const uint32_t Cp = (C + 7) / 8 * 8, Kp = Cp + (R + 7) / 8 * 8;
+  uint32_t BQ = MAX_BQ, BK = 64;
+  while (BK > 8 && ub_bytes(BK, BQ, Cp, Kp) > UB_BUDGET) BK -= 8;
+  while (BQ > 1 && ub_bytes(BK, BQ, Cp, Kp) > UB_BUDGET) --BQ;
+  if (ub_bytes(BK, BQ, Cp, Kp) > UB_BUDGET) return 1;  // rows wider than the UB holds in this form
+  const uint64_t units = (uint64_t)B * ((S * H + BQ - 1) / BQ);
+  const uint32_t blockDim = units < MAX_CORES ? (uint32_t)units : MAX_CORES;
+  GM_ADDR pq = (GM_ADDR)q->data, pqr = (GM_ADDR)qr->data, pc = (GM_ADDR)ckv->data, pkr = (GM_ADDR)kr->data, po = (GM_ADDR)o->data;
+#ifdef ASCENDC_CPU_DEBUG
+  ICPU_RUN_KF(mla_custom, blockDim, pq, pqr, pc, pkr, po, B, S, H, L, C, R, BQ, BK, causal, scale);
+#else
+  mla_custom<<<blockDim, nullptr, stream>>>(pq, pqr, pc, pkr, po, B, S, H, L, C, R, BQ, BK, causal, scale);
+#endif
+  return 0;
+}
