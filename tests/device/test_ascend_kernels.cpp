@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -49,11 +50,28 @@ class TwinAscend : public Device {
   std::unique_ptr<Device> d_;
 };
 
-// The tasks with Ascend kernels: L1 and L2. Issue 21 brings the L3 and L4 operators to the CPU first; their
-// Ascend kernels are later work, so those levels are not asked for theirs here.
-const Suite& suite() {
-  static const Suite s = Suite::from_dir(fs::path(KOPE_SOURCE_DIR) / "resources/tasks").at_levels({1, 2});
+// The tasks that do not ship Ascend kernels yet, and why: the test checks that each is still missing (a task that
+// gains its kernels leaves this list) and that every other task of the 53 ships them.
+const std::map<std::string, std::string> kNotYet = {
+    {"nms", "a score sort and a sequential sweep over up to 20,000 boxes: the entry has no scratch memory in GM "
+            "and the twin no cross-core sync or Sort (issue 18)"},
+    {"unique", "a sort across every core: the twin's headers have no Sort, Gather or shifts (issue 18)"},
+    {"dequant_swiglu_quant", "its int8 output needs Swish rounded correctly to fp32, which the vector unit's fp32 "
+                             "Exp does not give (issue 18)"}};
+
+// Every task of the suite (read from the source tree) that ships Ascend kernels.
+const Suite& all_tasks() {
+  static const Suite s = Suite::from_dir(fs::path(KOPE_SOURCE_DIR) / "resources/tasks");
   return s;
+}
+const std::vector<Task>& suite_tasks() {
+  static const std::vector<Task> keep = [] {
+    std::vector<Task> out;
+    for (const Task& t : all_tasks().tasks())
+      if (!kNotYet.count(t.name)) out.push_back(t);
+    return out;
+  }();
+  return keep;
 }
 
 // The cases whose tensors hold at most this many elements in all (the special-value cases up to twice that):
@@ -90,9 +108,15 @@ FakeCann& cann() {
 }  // namespace
 
 TEST(AscendKernels, EveryTaskShipsACorrectAndAWrongKernelWithTheirThoughts) {
-  for (const Task& t : suite().tasks()) {
+  EXPECT_EQ(suite_tasks().size() + kNotYet.size(), all_tasks().tasks().size());
+  for (const auto& [name, why] : kNotYet)
+    EXPECT_TRUE(embedded_candidates(name, "ascend").empty()) << name << " ships Ascend kernels now: take it off kNotYet";
+  for (const Task& t : suite_tasks()) {
     auto ks = embedded_candidates(t.name, "ascend");
-    ASSERT_GE(ks.size(), 2u) << t.name << " ships no 01/02 Ascend kernels";
+    if (ks.size() < 2) {  // the others are still checked
+      ADD_FAILURE() << t.name << " ships no 01/02 Ascend kernels";
+      continue;
+    }
     EXPECT_EQ(ks[0].name.substr(ks[0].name.find('/') + 1, 3), "01_") << ks[0].name;
     EXPECT_EQ(ks[1].name.substr(ks[1].name.find('/') + 1, 3), "02_") << ks[1].name;
     for (const auto& k : ks) {
@@ -108,9 +132,12 @@ TEST(AscendKernels, EveryTaskShipsACorrectAndAWrongKernelWithTheirThoughts) {
 
 TEST(AscendKernels, EveryTaskShipsANaiveBaselineThatBuildsByTheDirectRoute) {
   auto dev = make_device("ascend", cann().config());
-  for (const Task& t : suite().tasks()) {
+  for (const Task& t : suite_tasks()) {
     const std::string src = baseline_source(t, "ascend");
-    ASSERT_FALSE(src.empty()) << t.name << ": no resources/baselines/ascend/" << t.name << ".cpp";
+    if (src.empty()) {
+      ADD_FAILURE() << t.name << ": no resources/baselines/ascend/" << t.name << ".cpp";
+      continue;
+    }
     EXPECT_NE(src.find("MAX_CORES = 1;"), std::string::npos) << t.name << ": the naive baseline runs on one AI core";
     BuildOptions o;
     o.mode = "direct";
@@ -122,7 +149,7 @@ TEST(AscendKernels, EveryTaskShipsANaiveBaselineThatBuildsByTheDirectRoute) {
 
 TEST(AscendKernels, EveryShippedKernelBuildsByTheDirectRoute) {
   auto dev = make_device("ascend", cann().config());
-  for (const Task& t : suite().tasks())
+  for (const Task& t : suite_tasks())
     for (const auto& k : embedded_candidates(t.name, "ascend")) {
       BuildOptions o;
       o.mode = "direct";
@@ -138,7 +165,7 @@ TEST(AscendKernels, OnTheCpuTwinEveryCorrectOnePassesAndEveryWrongOneIsCaught) {
     return std::make_unique<TwinAscend>(make_device("ascend", cann().config({"FAKE_NPU_SMI=fail"})));
   });
   std::vector<const Task*> tasks;
-  for (const Task& t : suite().tasks())
+  for (const Task& t : suite_tasks())
     if (!embedded_candidates(t.name, "ascend").empty()) tasks.push_back(&t);
   ASSERT_FALSE(tasks.empty());
   std::mutex mu;
@@ -272,7 +299,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
   test::TempDir tmp;
   Evaluator ev{EvalPaths::under(tmp / "ws")};
   for (const std::string name : {"gelu", "exp", "softmax", "rms_norm"}) {
-    const Task& t = *suite().find(name);
+    const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
     EvalOptions o;
@@ -299,7 +326,7 @@ TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
   register_fake_board();
   test::TempDir tmp;
   Evaluator ev{EvalPaths::under(tmp / "ws")};
-  const Task& t = *suite().find("masked_scale");
+  const Task& t = *all_tasks().find("masked_scale");
   std::string why;
   EXPECT_FALSE(library_impl_for(t, "ascend", &why));
   EXPECT_NE(why.find("aclnnMaskedScale runs only on Ascend 950"), std::string::npos) << why;
@@ -326,7 +353,7 @@ TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
 TEST(AscendLibrary, AFailingOperatorLeavesTheCandidateTimedAgainstNaive) {
   auto dev = make_device("ascend", cann().config({"FAKE_BISHENG_TWIN=1", "FAKE_ACLNN_FAIL=Exp"}));
   test::TempDir tmp;
-  const Task& t = *suite().find("exp");
+  const Task& t = *all_tasks().find("exp");
   std::string why;
   auto lib = library_impl_for(t, "ascend", &why);
   ASSERT_TRUE(lib) << why;

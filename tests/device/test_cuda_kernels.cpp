@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -38,15 +39,25 @@ const CandidateSource* shipped(const std::vector<CandidateSource>& list, const s
   return nullptr;
 }
 
-// The tasks with CUDA kernels: L1 and L2. Issue 21 brings the L3 and L4 operators to the CPU first; their CUDA
-// kernels and baselines are later work, so those levels are not asked for theirs here.
-Suite cuda_suite() { return Suite::embedded().at_levels({1, 2}); }
+// The tasks that do not ship CUDA kernels yet, and why: the test checks that each is still missing (a task that
+// gains its kernels leaves this list) and that every other task of the 53 ships them.
+const std::map<std::string, std::string> kNotYet = {
+    {"nms", "a score sort and a sequential sweep over up to 20,000 boxes: not written yet (issue 18)"}};
+
+// Every task of the suite that ships CUDA kernels.
+std::vector<Task> cuda_tasks() {
+  std::vector<Task> keep;
+  const Suite all = Suite::embedded();
+  for (const Task& t : all.tasks())
+    if (!kNotYet.count(t.name)) keep.push_back(t);
+  return keep;
+}
 
 // The 01_* (prefix "01_") or 02_* kernels of every task, or every task's CUDA baseline (prefix empty).
 std::vector<Source> sources(const char* prefix) {
   std::vector<Source> out;
-  const Suite suite = cuda_suite();
-  for (const Task& t : suite.tasks()) {
+  const std::vector<Task> tasks = cuda_tasks();
+  for (const Task& t : tasks) {
     if (*prefix == 0) {
       out.push_back({t.name + "/baseline.cu", baseline_source(t, "cuda")});
       continue;
@@ -117,14 +128,19 @@ void expect_all_build(const char* prefix, std::size_t expected) {
 
 // Runs everywhere: the files themselves.
 TEST(CudaKernels, EveryTaskShipsACorrectAndAWrongKernelAndABaseline) {
-  const Suite suite = cuda_suite();
-  ASSERT_EQ(suite.tasks().size(), 24u);
-  for (const Task& t : suite.tasks()) {
+  const std::vector<Task> tasks = cuda_tasks();
+  EXPECT_EQ(tasks.size() + kNotYet.size(), Suite::embedded().tasks().size());
+  for (const auto& [name, why] : kNotYet)
+    EXPECT_TRUE(embedded_candidates(name, "cuda").empty()) << name << " ships CUDA kernels now: take it off kNotYet";
+  for (const Task& t : tasks) {
     SCOPED_TRACE(t.name);
     const auto list = embedded_candidates(t.name, "cuda");
     const CandidateSource* good = shipped(list, t.name, "01_");
     const CandidateSource* bad = shipped(list, t.name, "02_");
-    ASSERT_TRUE(good && bad) << t.name << " lacks a 01_*.cu or a 02_*.cu in resources/kernels/" << t.name << "/cuda/";
+    if (!good || !bad) {  // the others are still checked
+      ADD_FAILURE() << t.name << " lacks a 01_*.cu or a 02_*.cu in resources/kernels/" << t.name << "/cuda/";
+      continue;
+    }
     for (const CandidateSource* c : {good, bad}) {
       EXPECT_EQ(c->name.substr(c->name.size() - 3), ".cu") << c->name;
       EXPECT_FALSE(c->thought.empty()) << c->name << " has no // thought: line";
@@ -140,9 +156,9 @@ TEST(CudaKernels, EveryTaskShipsACorrectAndAWrongKernelAndABaseline) {
   }
 }
 
-TEST(CudaKernelsBuild, EveryCorrectKernelBuilds) { expect_all_build("01_", 24); }
-TEST(CudaKernelsBuild, EveryWrongKernelBuilds) { expect_all_build("02_", 24); }
-TEST(CudaKernelsBuild, EveryBaselineBuilds) { expect_all_build("", 24); }
+TEST(CudaKernelsBuild, EveryCorrectKernelBuilds) { expect_all_build("01_", cuda_tasks().size()); }
+TEST(CudaKernelsBuild, EveryWrongKernelBuilds) { expect_all_build("02_", cuda_tasks().size()); }
+TEST(CudaKernelsBuild, EveryBaselineBuilds) { expect_all_build("", cuda_tasks().size()); }
 
 // ---- on a GPU ----------------------------------------------------------------------------------------------
 
@@ -200,8 +216,8 @@ TEST(CudaKernelsGpu, CorrectOnesPassAndWrongOnesAreCaught) {
   o.reps = 1;
   o.library = false;
   o.case_timeout_seconds = 120;
-  const Suite suite = cuda_suite();
-  for (const Task& t : suite.tasks()) {
+  const std::vector<Task> tasks = cuda_tasks();
+  for (const Task& t : tasks) {
     SCOPED_TRACE(t.name);
     // One task's environment error (a worker that cannot start, a baseline that does not build) is that task's
     // failure: the others still run, so one GPU session reports on all of them.
