@@ -17,34 +17,9 @@
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_softmax.h"
-#include "fake_aclnn_internal.h"
+#include "fake_opapi_common.h"
 
 namespace {
-
-bool fails(const char* op) {
-  const char* f = std::getenv("FAKE_ACLNN_FAIL");
-  return f && std::strcmp(f, op) == 0;
-}
-
-// The first phase's common end: the executor, its workspace size, and the run.
-aclnnStatus make(const char* op, uint64_t ws, std::function<void(void*)> run, uint64_t* workspaceSize,
-                 aclOpExecutor** executor) {
-  if (!workspaceSize || !executor) return ACLNN_ERR_PARAM_NULLPTR;
-  if (fails(op)) return ACLNN_ERR_PARAM_INVALID;
-  *executor = new aclOpExecutor{op, ws, std::move(run)};
-  *workspaceSize = ws;
-  return ACLNN_SUCCESS;
-}
-
-// The second phase: a workspace as large as the first phase asked for, a stream, then the run on the host.
-aclnnStatus launch(void* workspace, uint64_t workspaceSize, aclOpExecutor* e, aclrtStream stream) {
-  if (!e || !stream) return ACLNN_ERR_PARAM_NULLPTR;
-  if (e->workspace && (!workspace || workspaceSize < e->workspace)) return ACLNN_ERR_PARAM_INVALID;
-  fake_acl_record_launch(e->kernel.c_str(), 8);
-  e->run(workspace);
-  delete e;
-  return ACLNN_SUCCESS;
-}
 
 bool same_f32(const aclTensor* a, const aclTensor* b) {
   return a->dtype == ACL_FLOAT && b->dtype == ACL_FLOAT && a->dims == b->dims;

@@ -15,30 +15,9 @@
 #include "aclnnop/aclnn_moe_finalize_routing.h"
 #include "aclnnop/aclnn_moe_gating_top_k_softmax.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
-#include "fake_aclnn_internal.h"
+#include "fake_opapi_common.h"
 
 namespace {
-
-bool fails(const char* op) {
-  const char* f = std::getenv("FAKE_ACLNN_FAIL");
-  return f && std::strcmp(f, op) == 0;
-}
-
-aclnnStatus make(const char* op, std::function<void()> run, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  if (!workspaceSize || !executor) return ACLNN_ERR_PARAM_NULLPTR;
-  if (fails(op)) return ACLNN_ERR_PARAM_INVALID;
-  *executor = new aclOpExecutor{op, 0, [run](void*) { run(); }};
-  *workspaceSize = 0;
-  return ACLNN_SUCCESS;
-}
-
-aclnnStatus launch(aclOpExecutor* e, aclrtStream stream) {
-  if (!e || !stream) return ACLNN_ERR_PARAM_NULLPTR;
-  fake_acl_record_launch(e->kernel.c_str(), 8);
-  e->run(nullptr);
-  delete e;
-  return ACLNN_SUCCESS;
-}
 
 int32_t* i32(const aclTensor* t) { return static_cast<int32_t*>(t->data) + t->offset; }
 _Float16* f16(const aclTensor* t) { return static_cast<_Float16*>(t->data) + t->offset; }
@@ -60,7 +39,7 @@ aclnnStatus aclnnMoeGatingTopKSoftmaxGetWorkspaceSize(const aclTensor* x, const 
       k > x->dims[1] || yOut->dims[0] != x->dims[0] || yOut->dims[1] != k || expertIdxOut->dims != yOut->dims ||
       rowIdxOut->dims != yOut->dims)
     return ACLNN_ERR_PARAM_INVALID;
-  return make("MoeGatingTopKSoftmax", [=] {
+  return make("MoeGatingTopKSoftmax", 0, [=](void*) {
     const int64_t T = x->dims[0], E = x->dims[1];
     std::vector<std::pair<float, int64_t>> p(E);
     for (int64_t t = 0; t < T; ++t) {
@@ -80,7 +59,7 @@ aclnnStatus aclnnMoeGatingTopKSoftmaxGetWorkspaceSize(const aclTensor* x, const 
     }
   }, ws, ex);
 }
-aclnnStatus aclnnMoeGatingTopKSoftmax(void*, uint64_t, aclOpExecutor* e, aclrtStream s) { return launch(e, s); }
+aclnnStatus aclnnMoeGatingTopKSoftmax(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 // out[i, h] = x1 + x2 + sum_k scales[i, k] * (expandedX[expandedRowIdx[k * N + i], h] + bias[expandedExpertIdx[i, k], h]),
 // all fp32; rows and experts out of range are refused when the run finds them (CANN does not check them).
@@ -98,7 +77,7 @@ aclnnStatus aclnnMoeFinalizeRoutingGetWorkspaceSize(const aclTensor* expandedX, 
       expandedX->dims[0] != N * K || expandedRowIdx->dtype != ACL_INT32 || expandedRowIdx->numel() != N * K ||
       expandedExpertIdx->dtype != ACL_INT32 || expandedExpertIdx->numel() != N * K)
     return ACLNN_ERR_PARAM_INVALID;
-  return make("MoeFinalizeRouting", [=] {
+  return make("MoeFinalizeRouting", 0, [=](void*) {
     for (int64_t i = 0; i < N; ++i)
       for (int64_t h = 0; h < H; ++h) {
         float acc = x1->f32()[i * H + h] + (x2Optional ? x2Optional->f32()[i * H + h] : 0.0f);
@@ -111,7 +90,7 @@ aclnnStatus aclnnMoeFinalizeRoutingGetWorkspaceSize(const aclTensor* expandedX, 
       }
   }, ws, ex);
 }
-aclnnStatus aclnnMoeFinalizeRouting(void*, uint64_t, aclOpExecutor* e, aclrtStream s) { return launch(e, s); }
+aclnnStatus aclnnMoeFinalizeRouting(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 // x [M, K] fp16, weight [K, N] int8 (not transposed), per-channel antiquantScale, antiquantOffsetOptional and
 // biasOptional [N] fp16 (antiquantGroupSize 0, no output quantisation): y = x @ ((weight + offset) * scale) + bias.
@@ -130,7 +109,7 @@ aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(const aclTensor* x, co
   const int64_t M = x->dims[0], K = x->dims[1], N = weight->dims[1];
   for (const aclTensor* t : {antiquantScale, antiquantOffsetOptional, biasOptional})
     if (t && (t->dtype != ACL_FLOAT16 || t->numel() != N)) return ACLNN_ERR_PARAM_INVALID;
-  return make("WeightQuantBatchMatmulV2", [=] {
+  return make("WeightQuantBatchMatmulV2", 0, [=](void*) {
     std::vector<float> w(static_cast<size_t>(K * N));
     for (int64_t k = 0; k < K; ++k)
       for (int64_t n = 0; n < N; ++n) {
@@ -145,6 +124,6 @@ aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(const aclTensor* x, co
       }
   }, ws, ex);
 }
-aclnnStatus aclnnWeightQuantBatchMatmulV2(void*, uint64_t, aclOpExecutor* e, aclrtStream s) { return launch(e, s); }
+aclnnStatus aclnnWeightQuantBatchMatmulV2(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
