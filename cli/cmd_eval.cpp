@@ -74,8 +74,7 @@ KernelSource EvalCommand::kernel_source(const Task& task, EvalOptions& opt) cons
     if (!lib)
       throw Error("task '" + task.name + "' names no library implementation for the cpu" +
                   (task.library_why.empty() ? std::string() : ": " + task.library_why));
-    opt.cxxflags = library_candidate_flags(*lib);
-    opt.library = false;  // judged as the candidate, not also timed as the baseline
+    as_library_candidate(*lib, opt);
     return {lib->source, task.name + ".library.cpp", "library:" + task.name, "the library baseline"};
   }
   std::error_code ec;

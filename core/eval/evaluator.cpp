@@ -210,6 +210,7 @@ BuildResult compile_candidate(device::Device& dev, double timeout_seconds, const
   bo.build_dir = build_dir;
   bo.display_name = kernel_name;
   bo.flags = run.options.cxxflags;
+  bo.prelude = run.options.prelude;
   bo.cancel = run.cancel;
   bo.timeout_seconds = timeout_seconds;
   try {

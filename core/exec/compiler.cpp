@@ -18,8 +18,9 @@
 #include "kope/base/error.h"
 #include "kope/base/fsutil.h"
 #include "kope/base/process.h"
-#include "kope/exec/sandbox.h"
 #include "kope/base/sha256.h"
+#include "kope/exec/sandbox.h"
+#include "compiler_internal.h"
 
 namespace kope::exec {
 
@@ -281,26 +282,14 @@ std::string build_key(const std::string& source, const std::string& cxx, const f
 SandboxSpec compile_spec(const std::string& cxx_path, const std::vector<std::string>& flags,
                          const fs::path& include_dir, const CompileJob& job, const fs::path& src, const fs::path& out,
                          const CompileOptions& options) {
-  SandboxSpec spec;
-  spec.argv = {cxx_path};
+  SandboxSpec spec = detail::compiler_sandbox(cxx_path, include_dir, options);
   spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());
   spec.argv.insert(spec.argv.end(), {"-I" + include_dir.string(), "-o", out.string(), src.string()});
   for (const auto& l : options.link) spec.argv.push_back("-l" + l);  // after the source: a library baseline's
   spec.argv.push_back("-lm");
-  spec.ro_paths = {job.src_dir, include_dir};
-  // A compiler installed outside /usr brings its own prefix (bin/ and lib/ beside it).
-  std::error_code cec;
-  fs::path real = fs::canonical(cxx_path, cec);
-  if (!cec && real.string().rfind("/usr/", 0) != 0) spec.ro_paths.push_back(real.parent_path().parent_path());
-  for (const auto& d : options.include_dirs)  // a library baseline's headers, where they are outside /usr
-    if (std::error_code iec; fs::is_directory(d, iec) && d.rfind("/usr/", 0) != 0) spec.ro_paths.push_back(d);
+  spec.ro_paths.push_back(job.src_dir);
   spec.rw_paths = {job.out_dir};
   spec.cwd = job.out_dir;
-  spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"};
-  spec.memory_bytes = options.memory_bytes;
-  spec.max_processes = options.max_processes;
-  spec.cpu_seconds = options.timeout_seconds;
-  spec.max_file_bytes = 1ull << 30;
   return spec;
 }
 
@@ -347,6 +336,25 @@ void place_built(BuildResult& res, const fs::path& out) {
 
 }  // namespace
 
+SandboxSpec detail::compiler_sandbox(const std::string& cxx_path, const fs::path& include_dir,
+                                     const CompileOptions& options) {
+  SandboxSpec spec;
+  spec.argv = {cxx_path};
+  if (!include_dir.empty()) spec.ro_paths.push_back(include_dir);
+  // A compiler installed outside /usr brings its own prefix (bin/ and lib/ beside it).
+  std::error_code cec;
+  fs::path real = fs::canonical(cxx_path, cec);
+  if (!cec && real.string().rfind("/usr/", 0) != 0) spec.ro_paths.push_back(real.parent_path().parent_path());
+  for (const auto& d : options.include_dirs)  // a library baseline's headers, where they are outside /usr
+    if (std::error_code iec; fs::is_directory(d, iec) && d.rfind("/usr/", 0) != 0) spec.ro_paths.push_back(d);
+  spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"};
+  spec.memory_bytes = options.memory_bytes;
+  spec.max_processes = options.max_processes;
+  spec.cpu_seconds = options.timeout_seconds;
+  spec.max_file_bytes = 1ull << 30;
+  return spec;
+}
+
 BuildResult compile_kernel(const std::string& source, const std::string& display_name, const fs::path& build_dir,
                              const fs::path& include_dir, const CompileOptions& options) {
   BuildResult res;
@@ -376,11 +384,23 @@ BuildResult compile_kernel(const std::string& source, const std::string& display
   for (auto& ch : display) if (ch == '"' || ch == '\\' || ch == '\n') ch = '_';
   write_file_atomic(src, "#line 1 \"" + display + "\"\n" + source);
 
-  const SandboxSpec spec = compile_spec(cxx_path, flags, include_dir, job, src, out, options);
+  // A trusted source that starts with the options' prelude is built on its precompiled header (the key above is
+  // the same either way: the header changes the time a build takes, not what it makes).
+  std::vector<std::string> run_flags = flags;
+  std::string prelude_note;
+  detail::Prelude prelude;  // holds it locked until this build is over
+  if (!options.prelude.empty() && detail::starts_with_prelude(source, options.prelude)) {
+    prelude = detail::ensure_prelude(cxx_path, compiler_identity(cxx), flags, options);
+    if (!prelude.header.empty())
+      run_flags.insert(run_flags.end(), {"-Winvalid-pch", "-include", prelude.header.string()});
+    else prelude_note = "note: built without the precompiled prelude: " + prelude.why_not + "\n";
+  }
+  SandboxSpec spec = compile_spec(cxx_path, run_flags, include_dir, job, src, out, options);
+  if (!prelude.header.empty()) spec.ro_paths.push_back(prelude.header.parent_path());
   res.command = spec.argv;
   SandboxRun pr = sandbox_run(spec, options.timeout_seconds, 256 << 10, options.cancel);
   res.seconds = pr.wall_seconds;
-  res.log = pr.err + pr.out;
+  res.log = prelude_note + pr.err + pr.out;
   res.isolation = pr.isolation.summary();
   res.diagnostics = parse_diagnostics(res.log);
   if (!pr.ok()) {

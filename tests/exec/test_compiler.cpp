@@ -1,7 +1,10 @@
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "kope/exec/compiler.h"
 #include "kope/base/error.h"
@@ -218,4 +221,121 @@ TEST_F(CompilerTest, TheCompilerRunsSandboxed) {
   // Nothing of the compilation's job folder is left behind, only the built kernel.
   for (const auto& e : fs::directory_iterator(paths.build))
     EXPECT_EQ(e.path().extension(), ".so") << e.path();
+}
+
+// ---- the precompiled prelude of trusted builds (the library baselines) -------------------------------------
+
+namespace {
+
+class PreludeTest : public CompilerTest {
+ protected:
+  fs::path inc = dir / "inc", cache = dir / "pch";
+  CompileOptions options;
+
+  void SetUp() override {
+    fs::create_directories(inc);
+    set_value(1);
+    options.include_dirs = {inc.string()};
+    options.prelude = {"#include <vector>", "#include \"extra.h\""};
+    options.prelude_cache = cache;
+  }
+  void set_value(int v) {
+    std::ofstream(inc / "extra.h") << "#pragma once\ninline int prelude_value() { return " << v << "; }\n";
+  }
+  // A source that starts with the prelude and returns prelude_value() + k from value().
+  static std::string source(int k) {
+    return "// a trusted source\n#include \"kope_kernel.h\"\n#include <vector>\n\n#include \"extra.h\"\n"
+           "#include <cstdio>\nextern \"C\" int value() { return prelude_value() + " + std::to_string(k) + "; }\n";
+  }
+  static int call_value(const fs::path& so) {
+    void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) return -1;
+    auto f = reinterpret_cast<int (*)()>(dlsym(h, "value"));
+    const int v = f ? f() : -2;
+    dlclose(h);
+    return v;
+  }
+  static bool uses_prelude(const BuildResult& r) {
+    return std::find(r.command.begin(), r.command.end(), "-include") != r.command.end();
+  }
+  std::vector<fs::path> prelude_dirs() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(cache))
+      if (e.is_directory()) out.push_back(e.path());
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_F(PreludeTest, BuiltOnceAndEveryLaterBuildUsesIt) {
+  BuildResult a = compile_kernel(source(10), "a.cpp", paths.build, paths.include, options);
+  ASSERT_TRUE(a.ok) << a.error << a.log;
+  EXPECT_TRUE(uses_prelude(a)) << a.log;
+  EXPECT_EQ(call_value(a.artifact), 11);
+  ASSERT_EQ(prelude_dirs().size(), 1u);
+  const fs::path gch = prelude_dirs()[0] / "src" / "prelude.h.gch";
+  ASSERT_TRUE(fs::exists(gch));
+  const auto built_at = fs::last_write_time(gch);
+  // Proof that a build reads the precompiled header, not the text: with the text made unusable, the build works.
+  const fs::path text = prelude_dirs()[0] / "src" / "prelude.h";
+  fs::permissions(text, fs::perms::owner_write, fs::perm_options::add);
+  std::ofstream(text) << "#error the prelude was read as text, not precompiled\n";
+  BuildResult b = compile_kernel(source(20), "b.cpp", paths.build, paths.include, options);
+  ASSERT_TRUE(b.ok) << b.error << b.log;
+  EXPECT_TRUE(uses_prelude(b));
+  EXPECT_EQ(call_value(b.artifact), 21);
+  EXPECT_EQ(fs::last_write_time(gch), built_at) << "rebuilt although nothing changed";
+  // The key of a build is the same with or without the prelude: what it makes does not change.
+  CompileOptions plain = options;
+  plain.prelude.clear();
+  EXPECT_EQ(compile_kernel(source(20), "b.cpp", paths.build, paths.include, plain).artifact, b.artifact);
+}
+
+TEST_F(PreludeTest, AChangedHeaderRebuildsIt) {
+  ASSERT_TRUE(compile_kernel(source(10), "a.cpp", paths.build, paths.include, options).ok);
+  set_value(5);  // as an upgraded library would: GCC alone would go on using the old header
+  BuildResult r = compile_kernel(source(30), "c.cpp", paths.build, paths.include, options);
+  ASSERT_TRUE(r.ok) << r.error << r.log;
+  EXPECT_TRUE(uses_prelude(r));
+  EXPECT_EQ(call_value(r.artifact), 35);
+}
+
+TEST_F(PreludeTest, ASourceThatDoesNotStartWithItIsBuiltAsItIs) {
+  // The prelude's lines after code, and a source lacking one of them: neither may have it put before it.
+  const std::string late = "extern \"C\" int early() { return 0; }\n" + source(1);
+  std::string lacking = source(2);
+  lacking.replace(lacking.find("#include <vector>\n"), 18, "");
+  for (const std::string& s : {late, lacking}) {
+    BuildResult r = compile_kernel(s, "k.cpp", paths.build, paths.include, options);
+    ASSERT_TRUE(r.ok) << r.error << r.log;
+    EXPECT_FALSE(uses_prelude(r));
+  }
+  EXPECT_FALSE(fs::exists(cache));
+}
+
+TEST_F(PreludeTest, ABrokenPreludeIsNotKeptAndTheBuildGoesOnWithout) {
+  options.prelude.push_back("#include <no_such_header_anywhere.h>");
+  std::string src = source(3);
+  src.insert(0, "#include <no_such_header_anywhere.h>\n");
+  BuildResult r = compile_kernel(src, "k.cpp", paths.build, paths.include, options);
+  EXPECT_FALSE(r.ok);  // the source itself cannot be built either
+  EXPECT_NE(r.log.find("built without the precompiled prelude"), std::string::npos) << r.log;
+  EXPECT_TRUE(prelude_dirs().empty()) << "a half-made prelude stayed in the cache";
+}
+
+TEST_F(PreludeTest, BuildsAtOnceShareOnePrelude) {
+  std::vector<BuildResult> results(4);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] {
+      results[i] = compile_kernel(source(100 + i), "k" + std::to_string(i) + ".cpp", paths.build, paths.include, options);
+    });
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(results[i].ok) << results[i].error << results[i].log;
+    EXPECT_TRUE(uses_prelude(results[i])) << results[i].log;
+    EXPECT_EQ(call_value(results[i].artifact), 101 + i);
+  }
+  EXPECT_EQ(prelude_dirs().size(), 1u);
 }

@@ -84,6 +84,7 @@ class CpuDevice : public Device {
     CompileOptions co;
     if (!o.flags.empty()) co.flags = o.flags;
     co.defines = o.defines;
+    co.prelude = o.prelude;
     co.timeout_seconds = o.timeout_seconds;
     co.cancel = o.cancel;
     if (auto cxx = env_value(config_.env, "CXX")) co.cxx = *cxx;

@@ -59,6 +59,8 @@ struct BuildOptions {
   std::string display_name = "kernel"; // what diagnostics call the file
   std::vector<std::string> flags;      // empty: the device's defaults
   std::vector<std::string> defines;    // NAME or NAME=VALUE
+  std::vector<std::string> prelude;    // leading #include lines to precompile once and share (cpu; see
+                                       // exec::CompileOptions::prelude)
   std::string mode;                    // empty: the device's default (ascend: direct, msopgen, cpu-twin); "library":
                                        // host code calling the vendor library (library_impl_for says with what)
   const ConcreteCase* signature = nullptr;  // the tensors an operator project declares (ascend msopgen)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "kope/exec/compiler.h"
 #include "kope/eval/evaluator.h"
@@ -14,11 +15,19 @@ namespace kope::eval {
 // when set, says why).
 const LibraryImpl* library_for(const Task& task, const std::string& device);
 
-// -O2 plus the implementation's include folders and link libraries.
+// The system headers every shipped ATen baseline starts with (not kope_kernel.h, whose copy is per workspace):
+// precompiled once per machine (exec::CompileOptions::prelude),
+// they take a library build from 6-10 s to 2-3 s. A source that does not start with them all is built as it is.
+const std::vector<std::string>& library_prelude();
+
+// -O2 plus the implementation's include folders and link libraries, and library_prelude().
 exec::CompileOptions library_compile_options(const LibraryImpl& lib);
 
 // The candidate flags that build it through the evaluator's candidate path: -O2, -I..., -Wl,--no-as-needed -l...
 std::vector<std::string> library_candidate_flags(const LibraryImpl& lib);
+
+// Options that judge it as the candidate: its flags and prelude, and no library baseline beside it.
+void as_library_candidate(const LibraryImpl& lib, EvalOptions& options);
 
 // Builds it into paths.build (cached by content, like kernels).
 BuildResult build_library(const Task& task, const LibraryImpl& lib, const exec::EvalPaths& paths);

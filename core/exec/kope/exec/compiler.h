@@ -26,7 +26,18 @@ struct CompileOptions {
   uint64_t memory_bytes = 2ull << 30;     // memory of the compiler's whole tree (cc1plus, as, ld); 0: none
   uint64_t max_processes = 64;            // processes and threads of that tree; 0: none
   const CancelToken* cancel = nullptr;    // set: the compiler's tree is killed within ~20 ms, the result is cancelled
+  // `#include ...` lines that sources start with (the library baselines' ATen headers), of system headers or
+  // `include_dirs`, never kope's include folder (a copy per workspace). A source whose leading include lines hold
+  // them all is built on a precompiled header of them, made once in `prelude_cache` (empty:
+  // default_prelude_cache()) and shared by every build with the same compiler and flags. It is rebuilt when a
+  // header it read changes. Where it cannot be made, the build goes on without it and its log says why.
+  std::vector<std::string> prelude;
+  std::filesystem::path prelude_cache;
 };
+
+// Where precompiled preludes are kept: $KOPE_CACHE_DIR/pch, else $XDG_CACHE_HOME/kope/pch, else
+// $HOME/.cache/kope/pch; empty when none of them is set. One prelude takes about 250 MB for ATen's headers.
+std::filesystem::path default_prelude_cache();
 
 // Flags a kernel may ask for with a `// kope:cxxflags ...` line in its first 20 lines: -O*, -std=c++17/20/23,
 // -pthread, -D/-U of plain names, -W warnings, -m target options, and -f optimisation and code generation

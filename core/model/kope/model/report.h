@@ -42,6 +42,7 @@ struct EvalOptions : JudgeOptions {
   std::vector<std::string> cases;     // empty: all
   bool skip_large = false;            // leave out the cases the task marks "large" (unless named in `cases`)
   std::vector<std::string> cxxflags;  // replace the default -O2 for the candidate
+  std::vector<std::string> prelude;   // the candidate's leading #include lines to precompile (a library's; cpu)
   // Where the kernel runs: "cpu" (the judge's sandboxed workers), "cuda", "ascend", or KIND@[USER@]HOST[:PORT]
   // (kope/device/device.h). Goldens, checks, statistics and records stay here whatever the device.
   std::string device = "cpu";
