@@ -397,8 +397,15 @@ BuildResult compile_kernel(const std::string& source, const std::string& display
   }
   SandboxSpec spec = compile_spec(cxx_path, run_flags, include_dir, job, src, out, options);
   if (!prelude.header.empty()) spec.ro_paths.push_back(prelude.header.parent_path());
-  res.command = spec.argv;
   SandboxRun pr = sandbox_run(spec, options.timeout_seconds, 256 << 10, options.cancel);
+  if (!pr.started && !prelude.header.empty()) {
+    // The sandbox could not show the cache to the compiler (without bubblewrap, uid 65534 may not reach $HOME).
+    prelude_note = "note: built without the precompiled prelude: " + pr.error + "\n";
+    prelude = {};
+    spec = compile_spec(cxx_path, flags, include_dir, job, src, out, options);
+    pr = sandbox_run(spec, options.timeout_seconds, 256 << 10, options.cancel);
+  }
+  res.command = spec.argv;
   res.seconds = pr.wall_seconds;
   res.log = prelude_note + pr.err + pr.out;
   res.isolation = pr.isolation.summary();

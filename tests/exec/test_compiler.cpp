@@ -339,3 +339,37 @@ TEST_F(PreludeTest, BuildsAtOnceShareOnePrelude) {
   }
   EXPECT_EQ(prelude_dirs().size(), 1u);
 }
+
+TEST_F(PreludeTest, APreludeTheSandboxCannotShowIsLeftOutNotFatal) {
+  // Built where the sandbox can show it (bubblewrap), then used where it cannot: without bubblewrap, as root, the
+  // compiler runs as uid 65534, which cannot enter a folder only its owner may search (as /root).
+  test::TempDir open_ws;  // a workspace uid 65534 can reach; the prelude's cache stays in the fixture's folder
+  fs::permissions(open_ws.path(), fs::perms::all);
+  const EvalPaths reachable = EvalPaths::under(open_ws.path());
+  fs::create_directories(reachable.include);
+  fs::copy_file(paths.include / "kope_kernel.h", reachable.include / "kope_kernel.h",
+                fs::copy_options::overwrite_existing);
+  options.include_dirs.clear();
+  options.prelude = {"#include <vector>"};
+  auto src = [](int k) {
+    return "#include <vector>\n#include \"kope_kernel.h\"\nextern \"C\" int value() { return " + std::to_string(k) +
+           "; }\n";
+  };
+  BuildResult made = compile_kernel(src(1), "a.cpp", reachable.build, reachable.include, options);
+  ASSERT_TRUE(made.ok && uses_prelude(made)) << made.error << made.log;
+  fs::permissions(dir.path(), fs::perms::owner_all, fs::perm_options::replace);  // 0700: root's alone
+  BuildResult r;
+  {
+    test::ScopedEnv env("KOPE_SANDBOX", "none");
+    r = compile_kernel(src(2), "b.cpp", reachable.build, reachable.include, options);
+  }
+  fs::permissions(dir.path(), fs::perms::all, fs::perm_options::replace);
+  ASSERT_TRUE(r.ok) << r.error << r.log;
+  EXPECT_EQ(call_value(r.artifact), 2);
+  if (geteuid() == 0) {
+    EXPECT_FALSE(uses_prelude(r));
+    EXPECT_NE(r.log.find("built without the precompiled prelude"), std::string::npos) << r.log;
+  } else {  // a user's compiler keeps the user's uid, which reaches the cache
+    EXPECT_TRUE(uses_prelude(r)) << r.log;
+  }
+}
