@@ -10,6 +10,7 @@
 // (hard links), so each run's figure is the loop's own pace. Run it on a machine with nothing else running.
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -231,20 +232,31 @@ std::string task_list(const Options& o) {
 
 void print(double latency, const std::vector<Measured>& runs) {
   const Measured& alone = runs.front();
-  std::printf("\nlatency %.0f s\n%6s %9s %9s %12s %9s %10s %10s %14s\n", latency, "jobs", "attempts", "seconds",
-              "attempts/min", "vs jobs1", "eval busy", "tokens", "speedups in CI");
+  // Beside "inside the alone interval": how the speedups moved (above / below the interval, and the median of
+  // speedup / alone speedup), so a bias of concurrency shows apart from run-to-run noise. A second --jobs 1 in
+  // --jobs (e.g. 1,1,4) measures that noise: the same run again, with nothing beside it.
+  std::printf("\nlatency %.0f s\n%6s %9s %9s %12s %9s %10s %10s %14s %12s %14s\n", latency, "jobs", "attempts",
+              "seconds", "attempts/min", "vs jobs1", "eval busy", "tokens", "speedups in CI", "above/below",
+              "median ratio");
   for (const Measured& m : runs) {
-    int compared = 0, inside = 0;
+    int compared = 0, inside = 0, above = 0, below = 0;
+    std::vector<double> ratios;
     for (const auto& [k, s] : m.speedups) {
       auto it = alone.speedups.find(k);
       if (it == alone.speedups.end()) continue;
       ++compared;
       inside += s[0] >= it->second[1] && s[0] <= it->second[2];
+      above += s[0] > it->second[2];
+      below += s[0] < it->second[1];
+      if (it->second[0] > 0) ratios.push_back(s[0] / it->second[0]);
     }
+    std::sort(ratios.begin(), ratios.end());
+    const double median = ratios.empty() ? 0 : ratios[ratios.size() / 2];
     const double apm = m.attempts / (m.seconds / 60);
     const double apm1 = alone.attempts / (alone.seconds / 60);
-    std::printf("%6d %9d %9.1f %12.2f %8.2fx %9.0f%% %10lld %8d of %d\n", m.jobs, m.attempts, m.seconds, apm,
-                apm / apm1, m.busy_share * 100, static_cast<long long>(m.tokens), inside, compared);
+    std::printf("%6d %9d %9.1f %12.2f %8.2fx %9.0f%% %10lld %8d of %d %7d/%-4d %13.3f\n", m.jobs, m.attempts,
+                m.seconds, apm, apm / apm1, m.busy_share * 100, static_cast<long long>(m.tokens), inside, compared,
+                above, below, median);
   }
 }
 
