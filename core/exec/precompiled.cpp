@@ -1,6 +1,6 @@
 // The precompiled prelude of trusted builds (see compiler_internal.h).
 //
-// A cache folder per prelude key (compiler, flags, include folder, the prelude's text) holds:
+// A cache folder per prelude key (compiler, flags without the link-only ones, the prelude's text) holds:
 //   src/prelude.h      the prelude's lines, the file builds name with -include
 //   src/prelude.h.gch  GCC's precompiled header of it, placed last, so its presence means "built"
 //   deps               "size mtime_ns path" of every header it read, checked before each use
@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <memory>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -23,7 +23,6 @@
 #include "kope/base/cancel.h"
 #include "kope/base/fsutil.h"
 #include "kope/base/sha256.h"
-#include "kope/base/text.h"
 
 namespace kope::exec {
 
