@@ -14,6 +14,7 @@
 #include "kope/model/report.h"
 #include "kope/model/stats.h"
 #include "kope/workspace/workspace.h"
+#include "kope/base/format.h"
 
 using namespace kope::loop;
 using namespace kope::workspace;
@@ -23,12 +24,6 @@ namespace kope::cli {
 namespace {
 
 using nlohmann::json;
-
-std::string fmt(double v) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(2) << v << "x";
-  return s.str();
-}
 
 json review_json(Workspace& ws, const EvaluationRow& r) {
   json log = json::array();
@@ -56,7 +51,7 @@ int list(Workspace& ws, bool all, bool as_json, std::ostream& out) {
   for (const auto& r : rows) {
     const auto log = ws.review_log(r.id);
     out << std::left << std::setw(7) << r.id << std::setw(22) << r.task << std::setw(10) << r.review << std::setw(10)
-        << (r.speedup ? fmt(*r.speedup) : "-") << r.kernel_origin << "\n";
+        << (r.speedup ? format::speedup(*r.speedup) : "-") << r.kernel_origin << "\n";
     if (!log.empty()) out << "       flagged: " << log.front().note << "\n";
     if (r.review != "pending") out << "       " << r.review << " " << r.reviewed_at << ": " << r.review_note << "\n";
   }
@@ -105,12 +100,12 @@ int approve(Workspace& ws, const EvaluationRow& row, const std::string& note, bo
   out << "evaluation " << row.id << " approved";
   if (promote)
     out << " and promoted: it is now the incumbent of " << row.task << " on " << row.device << " (speedup "
-        << fmt(*row.speedup) << ", 95% interval " << fmt(ci->low) << " .. " << fmt(ci->high) << ")\n";
+        << format::speedup(*row.speedup) << ", 95% interval " << format::speedup(ci->low) << " .. " << format::speedup(ci->high) << ")\n";
   else if (!ci)
     out << "; not promoted: it was not correct or has no timing samples to bound its speedup\n";
   else
-    out << "; not promoted: the lower bound of its interval, " << fmt(ci->low) << ", does not beat the incumbent's "
-        << fmt(inc_speedup) << " by the margin " << min_gain << "\n";
+    out << "; not promoted: the lower bound of its interval, " << format::speedup(ci->low) << ", does not beat the incumbent's "
+        << format::speedup(inc_speedup) << " by the margin " << min_gain << "\n";
   return kExitOk;
 }
 

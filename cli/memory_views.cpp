@@ -19,6 +19,7 @@
 #include "kope/memory/retrieve.h"
 #include "kope/memory/share.h"
 #include "kope/memory/text.h"
+#include "kope/base/format.h"
 
 namespace kope::cli {
 
@@ -30,12 +31,6 @@ namespace {
 
 void require_case(const MemoryStore& m, int64_t id) {
   if (!m.get_case(id)) throw Error("no case " + std::to_string(id) + " in the memory (see kope memory cases)");
-}
-
-std::string fmt(double v, int prec = 2) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(prec) << v;
-  return s.str();
 }
 
 std::string joined(const std::vector<std::string>& v, const char* sep = ",") {
@@ -128,10 +123,10 @@ void print_case_fields(const CaseRow& c, std::size_t successors, std::ostream& o
       << (c.prev_case_id ? "case " + std::to_string(*c.prev_case_id) : std::string("the baseline")) << "\n";
   out << "thought: " << c.thought << "\n";
   out << "tags: " << joined(c.tags, ", ") << "   layers: " << joined(c.layers, ", ") << "\n";
-  out << "status " << c.status << "  correct " << (c.correct ? "yes" : "no") << "  a " << fmt(c.a) << "x";
-  if (c.interval_lo) out << " [" << fmt(*c.interval_lo) << " .. " << fmt(*c.interval_hi) << "]";
-  out << "  c " << fmt(c.c) << "\n";
-  out << "graph: r " << fmt(c.r, 4) << "  " << c.label << "  d " << fmt(c.d, 4) << "  depth " << c.depth
+  out << "status " << c.status << "  correct " << (c.correct ? "yes" : "no") << "  a " << format::fixed(c.a) << "x";
+  if (c.interval_lo) out << " [" << format::fixed(*c.interval_lo) << " .. " << format::fixed(*c.interval_hi) << "]";
+  out << "  c " << format::fixed(c.c) << "\n";
+  out << "graph: r " << format::fixed(c.r, 4) << "  " << c.label << "  d " << format::fixed(c.d, 4) << "  depth " << c.depth
       << "  successors " << successors << "\n";
   if (c.scene.is_array()) print_scene(c.scene, out);
 }
@@ -143,7 +138,7 @@ void print_show(const CaseRow& c, MemoryStore& m, const std::vector<ContextRow>&
     out << "\nshown to the agent before this attempt:\n";
     for (const auto& s : shown)
       out << "  #" << s.rank << " case " << s.case_id << " (" << s.provenance << ", " << s.kind << ", score "
-          << fmt(s.score, 3) << ")\n";
+          << format::fixed(s.score, 3) << ")\n";
   }
   out << "\ncuration history:\n";
   const auto acts = m.curation(c.id);
@@ -175,8 +170,8 @@ void text_tree(const MemoryStore& m, const std::optional<std::string>& task, std
     auto [r, depth] = stack.back();
     stack.pop_back();
     out << std::string(depth * 2, ' ') << (depth ? "└ " : "") << r->id << " " << r->task << " " << r->kernel_name
-        << "  " << (r->correct ? fmt(r->a) + "x" : r->status) << "  r " << fmt(r->r, 3) << " " << r->label << "  d "
-        << fmt(r->d, 3) << "  c " << fmt(r->c) << (marks(*r).empty() ? "" : "  [" + marks(*r) + "]") << "\n";
+        << "  " << (r->correct ? format::fixed(r->a) + "x" : r->status) << "  r " << format::fixed(r->r, 3) << " " << r->label << "  d "
+        << format::fixed(r->d, 3) << "  c " << format::fixed(r->c) << (marks(*r).empty() ? "" : "  [" + marks(*r) + "]") << "\n";
     auto& k = kids[r->id];
     for (auto it = k.rbegin(); it != k.rend(); ++it) stack.push_back({*it, depth + 1});
   }
@@ -236,8 +231,8 @@ int memory_cases(const MemoryArgs& a, MemoryStore& m, std::ostream& out) {
       << std::setw(6) << "prev" << "kernel\n";
   for (const auto& r : rows)
     out << std::left << std::setw(6) << r.id << std::setw(22) << r.task << std::setw(14) << r.status << std::setw(8)
-        << (r.correct ? fmt(r.a) + "x" : "-") << std::setw(8) << fmt(r.r) << std::setw(12) << r.label << std::setw(7)
-        << fmt(r.d) << std::setw(6) << fmt(r.c) << std::setw(6)
+        << (r.correct ? format::fixed(r.a) + "x" : "-") << std::setw(8) << format::fixed(r.r) << std::setw(12) << r.label << std::setw(7)
+        << format::fixed(r.d) << std::setw(6) << format::fixed(r.c) << std::setw(6)
         << (r.prev_case_id ? std::to_string(*r.prev_case_id) : "-") << r.kernel_name
         << (marks(r).empty() ? "" : "  [" + marks(r).substr(0, marks(r).size() - 1) + "]") << "\n";
   out << rows.size() << " case(s)" << (static_cast<int>(rows.size()) == f.limit ? " (--limit reached)" : "") << "\n";
@@ -307,7 +302,7 @@ int memory_retrieve(const MemoryArgs& a, MemoryStore& m, std::ostream& out) {
   if (items.empty()) out << "nothing in the memory for " << s.task << " on " << s.device << "\n";
   for (std::size_t i = 0; i < items.size(); ++i) {
     const auto& it = items[i];
-    out << "#" << i << " [" << it.provenance << ", " << it.kind << ", " << it.label << ", score " << fmt(it.score, 3)
+    out << "#" << i << " [" << it.provenance << ", " << it.kind << ", " << it.label << ", score " << format::fixed(it.score, 3)
         << "] " << it.summary << "\n";
     if (!it.journal_excerpt.empty()) out << "    journal: " << it.journal_excerpt << "\n";
   }

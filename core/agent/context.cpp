@@ -8,6 +8,7 @@
 #include "kope/base/error.h"
 #include "kope/model/suite.h"
 #include "kope/workspace/workspace.h"
+#include "kope/base/format.h"
 
 using namespace kope::workspace;
 
@@ -45,12 +46,6 @@ int64_t Estimator::operator()(std::string_view text) const {
 }
 
 namespace {
-
-std::string fmt2(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", v);
-  return b;
-}
 
 std::string head_lines(const std::string& s, int max_lines) {
   std::size_t pos = 0;
@@ -95,7 +90,7 @@ std::vector<ContextItem> WorkspaceExperience::retrieve(const ExperienceQuery& q)
     c.source_id = r.id;
     c.source_kind = correct ? "case" : "failure";
     c.tier = same ? Tier::Warm : Tier::Cold;
-    const std::string speed = r.speedup ? fmt2(*r.speedup) + "x" : "-";
+    const std::string speed = r.speedup ? format::fixed(*r.speedup) + "x" : "-";
     c.label = "case " + std::to_string(r.id) + " " + r.task + " " + r.status + (correct ? " " + speed : "");
     c.text = "Case #" + std::to_string(r.id) + " (task " + r.task + ", " + r.status +
              (correct ? ", speedup " + speed : "") + ")\nthought: " + (thought.empty() ? "(none given)" : thought) + "\n";

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "kope/base/error.h"
+#include "kope/base/text.h"
 
 namespace kope::agent {
 
@@ -13,13 +14,6 @@ namespace {
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
-}
-
-std::string trim(const std::string& s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
 }
 
 std::vector<std::string> terms(const std::string& list) {

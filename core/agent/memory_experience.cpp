@@ -1,4 +1,5 @@
 #include "kope/agent/memory_experience.h"
+#include "kope/base/format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,12 +7,6 @@
 namespace kope::agent {
 
 namespace {
-
-std::string fmt2(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", v);
-  return b;
-}
 
 }  // namespace
 
@@ -33,7 +28,7 @@ std::vector<ContextItem> context_items(const std::vector<memory::RetrievedItem>&
     std::string t = "Case #" + std::to_string(it.case_id) + " (task " + it.task + (it.foreign ? ", from another workspace" : "") +
                     (other_device ? ", measured on " + it.device + ", not on " + device : "") +
                     ", " + (it.correct ? "correct" : "incorrect") + ", " + it.label +
-                    (it.correct ? ", speedup " + fmt2(it.a_v) + "x, confidence " + fmt2(it.c_v) : "") + ")\n";
+                    (it.correct ? ", speedup " + format::fixed(it.a_v) + "x, confidence " + format::fixed(it.c_v) : "") + ")\n";
     t += "thought: " + (it.thought.empty() ? std::string("(none given)") : it.thought) + "\n";
     if (!it.summary.empty()) t += it.summary + "\n";
     if (!it.snippet.empty()) t += "code:\n```\n" + it.snippet + (it.snippet.back() == '\n' ? "" : "\n") + "```\n";
@@ -60,7 +55,7 @@ std::vector<ContextItem> MemoryDumpSource::retrieve(const ExperienceQuery& q) {
     c.source_id = r.id;
     c.label = "case " + std::to_string(r.id) + " " + r.task + " " + r.label;
     c.text = "Case #" + std::to_string(r.id) + " (task " + r.task + ", " + r.status +
-             (r.correct ? ", speedup " + fmt2(r.a) + "x" : "") + ")\nthought: " +
+             (r.correct ? ", speedup " + format::fixed(r.a) + "x" : "") + ")\nthought: " +
              (r.thought.empty() ? std::string("(none given)") : r.thought) + "\n";
     out.push_back(std::move(c));
   }

@@ -9,6 +9,7 @@
 #include "kope/base/fsutil.h"
 #include "kope/device/device.h"
 #include "kope/model/suite.h"
+#include "kope/base/text.h"
 
 namespace kope::agent {
 
@@ -71,13 +72,6 @@ struct Block {
   std::size_t start;  // offset of the opening fence
   std::string lang, body;
 };
-
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return s.substr(i);
-}
 
 std::vector<Block> fenced_blocks(const std::string& text) {
   std::vector<Block> out;

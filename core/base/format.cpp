@@ -26,6 +26,13 @@ std::string seconds(double v) {
   return s.str();
 }
 
+std::string fixed(double v, int decimals) {
+  std::ostringstream s;
+  s.imbue(std::locale::classic());
+  s << std::fixed << std::setprecision(decimals) << v;
+  return s.str();
+}
+
 std::string speedup(std::optional<double> v) {
   if (!v) return "-";
   std::ostringstream s;

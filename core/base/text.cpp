@@ -9,6 +9,28 @@
 namespace kope {
 
 namespace {
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+}  // namespace
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_space(s[b])) ++b;
+  while (e > b && is_space(s[e - 1])) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < s.size();) {
+    while (i < s.size() && is_space(s[i])) ++i;
+    const std::size_t b = i;
+    while (i < s.size() && !is_space(s[i])) ++i;
+    if (i > b) out.emplace_back(s.substr(b, i - b));
+  }
+  return out;
+}
+
+namespace {
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if the byte there does not start one.
 std::size_t valid_sequence_at(std::string_view s, std::size_t i) {

@@ -8,6 +8,7 @@
 #include "kope/model/dtype.h"
 #include "kope/base/error.h"
 #include "kope/base/fsutil.h"
+#include "kope/base/text.h"
 
 namespace kope::device {
 
@@ -40,10 +41,6 @@ json tensors_json(const std::vector<ConcreteTensor>& ts) {
   for (const auto& t : ts)
     a.push_back({{"name", t.name}, {"dtype", static_cast<int>(t.dtype)}, {"shape", t.shape}, {"numel", t.numel}});
   return a;
-}
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
 }
 }  // namespace
 

@@ -23,6 +23,7 @@
 #include "kope/base/cancel.h"
 #include "kope/base/fsutil.h"
 #include "kope/base/sha256.h"
+#include "kope/base/text.h"
 
 namespace kope::exec {
 
@@ -38,12 +39,6 @@ fs::path default_prelude_cache() {
 namespace detail {
 
 namespace {
-
-std::string trimmed(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
 
 // A flock on a file, released when destroyed; waits in short steps so a cancel is seen.
 class FileLock {
@@ -154,7 +149,7 @@ std::string build(const fs::path& dir, const std::string& cxx_path, const std::v
   spec.max_file_bytes = 2ull << 30;  // ATen's is about 250 MB
   SandboxRun pr = sandbox_run(spec, options.timeout_seconds, 64 << 10, options.cancel);
   if (!pr.ok()) {
-    std::string first = trimmed(pr.err.substr(0, pr.err.find('\n')));
+    std::string first = trim(pr.err.substr(0, pr.err.find('\n')));
     return "its compilation failed (" + pr.describe() + ")" + (first.empty() ? "" : ": " + first);
   }
   // The files become kope's own, so no sandboxed process can rewrite them later.
@@ -181,13 +176,13 @@ bool starts_with_prelude(const std::string& source, const std::vector<std::strin
   std::set<std::string> leading;
   std::istringstream in(source);
   for (std::string line; std::getline(in, line);) {
-    const std::string t = trimmed(line);
+    const std::string t = trim(line);
     if (t.empty() || t.rfind("//", 0) == 0) continue;
     if (t.rfind("#include", 0) != 0) break;
     leading.insert(t);
   }
   for (const auto& p : prelude)
-    if (!leading.count(trimmed(p))) return false;
+    if (!leading.count(trim(p))) return false;
   return true;
 }
 
@@ -205,7 +200,7 @@ Prelude ensure_prelude(const std::string& cxx_path, const std::string& compiler_
       flags.push_back(f);
   std::string material = cxx_path + '\0' + compiler_identity;
   for (const auto& f : flags) material += '\0' + f;
-  for (const auto& l : options.prelude) material += '\0' + trimmed(l);
+  for (const auto& l : options.prelude) material += '\0' + trim(l);
   const std::string key = sha256_hex(material).substr(0, 24);
   std::error_code ec;
   fs::create_directories(cache, ec);

@@ -10,26 +10,14 @@
 #include "kope/memory/memory.h"
 #include "kope/memory/text.h"
 #include "kope/store/db.h"
+#include "kope/base/text.h"
+#include "kope/base/format.h"
 
 namespace kope::memory {
 
 using store::Stmt;
 
 namespace {
-
-std::string fmt(double v, int prec = 2) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(prec) << v;
-  return s.str();
-}
-
-std::vector<std::string> split_ws(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
 
 const char* kItemColumns =
     "SELECT c.id, c.task, c.device, c.label, c.correct, c.origin_id IS NOT NULL, c.pinned, c.a, c.c, c.d, c.score, "
@@ -61,7 +49,7 @@ RetrievedItem load_item(Stmt& s, int64_t id, const std::string& provenance) {
   it.c_v = s.f64(8);
   it.d_v = s.f64(9);
   it.score = s.f64(10);
-  it.tags = split_ws(s.text(11));
+  it.tags = split_words(s.text(11));
   it.thought = s.text(12);
   const std::string status = s.text(13), feedback = s.text(14), diff = s.text(15);
   const double r = s.f64(16);
@@ -85,11 +73,11 @@ RetrievedItem load_item(Stmt& s, int64_t id, const std::string& provenance) {
   if (!it.correct) {
     m << "This idea was wrong because " << status << ": " << fb;
   } else if (!success) {
-    m << "Correct but it made the kernel slower: " << fmt(it.a_v) << "x overall, step ratio " << fmt(r, 3) << " ("
+    m << "Correct but it made the kernel slower: " << format::fixed(it.a_v) << "x overall, step ratio " << format::fixed(r, 3) << " ("
       << it.label << ").";
   } else {
-    m << "Worked: " << fmt(it.a_v) << "x overall, step ratio " << fmt(r, 3) << " (" << it.label << "), confidence "
-      << fmt(it.c_v) << ", downstream " << fmt(it.d_v, 3) << ".";
+    m << "Worked: " << format::fixed(it.a_v) << "x overall, step ratio " << format::fixed(r, 3) << " (" << it.label << "), confidence "
+      << format::fixed(it.c_v) << ", downstream " << format::fixed(it.d_v, 3) << ".";
   }
   it.summary = m.str();
   it.snippet = diff_excerpt(diff, 24);

@@ -13,6 +13,8 @@
 #include "kope/memory/share.h"
 #include "kope/memory/text.h"
 #include "kope/store/db.h"
+#include "kope/base/text.h"
+#include "kope/base/format.h"
 
 namespace kope::memory {
 
@@ -29,20 +31,6 @@ std::string join(const std::vector<std::string>& v, const std::string& sep = " "
   std::string s;
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
   return s;
-}
-
-std::vector<std::string> split_ws(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
-
-std::string fmt(double v, int prec = 2) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(prec) << v;
-  return s.str();
 }
 
 std::optional<double> jnum(const json& j, const char* key) {
@@ -97,14 +85,14 @@ std::string feedback_of(const json& rep) {
           add("case " + c.value("name", "?") + ": " + c.value("status", "?") + ": " + c.value("message", ""));
       } else if (correct) {
         auto s = jnum(c, "speedup");
-        per_case += (per_case.empty() ? "" : ", ") + c.value("name", "?") + " " + (s ? fmt(*s) + "x" : "-");
+        per_case += (per_case.empty() ? "" : ", ") + c.value("name", "?") + " " + (s ? format::fixed(*s) + "x" : "-");
         if (c.contains("speedup_ci95") && c["speedup_ci95"].is_array() && c["speedup_ci95"].size() == 2)
-          per_case += " [" + fmt(c["speedup_ci95"][0].get<double>()) + ".." + fmt(c["speedup_ci95"][1].get<double>()) + "]";
+          per_case += " [" + format::fixed(c["speedup_ci95"][0].get<double>()) + ".." + format::fixed(c["speedup_ci95"][1].get<double>()) + "]";
       }
     }
     if (correct) {
       auto s = jnum(rep, "speedup");
-      add("correct on all " + std::to_string(rep["cases"].size()) + " cases; speedup " + (s ? fmt(*s) + "x" : "-") +
+      add("correct on all " + std::to_string(rep["cases"].size()) + " cases; speedup " + (s ? format::fixed(*s) + "x" : "-") +
           (per_case.empty() ? "" : " (" + per_case + ")"));
     }
   }
@@ -150,8 +138,8 @@ CaseRow row_of(const Stmt& s, bool full) {
   r.kernel_sha256 = s.text(i++);
   r.kernel_name = s.text(i++);
   r.thought = s.text(i++);
-  r.tags = split_ws(s.text(i++));
-  r.layers = split_ws(s.text(i++));
+  r.tags = split_words(s.text(i++));
+  r.layers = split_words(s.text(i++));
   r.status = s.text(i++);
   r.compiled = s.i64(i++) != 0;
   r.correct = s.i64(i++) != 0;
@@ -237,9 +225,9 @@ std::string journal_markdown(const CaseInput& in, int64_t case_id, double r, con
   m << "- **Validation:** " << in.status << (in.compiled ? "" : " (did not compile)") << "\n";
   m << "- **Measurements:** ";
   if (in.correct) {
-    m << "speedup " << fmt(in.a) << "x";
-    if (in.interval_lo && in.interval_hi) m << " [" << fmt(*in.interval_lo) << " .. " << fmt(*in.interval_hi) << "]";
-    m << ", confidence " << fmt(in.c);
+    m << "speedup " << format::fixed(in.a) << "x";
+    if (in.interval_lo && in.interval_hi) m << " [" << format::fixed(*in.interval_lo) << " .. " << format::fixed(*in.interval_hi) << "]";
+    m << ", confidence " << format::fixed(in.c);
   } else {
     m << "none (incorrect)";
   }
@@ -252,8 +240,8 @@ std::string journal_markdown(const CaseInput& in, int64_t case_id, double r, con
   if (!in.correct) {
     m << "this idea was wrong because " << fb;
   } else {
-    m << label << " step: r = " << fmt(r, 3);
-    if (prev_a) m << " (" << fmt(*prev_a) << "x -> " << fmt(in.a) << "x)";
+    m << label << " step: r = " << format::fixed(r, 3);
+    if (prev_a) m << " (" << format::fixed(*prev_a) << "x -> " << format::fixed(in.a) << "x)";
     else m << " against the baseline";
     if (label == "negative" || label == "ineffective") m << "; this idea made the kernel slower";
   }

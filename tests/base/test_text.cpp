@@ -103,3 +103,17 @@ TEST(Text, TerminalSafeStreamEscapesWhateverIsWrittenAndHowever) {
   }
   EXPECT_TRUE(is_terminal_safe(shared.str()));
 }
+
+TEST(Text, TrimTakesWhiteSpaceOffBothEndsOnly) {
+  EXPECT_EQ(trim("  a b\t\r\n"), "a b");
+  EXPECT_EQ(trim("\v\fx\f"), "x");
+  EXPECT_EQ(trim(" \n\t "), "");
+  EXPECT_EQ(trim(""), "");
+  EXPECT_EQ(trim("\xc2\xa0x"), "\xc2\xa0x");  // a UTF-8 no-break space is text, not white space
+}
+
+TEST(Text, SplitWordsSplitsAtRunsOfWhiteSpace) {
+  EXPECT_EQ(split_words("  fuse  tile\tvector\n"), (std::vector<std::string>{"fuse", "tile", "vector"}));
+  EXPECT_TRUE(split_words(" \n ").empty());
+  EXPECT_EQ(split_words("one"), (std::vector<std::string>{"one"}));
+}

@@ -14,6 +14,7 @@
 #include "kope/base/error.h"
 #include "kope/base/fsutil.h"
 #include "kope/base/process.h"
+#include "kope/base/text.h"
 
 using namespace kope::exec;
 
@@ -23,13 +24,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::string trim(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return s.substr(a, b - a);
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;

@@ -19,6 +19,7 @@
 #include "kope/base/process.h"
 #include "kope/exec/cache.h"
 #include "kope/exec/judge.h"
+#include "kope/base/text.h"
 
 using namespace kope::exec;
 
@@ -30,13 +31,6 @@ using nlohmann::json;
 namespace {
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
-  std::size_t i = 0;
-  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-  return s.substr(i);
-}
 
 // Bytes per ns of a copy, measured once per process the way the judge measures it (kope/cache.h), so the
 // floor an evaluation records through the device is the floor the judge always used.

@@ -15,6 +15,7 @@
 #include "kope/base/fsutil.h"
 #include "kope/base/process.h"
 #include "kope/base/sha256.h"
+#include "kope/base/text.h"
 
 using namespace kope::exec;
 
@@ -25,11 +26,6 @@ using nlohmann::json;
 using namespace cuda;
 
 namespace {
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
 
 // kope-cuda-worker: $KOPE_CUDA_WORKER, else beside the running executable, else the build tree's.
 fs::path find_worker(const std::vector<std::string>& env) {

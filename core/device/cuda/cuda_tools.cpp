@@ -6,6 +6,7 @@
 #include "kope/device/ascend.h"  // parse_csv, shared by every CSV-speaking tool
 #include "kope/device/cuda.h"
 #include "kope/base/process.h"
+#include "kope/base/text.h"
 
 using namespace kope::exec;
 
@@ -14,12 +15,6 @@ namespace kope::device::cuda {
 namespace fs = std::filesystem;
 
 namespace {
-std::string trim(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return s.substr(a, b - a);
-}
 }  // namespace
 
 fs::path find_nvcc(const std::vector<std::string>& env) {

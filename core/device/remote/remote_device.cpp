@@ -14,6 +14,7 @@
 #include "kope/base/error.h"
 #include "kope/exec/paths.h"
 #include "kope/base/fsutil.h"
+#include "kope/base/text.h"
 
 using namespace kope::exec;
 
@@ -36,11 +37,6 @@ fs::path local_agent() {
 }
 
 namespace {
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
 
 // A local scratch folder removed when it goes out of scope.
 struct LocalTemp {

@@ -6,19 +6,13 @@
 #include <thread>
 
 #include "kope/base/error.h"
+#include "kope/base/text.h"
 
 namespace kope::device {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  std::size_t b = 0;
-  while (b < s.size() && (s[b] == ' ' || s[b] == '\n')) ++b;
-  return s.substr(b);
-}
 
 // The value of `key=` in scontrol's one-line output, "" when absent.
 std::string field(const std::string& text, const std::string& key) {

@@ -11,6 +11,8 @@ namespace kope::format {
 std::string duration_ns(std::optional<double> ns);
 // Seconds as a duration: "0.41 s", "12.0 ms".
 std::string seconds(double s);
+// A number with `decimals` digits after the point: "1.23".
+std::string fixed(double v, int decimals = 2);
 // "1.23x"; "-" when absent.
 std::string speedup(std::optional<double> v);
 // "[1.10x .. 1.30x]"; empty when absent.

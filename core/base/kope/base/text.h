@@ -5,10 +5,17 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 namespace kope {
+
+// `s` without the white space (space, \t, \n, \v, \f, \r) at either end.
+std::string trim(std::string_view s);
+
+// The words of `s`, split at runs of white space.
+std::vector<std::string> split_words(std::string_view s);
 
 // Valid UTF-8 passes through unchanged; each byte that is not part of a valid UTF-8 sequence (a stray
 // continuation byte, a truncated or overlong sequence, a surrogate, a code point above U+10FFFF, 0xC0, 0xC1,
