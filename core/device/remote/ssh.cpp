@@ -96,25 +96,32 @@ std::string SshSession::remote_sha256(const std::string& remote_path) {
   return r.out.size() >= 64 ? r.out.substr(0, 64) : "";
 }
 
+// One round trip each way (a login shell on the host can cost a second per command): the host checks what it
+// received before placing it, and says the checksum of what it sends after the bytes, on stderr.
 void SshSession::put(const fs::path& local, const std::string& remote_path) {
   const std::string want = file_sha256(local);
-  const std::string tmp = remote_path + ".part";
-  ProcessResult r = run("cat > " + shell_quote(tmp) + " && mv -f " + shell_quote(tmp) + " " + shell_quote(remote_path), 600,
-                        local.string());
+  const std::string tmp = shell_quote(remote_path + ".part"), dest = shell_quote(remote_path);
+  // sh -c: the host's login shell may not be a POSIX one.
+  ProcessResult r = run("sh -c " + shell_quote("cat > " + tmp + " && h=$(sha256sum < " + tmp + ") && h=${h%% *} && "
+                                               "echo \"kope-sha256 $h\" && if [ \"$h\" = " + want + " ]; then mv -f " +
+                                               tmp + " " + dest + "; else rm -f " + tmp + "; fi"),
+                        600, local.string());
   if (!r.ok()) throw Error("ssh " + user_host_ + ": copying " + local.string() + " to " + remote_path + " failed (" + r.describe() + "): " + r.err);
-  const std::string got = remote_sha256(remote_path);
+  const auto at = r.out.rfind("kope-sha256 ");
+  const std::string got = at == std::string::npos ? "" : r.out.substr(at + 12, 64);
   if (got != want)
     throw Error("ssh " + user_host_ + ": checksum mismatch after copying " + local.string() + " to " + remote_path +
-                " (local sha256 " + want + ", remote " + (got.empty() ? "none" : got) + ")");
+                " (local sha256 " + want + ", remote " + (got.empty() ? "none" : got) + "); nothing was placed there");
 }
 
 void SshSession::get(const std::string& remote_path, const fs::path& local) {
-  const std::string want = remote_sha256(remote_path);
-  if (want.empty()) throw Error("ssh " + user_host_ + ": " + remote_path + " does not exist on the host");
   const fs::path tmp = local.string() + ".part";
+  const std::string q = shell_quote(remote_path);
   std::vector<std::string> argv = base_command();
   argv.insert(argv.begin() + 1, "-n");
-  argv.insert(argv.end(), {"--", user_host_, "cat " + shell_quote(remote_path)});
+  argv.insert(argv.end(), {"--", user_host_,
+                           "sh -c " + shell_quote("[ -f " + q + " ] || { echo \"kope: no such file\" >&2; exit 3; }; cat " + q +
+                                                  " && h=$(sha256sum < " + q + ") && echo \"kope-sha256 ${h%% *}\" >&2")});
   std::vector<std::string> sh = {"sh", "-c", "exec \"$@\" > \"$0\"", tmp.string()};
   sh.insert(sh.end(), argv.begin(), argv.end());
   ProcessLimits lim;
@@ -123,14 +130,18 @@ void SshSession::get(const std::string& remote_path, const fs::path& local) {
   std::error_code ec;
   if (!r.ok()) {
     fs::remove(tmp, ec);
+    if (r.exit_code == 3 && r.err.find("kope: no such file") != std::string::npos)
+      throw Error("ssh " + user_host_ + ": " + remote_path + " does not exist on the host");
     throw Error("ssh " + user_host_ + ": copying " + remote_path + " here failed (" + r.describe() + "): " + r.err);
   }
+  const auto at = r.err.rfind("kope-sha256 ");
+  const std::string want = at == std::string::npos ? "" : r.err.substr(at + 12, 64);
   if (after_get_) after_get_(tmp);
   const std::string got = file_sha256(tmp);
   if (got != want) {
     fs::remove(tmp, ec);
     throw Error("ssh " + user_host_ + ": checksum mismatch copying " + remote_path + " to " + local.string() +
-                " (remote sha256 " + want + ", received " + got + ")");
+                " (remote sha256 " + (want.empty() ? "not said" : want) + ", received " + got + ")");
   }
   fs::rename(tmp, local, ec);
   if (ec) throw Error("cannot place " + local.string() + ": " + ec.message());
