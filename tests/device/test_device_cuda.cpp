@@ -143,21 +143,6 @@ TEST(CudaTools, NcuCsvAndGpuQuery) {
   EXPECT_DOUBLE_EQ(g[0].memory_clock_mhz, 3201);
 }
 
-TEST(CudaBuild, EveryShippedL1BaselineBuilds) {
-  if (auto why = skip_without_nvcc(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
-  test::TempDir tmp;
-  auto dev = make_device("cuda", config(tmp, {"KOPE_CUDA_ARCH=" + std::string(std::getenv("KOPE_CUDA_ARCH") ? std::getenv("KOPE_CUDA_ARCH") : "sm_90")}));
-  ASSERT_TRUE(dev->availability().available) << dev->availability().reason;
-  Suite suite = Suite::embedded();
-  for (const char* name : {"exp", "foreach_addcdiv_scalar", "foreach_norm", "gelu", "masked_scale", "mish", "sigmoid", "swi_glu"}) {
-    BuildOptions o;
-    o.display_name = std::string(name) + ".cu";
-    BuildResult b = dev->build(baseline_source(resolve_task(name, suite), "cuda"), o);
-    EXPECT_TRUE(b.ok) << name << ": " << b.error << "\n" << b.log;
-    EXPECT_TRUE(fs::exists(b.artifact)) << name;
-  }
-}
-
 TEST(CudaBuild, SyntaxErrorGivesParsedDiagnosticsWithTheUsersLine) {
   if (auto why = skip_without_nvcc(); !why.empty()) KOPE_SKIP_WITHOUT_HARDWARE(why);
   test::TempDir tmp;
