@@ -2,9 +2,11 @@
 // scripted OpenAI-compatible server on 127.0.0.1 that answers every request after a fixed latency with the next
 // shipped kernel of the task in the prompt. For each latency and each N it prints attempts per minute, the share
 // of wall time with at least one evaluation running, the tokens spent, and, for the same shipped kernels, the
-// speedup measured at N beside the one measured alone (--jobs 1) with whether it lies in the alone interval.
+// speedup measured at N beside the one measured alone (--jobs 1) with whether it lies in the alone interval: the
+// union of the kernel's intervals over every --jobs 1 run of any latency (so --latency 20,2 gives two alone runs,
+// and each alone run is checked against the other as the control).
 //
-//   bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--tasks a,b] [--levels 1,2] [--attempts 1] [--keep DIR]
+//   bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]
 //
 // Builds and goldens are made once, untimed, in a warm-up workspace whose caches every measured run starts from
 // (hard links), so each run's figure is the loop's own pace. Run it on a machine with nothing else running.
@@ -44,6 +46,7 @@ struct Options {
   std::vector<std::string> tasks;  // empty: the tasks of `levels`
   std::string levels = "1,2";
   int attempts = 1;
+  std::string device;  // --device of every run, alone or not (empty: kope's default, cpu)
   fs::path keep;
 };
 
@@ -58,7 +61,7 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 constexpr const char* kUsage =
-    "usage: bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--tasks a,b] [--levels 1,2] [--attempts 1] [--keep DIR]\n"
+    "usage: bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]\n"
     "  runs kope run --policy llm --jobs N against a scripted model server with a fixed reply latency (tens of\n"
     "  minutes at the defaults); prints attempts per minute, the share of wall time evaluating, tokens, and each\n"
     "  speedup beside the one measured alone\n";
@@ -85,6 +88,8 @@ Options parse(int argc, char** argv) {
       o.levels = v;
     } else if (k == "--attempts") {
       o.attempts = std::stoi(v);
+    } else if (k == "--device") {
+      o.device = v;
     } else if (k == "--keep") {
       o.keep = v;
     } else {
@@ -192,9 +197,11 @@ Measured run_once(const Options& o, const std::string& tasks, const fs::path& wa
   fs::remove_all(ws);
   link_caches(warm, ws);
   const auto t0 = std::chrono::steady_clock::now();
-  const ProcessResult pr = run_kope({"run", "--policy", "llm", "--provider", "openai", "--base-url", model.url(),
-                                 "--model", "scripted", "--workspace", ws.string(), "--tasks", tasks, "--jobs",
-                                 std::to_string(jobs), "--max-attempts", std::to_string(o.attempts), "--json"});
+  std::vector<std::string> args = {"run", "--policy", "llm", "--provider", "openai", "--base-url", model.url(),
+                                   "--model", "scripted", "--workspace", ws.string(), "--tasks", tasks, "--jobs",
+                                   std::to_string(jobs), "--max-attempts", std::to_string(o.attempts), "--json"};
+  if (!o.device.empty()) args.insert(args.end(), {"--device", o.device});
+  const ProcessResult pr = run_kope(args);
   Measured m;
   m.jobs = jobs;
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -230,33 +237,65 @@ std::string task_list(const Options& o) {
   return out;
 }
 
-void print(double latency, const std::vector<Measured>& runs) {
-  const Measured& alone = runs.front();
-  // Beside "inside the alone interval": how the speedups moved (above / below the interval, and the median of
-  // speedup / alone speedup), so a bias of concurrency shows apart from run-to-run noise. A second --jobs 1 in
-  // --jobs (e.g. 1,1,4) measures that noise: the same run again, with nothing beside it.
-  std::printf("\nlatency %.0f s\n%6s %9s %9s %12s %9s %10s %10s %14s %12s %14s\n", latency, "jobs", "attempts",
-              "seconds", "attempts/min", "vs jobs1", "eval busy", "tokens", "speedups in CI", "above/below",
-              "median ratio");
-  for (const Measured& m : runs) {
-    int compared = 0, inside = 0, above = 0, below = 0;
-    std::vector<double> ratios;
-    for (const auto& [k, s] : m.speedups) {
-      auto it = alone.speedups.find(k);
-      if (it == alone.speedups.end()) continue;
-      ++compared;
-      inside += s[0] >= it->second[1] && s[0] <= it->second[2];
-      above += s[0] > it->second[2];
-      below += s[0] < it->second[1];
-      if (it->second[0] > 0) ratios.push_back(s[0] / it->second[0]);
+// Each kernel's speedup interval alone: the union of its 95% intervals over `alone` (the --jobs 1 runs), the range
+// its speedup takes with nothing beside it on this machine. One run's bootstrap interval covers that run's noise
+// only: the same kernels measured alone again fall outside it about as often as beside other tasks (stop 29's
+// control), so the reference is every alone run, and each alone run is itself checked against the others.
+using Intervals = std::map<std::string, std::pair<double, double>>;
+Intervals alone_intervals(const std::vector<const Measured*>& alone) {
+  Intervals out;
+  for (const Measured* m : alone)
+    for (const auto& [k, s] : m->speedups) {
+      auto [it, fresh] = out.try_emplace(k, s[1], s[2]);
+      if (!fresh) it->second = {std::min(it->second.first, s[1]), std::max(it->second.second, s[2])};
     }
-    std::sort(ratios.begin(), ratios.end());
-    const double median = ratios.empty() ? 0 : ratios[ratios.size() / 2];
+  return out;
+}
+
+struct Agreement {
+  int compared = 0, inside = 0, above = 0, below = 0;
+  double median_ratio = 0;  // median of speedup / the interval's midpoint
+};
+
+Agreement agreement(const Measured& m, const Intervals& ref) {
+  Agreement g;
+  std::vector<double> ratios;
+  for (const auto& [k, s] : m.speedups) {
+    auto it = ref.find(k);
+    if (it == ref.end()) continue;
+    ++g.compared;
+    g.inside += s[0] >= it->second.first && s[0] <= it->second.second;
+    g.above += s[0] > it->second.second;
+    g.below += s[0] < it->second.first;
+    const double mid = (it->second.first + it->second.second) / 2;
+    if (mid > 0) ratios.push_back(s[0] / mid);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  g.median_ratio = ratios.empty() ? 0 : ratios[ratios.size() / 2];
+  return g;
+}
+
+// all[first, last) are one latency's runs; `all` holds every run of every latency: speedups do not depend on the model's latency, so every --jobs 1 run
+// is an alone measurement. A --jobs 1 run is checked against the other alone runs (the control: how often the
+// same kernels alone leave the interval); any other against all of them.
+void print(double latency, const std::vector<Measured>& all, std::size_t first, std::size_t last) {
+  std::vector<const Measured*> alone;
+  for (const Measured& m : all)
+    if (m.jobs == 1) alone.push_back(&m);
+  const double apm1 = all[first].attempts / (all[first].seconds / 60);
+  std::printf("\nlatency %.0f s (the alone interval: %zu --jobs 1 runs)\n%6s %9s %9s %12s %9s %10s %10s %14s %12s %14s\n",
+              latency, alone.size(), "jobs", "attempts", "seconds", "attempts/min", "vs jobs1", "eval busy", "tokens",
+              "speedups in CI", "above/below", "median ratio");
+  for (std::size_t i = first; i < last; ++i) {
+    const Measured& m = all[i];
+    std::vector<const Measured*> ref;
+    for (const Measured* a : alone)
+      if (a != &m) ref.push_back(a);
+    const Agreement g = agreement(m, alone_intervals(ref));
     const double apm = m.attempts / (m.seconds / 60);
-    const double apm1 = alone.attempts / (alone.seconds / 60);
-    std::printf("%6d %9d %9.1f %12.2f %8.2fx %9.0f%% %10lld %8d of %d %7d/%-4d %13.3f\n", m.jobs, m.attempts,
-                m.seconds, apm, apm / apm1, m.busy_share * 100, static_cast<long long>(m.tokens), inside, compared,
-                above, below, median);
+    std::printf("%6d %9d %9.1f %12.2f %8.2fx %9.0f%% %10lld %8d of %d %7d/%-4d %13.3f%s\n", m.jobs, m.attempts,
+                m.seconds, apm, apm / apm1, m.busy_share * 100, static_cast<long long>(m.tokens), g.inside,
+                g.compared, g.above, g.below, g.median_ratio, ref.empty() ? "  (no other alone run)" : "");
   }
 }
 
@@ -270,19 +309,26 @@ int main(int argc, char** argv) {
     const fs::path warm = root / "warm";
     std::printf("tasks: %s\nwarming up builds and goldens (untimed)...\n", tasks.c_str());
     std::fflush(stdout);
-    const ProcessResult w = run_kope({"run", "--policy", "offline", "--workspace", warm.string(), "--tasks", tasks,
-                                  "--max-attempts", "1", "--json"});
+    std::vector<std::string> warm_args = {"run", "--policy", "offline", "--workspace", warm.string(), "--tasks", tasks,
+                                          "--max-attempts", "1", "--json"};
+    if (!o.device.empty()) warm_args.insert(warm_args.end(), {"--device", o.device});
+    const ProcessResult w = run_kope(warm_args);
     if (!w.started || w.timed_out || w.term_signal) throw Error("warm-up failed: " + w.describe() + ": " + w.err);
+    std::vector<Measured> all;  // every run, in order
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // per latency: [first, last) in `all`
     for (double latency : o.latencies) {
-      std::vector<Measured> runs;
+      spans.push_back({all.size(), all.size()});
       for (int jobs : o.jobs) {
-        runs.push_back(run_once(o, tasks, warm, root, latency, jobs));
+        all.push_back(run_once(o, tasks, warm, root, latency, jobs));
+        spans.back().second = all.size();
+        const Measured& m = all.back();
         std::printf("  latency %.0f s, --jobs %d: %d attempts in %.1f s (server saw %d requests at once at most)\n",
-                    latency, jobs, runs.back().attempts, runs.back().seconds, runs.back().server_max_in_flight);
+                    latency, jobs, m.attempts, m.seconds, m.server_max_in_flight);
         std::fflush(stdout);
       }
-      print(latency, runs);
     }
+    for (std::size_t i = 0; i < o.latencies.size(); ++i)
+      print(o.latencies[i], all, spans[i].first, spans[i].second);
     if (o.keep.empty()) fs::remove_all(root);
     return 0;
   } catch (const std::exception& e) {
