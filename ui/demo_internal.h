@@ -23,8 +23,8 @@ inline bool waitFor(const std::function<bool()>& done, int ms = 300000) {
   return true;
 }
 
-inline void settle() {
-  for (int i = 0; i < 10; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+inline void settle(int rounds = 10) {
+  for (int i = 0; i < rounds; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
 // The demo in progress: the window, where its screenshots go, and what the window's signals counted. The

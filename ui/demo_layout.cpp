@@ -17,18 +17,15 @@
 #include "kope/memory/memory.h"
 #include "main_window.h"
 #include "models/models.h"
+#include "demo_internal.h"
 #include "views/run_controller.h"
 
 namespace kope::ui {
 
 namespace {
 
-void settle() {
-  for (int i = 0; i < 15; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-}
-
 void save(QWidget& w, const QString& outDir, const QString& name) {
-  settle();
+  settle(15);
   const QString path = QString("%1/%2.png").arg(outDir, name);
   w.grab().save(path);
   std::cout << path.toStdString() << "\n";

@@ -12,25 +12,12 @@
 
 #include "llm/llm_settings_dialog.h"
 #include "llm/profile_form.h"
+#include "demo_internal.h"
 #include "main_window.h"
 
 namespace kope::ui {
 
 namespace {
-
-bool waitFor(const std::function<bool()>& done, int ms = 60000) {
-  QElapsedTimer t;
-  t.start();
-  while (!done()) {
-    if (t.elapsed() > ms) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 30);
-  }
-  return true;
-}
-
-void settle() {
-  for (int i = 0; i < 10; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-}
 
 struct Tour {
   QString outDir;

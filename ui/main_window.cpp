@@ -36,18 +36,13 @@
 #include "views/results_header.h"
 #include "views/study_pane.h"
 #include "views/run_controller.h"
+#include "models/qtext.h"
 
 using namespace kope::workspace;
 using namespace kope::eval;
 using namespace kope::loop;
 
 namespace kope::ui {
-
-namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
-}  // namespace
 
 MainWindow::MainWindow(Suite suite, std::filesystem::path workspace, QWidget* parent)
     : QMainWindow(parent), suite_(std::move(suite)) {

@@ -44,18 +44,13 @@
 #include "views/results_header.h"
 #include "views/run_controller.h"
 #include "views/study_pane.h"
+#include "models/qtext.h"
 
 using namespace kope::workspace;
 using namespace kope::eval;
 using namespace kope::loop;
 
 namespace kope::ui {
-
-namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
-}  // namespace
 
 void MainWindow::buildUi() {
   resize(1440, 900);

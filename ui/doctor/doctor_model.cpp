@@ -1,5 +1,6 @@
 // The machine check's table model: verdicts and titles translated, the system's text shown as the engine gives it.
 #include "doctor/doctor_model.h"
+#include "models/qtext.h"
 
 #include <QColor>
 
@@ -8,8 +9,6 @@ using namespace kope::doctor;
 namespace kope::ui {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QColor verdictColor(const DoctorCheck& c) {
   switch (c.verdict) {

@@ -14,12 +14,11 @@
 #include "kope/base/error.h"
 #include "key_store.h"
 #include "profile_form.h"
+#include "models/qtext.h"
 
 namespace kope::ui {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // Problems that stop a save; a field kope does not know is kept as it is and only said.
 bool blocks(const llm::FieldProblem& p) { return p.message != "unknown field"; }

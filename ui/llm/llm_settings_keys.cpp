@@ -11,12 +11,11 @@
 #include "kope/llm/config.h"
 #include "llm_settings_dialog.h"
 #include "profile_form.h"
+#include "models/qtext.h"
 
 namespace kope::ui {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 bool isLocal(const std::string& url) {
   return url.find("://localhost") != std::string::npos || url.find("://127.0.0.1") != std::string::npos ||

@@ -10,12 +10,11 @@
 #include <limits>
 
 #include "kope/llm/config.h"
+#include "models/qtext.h"
 
 namespace kope::ui {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QDoubleSpinBox* decimal(double lo, double hi, int decimals, double step) {
   auto* b = new QDoubleSpinBox;

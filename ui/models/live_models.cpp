@@ -1,12 +1,11 @@
 #include "live_models.h"
 
 #include "status.h"
+#include "qtext.h"
 
 namespace kope::ui {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 using Clock = std::chrono::steady_clock;
 

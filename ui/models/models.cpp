@@ -7,6 +7,7 @@
 
 #include "kope/base/format.h"
 #include "status.h"
+#include "qtext.h"
 
 using namespace kope::workspace;
 using namespace kope::eval;
@@ -16,7 +17,6 @@ namespace kope::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 QVariant raw(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
 QString firstLine(const std::string& s) {
   const QString t = q(s);

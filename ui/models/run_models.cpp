@@ -5,14 +5,13 @@
 
 #include "kope/base/format.h"
 #include "status.h"
+#include "qtext.h"
 
 using namespace kope::loop;
 
 namespace kope::ui {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // "12.3k" for a count of tokens: the column stays narrow while a run spends hundreds of thousands.
 QString tokenText(int64_t n) {

@@ -13,14 +13,9 @@
 #include "kope/base/format.h"
 #include "models/status.h"
 #include "view_util.h"
+#include "models/qtext.h"
 
 namespace kope::ui {
-
-namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
-}  // namespace
 
 AttemptPane::AttemptPane(AttemptActions* actions, QWidget* parent) : QWidget(parent), actions_(actions) {
   setObjectName("attempt-pane");

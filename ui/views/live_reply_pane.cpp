@@ -14,12 +14,11 @@
 
 #include "agentview/agent_view.h"
 #include "models/status.h"
+#include "models/qtext.h"
 
 namespace kope::ui {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // Appends at the end; the view follows the text only when it was at the bottom, so a person reading further up
 // is not pulled down.
