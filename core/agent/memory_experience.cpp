@@ -1,14 +1,11 @@
 #include "kope/agent/memory_experience.h"
-#include "kope/base/format.h"
 
 #include <algorithm>
 #include <cstdio>
 
+#include "kope/base/format.h"
+
 namespace kope::agent {
-
-namespace {
-
-}  // namespace
 
 std::vector<ContextItem> context_items(const std::vector<memory::RetrievedItem>& items, const std::string& task,
                                        const std::string& device) {
