@@ -275,9 +275,9 @@ Agreement agreement(const Measured& m, const Intervals& ref) {
   return g;
 }
 
-// all[first, last) are one latency's runs; `all` holds every run of every latency: speedups do not depend on the model's latency, so every --jobs 1 run
-// is an alone measurement. A --jobs 1 run is checked against the other alone runs (the control: how often the
-// same kernels alone leave the interval); any other against all of them.
+// all[first, last) are one latency's runs; `all` holds every run of every latency: speedups do not depend on
+// the model's latency, so every --jobs 1 run is an alone measurement. A --jobs 1 run is checked against the other
+// alone runs (the control: how often the same kernels alone leave the interval); any other against all of them.
 void print(double latency, const std::vector<Measured>& all, std::size_t first, std::size_t last) {
   std::vector<const Measured*> alone;
   for (const Measured& m : all)
