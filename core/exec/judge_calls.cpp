@@ -10,6 +10,7 @@
 #include "judge_internal.h"
 #include "kope/base/error.h"
 #include "kope/exec/cache.h"
+#include "kope/exec/ledger.h"
 #include "kope/model/inputs.h"
 
 namespace kope::exec {
@@ -142,6 +143,21 @@ Judge::Call Judge::call(Worker& w, Clock::time_point deadline) {
   return res;
 }
 
+// After the judge copied a kernel's outputs, which it does once it has seen "done". A kernel that said "done"
+// early and went on working while the judge took its copy (slowed or preempted on a busy machine) may have
+// finished before the copy reached what it was still writing: the copy is then complete, and the clock stopped
+// early. The CPU the worker spent since "done" is that work (an honest worker only goes back to sleep): beyond
+// the ledger's slack it is added to the call, and the ledger's window after the call starts from here. Only on
+// the exact clock: the process clock moves by ticks.
+void Judge::charge_after_copy(const Worker& w, Call& cl) const {
+  if (w.perf_fd < 0 || cl.cpu_done < 0) return;
+  const int64_t cpu = worker_cpu_ns(w);
+  const int64_t after = cpu - cl.cpu_done - Ledger::kAfterSlackNs;
+  if (after <= 0) return;
+  cl.ns += after;
+  cl.cpu_done = cpu;
+}
+
 // Long on purpose: the measure loop keeps run_case's order of calls, flushes and sentinels in one place so the
 // two cannot drift apart.
 // The CPU device's measure (core/device/cpu): the same workers, clock, sentinels and flushes as run_case, on
@@ -205,7 +221,10 @@ Judge::Calls Judge::measure_calls(const ConcreteCase& c, const std::vector<std::
                                                   std::to_string(cl.rc) + " during the " + phase;
       return false;
     }
-    if (&w == &k) out.last_outputs = outputs_of(k);
+    if (&w == &k) {
+      out.last_outputs = outputs_of(k);
+      charge_after_copy(k, cl);
+    }
     return true;
   };
 

@@ -399,6 +399,7 @@ bool Judge::CaseRun::run_one(Worker& w, const std::string& phase, Call& out) {
   if (&w == &k_) {
     Spend spend(kSnapshot);
     std::memcpy(j_.snapshot_.data(), k_out_, j_.out_bytes_);
+    j_.charge_after_copy(w, out);
   }
   account(w, out);
   if (out.rc != 0) {

@@ -106,6 +106,7 @@ class Judge {
   void drain(Worker& w);
   void record_death(Worker& w, const Call& call, const std::string& phase, CaseResult& r);
   int64_t worker_cpu_ns(const Worker& w) const;
+  void charge_after_copy(const Worker& w, Call& cl) const;
   void watch_worker(Worker& w, bool is_kernel);
   std::unique_ptr<Worker> make_worker(const char* role, const std::filesystem::path& so,
                                       const std::filesystem::path& dir, const char* file, std::size_t out_size);
