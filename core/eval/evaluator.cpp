@@ -11,6 +11,7 @@
 #include "kope/base/sha256.h"
 #include "kope/base/timing_slots.h"
 #include "kope/eval/case_runner.h"
+#include "kope/exec/judge.h"
 #include "kope/model/stats.h"
 
 using namespace kope::exec;
@@ -83,6 +84,8 @@ std::vector<ConcreteCase> selected_cases(const Task& task, const EvalOptions& op
 }
 
 }  // namespace
+
+void Evaluator::evaluating_at_once(std::size_t tasks) { exec::Judge::hold_baselines(tasks); }
 
 void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions& options) {
   if (tasks.empty()) return;

@@ -45,22 +45,41 @@ namespace {
 std::mutex held_mutex;
 }  // namespace
 
-// The slot holds at most one baseline. Dropping one (another task, another workspace) kills its tree. Static
-// destruction at exit drops the last; PR_SET_PDEATHSIG and bubblewrap's --die-with-parent end it otherwise.
-std::unique_ptr<Judge::Held>& Judge::held_slot() {
-  static std::unique_ptr<Held> slot;
-  return slot;
+// Held baselines, the most recently used last: one per task in flight (hold_baselines), so that tasks evaluated
+// side by side do not drop each other's. Dropping one (the oldest past the limit, another workspace) kills its
+// tree. Static destruction at exit drops the rest; PR_SET_PDEATHSIG and bubblewrap's --die-with-parent end them
+// otherwise.
+std::vector<std::unique_ptr<Judge::Held>>& Judge::held_list() {
+  static std::vector<std::unique_ptr<Held>> list;
+  return list;
+}
+
+namespace {
+std::size_t held_limit = 1;
+}  // namespace
+
+void Judge::hold_baselines(std::size_t n) {
+  std::vector<std::unique_ptr<Held>> dropped;  // dropped after the lock is released
+  std::lock_guard<std::mutex> lock(held_mutex);
+  held_limit = std::max<std::size_t>(1, n);
+  auto& list = held_list();
+  while (list.size() > held_limit) {
+    dropped.push_back(std::move(list.front()));
+    list.erase(list.begin());
+  }
 }
 
 std::unique_ptr<Judge::Held> Judge::take_held(const std::string& key, std::size_t in_size, std::size_t out_size) {
   std::unique_ptr<Held> h;
   {
     std::lock_guard<std::mutex> lock(held_mutex);
-    h = std::move(held_slot());
+    auto& list = held_list();
+    const auto it = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e->key == key; });
+    if (it == list.end()) return nullptr;
+    h = std::move(*it);
+    list.erase(it);
   }
-  if (!h) return nullptr;
-  bool usable = h->key == key && h->inputs.size >= in_size && h->base && h->base->alive() &&
-                h->base->out.size >= out_size;
+  bool usable = h->inputs.size >= in_size && h->base && h->base->alive() && h->base->out.size >= out_size;
   if (usable && h->base->pidfd >= 0) {
     pollfd p{h->base->pidfd, POLLIN, 0};
     usable = poll(&p, 1, 0) == 0;  // it died while held (its spawning thread ended, the OOM killer): start anew
@@ -70,10 +89,21 @@ std::unique_ptr<Judge::Held> Judge::take_held(const std::string& key, std::size_
 }
 
 void Judge::put_held(std::unique_ptr<Held> h) {
-  std::unique_ptr<Held> old;  // dropped after the lock is released
+  std::vector<std::unique_ptr<Held>> dropped;  // dropped after the lock is released
   std::lock_guard<std::mutex> lock(held_mutex);
-  old = std::move(held_slot());
-  held_slot() = std::move(h);
+  auto& list = held_list();
+  for (auto it = list.begin(); it != list.end();)  // the same baseline, held by an evaluation that ran beside
+    if ((*it)->key == h->key) {
+      dropped.push_back(std::move(*it));
+      it = list.erase(it);
+    } else {
+      ++it;
+    }
+  list.push_back(std::move(h));
+  while (list.size() > held_limit) {
+    dropped.push_back(std::move(list.front()));
+    list.erase(list.begin());
+  }
 }
 
 void Judge::release_worker(Worker& w) {

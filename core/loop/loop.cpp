@@ -541,6 +541,7 @@ std::vector<TaskOutcome> run_loop(Workspace& ws, Evaluator& ev, const Suite& sui
   };
   const int jobs = static_cast<int>(std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), 1,
                                                             std::max<std::size_t>(1, tasks.size())));
+  Evaluator::evaluating_at_once(static_cast<std::size_t>(jobs));
   if (jobs == 1) {
     const std::unique_ptr<Policy> policy = make_policy(ws);
     for (std::size_t i = 0; i < tasks.size() && !halt; ++i) one(ws, *policy, i);

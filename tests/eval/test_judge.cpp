@@ -58,6 +58,37 @@ const char* kHonest = "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;";
 
 }  // namespace
 
+// Tasks evaluated side by side each keep their baseline's worker between their evaluations (issue 19's pace): with
+// room for two, evaluating A, then B, then A again starts A's baseline once and leaves B's running; with room for
+// one again, only the latest stays.
+TEST_F(JudgeTest, EachTaskEvaluatedAtOnceKeepsItsBaselineWorker) {
+  Task other = task;
+  other.name = "affine_again";
+  other.reference += "\n// the same baseline, built apart\n";
+  EvalOptions o = test::quick_options();
+  o.cases = {"one"};
+  // A baseline worker's processes (the sandbox's and the worker's), sorted.
+  auto baselines = [&] {
+    std::vector<int> v = test::processes_mentioning({"--worker", "baseline.so"});
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  auto passes = [&](const Task& t) { return ev.evaluate(t, test::affine_kernel(kHonest), "ok.cpp", o).correct(); };
+  Evaluator::evaluating_at_once(2);
+  ASSERT_TRUE(passes(task));
+  const std::vector<int> a = baselines();
+  ASSERT_FALSE(a.empty());
+  ASSERT_TRUE(passes(other));
+  const std::vector<int> both = baselines();
+  ASSERT_GT(both.size(), a.size());
+  EXPECT_TRUE(std::includes(both.begin(), both.end(), a.begin(), a.end())) << "A's baseline was dropped for B's";
+  ASSERT_TRUE(passes(task));
+  EXPECT_EQ(baselines(), both) << "a held baseline was started again";
+  // Room for one again (what every other test expects): the oldest, B's, goes; A's, the latest used, stays.
+  Evaluator::evaluating_at_once(1);
+  EXPECT_EQ(baselines(), a);
+}
+
 // Stop now, while the kernel's worker sleeps inside its correctness call: the judge notices within its 20 ms
 // futex waits, kills both workers' trees and the report says cancelled; nothing of the worker is left.
 TEST_F(JudgeTest, CancellingDuringACallKillsTheWorkersAndEndsCancelled) {

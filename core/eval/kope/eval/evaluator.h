@@ -45,6 +45,10 @@ class Evaluator {
 
   const exec::EvalPaths& paths() const { return paths_; }
 
+  // Up to `tasks` tasks are evaluated at once from now on: each keeps its baseline's worker running between its
+  // evaluations (kope/exec/judge.h), instead of taking turns at one.
+  static void evaluating_at_once(std::size_t tasks);
+
   // Evaluations whose EvalOptions::device is `spec` run on `dev`, a device the caller made (its own tools, a build
   // route of its choice: `kope doctor --device` builds with each route in turn); replaces what `spec` named before.
   void use_device(const std::string& spec, std::unique_ptr<device::Device> dev);

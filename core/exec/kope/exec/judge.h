@@ -37,6 +37,10 @@ class Judge {
 
   Judge& operator=(const Judge&) = delete;
 
+  // A judge's baseline worker outlives it, for the next evaluation of the same baseline build (see judge.cpp).
+  // This process keeps up to `n` of them, the most recently used: one per task evaluated at once (default 1).
+  static void hold_baselines(std::size_t n);
+
   // The correctness call against `golden` (one fp64 array per output), then, when `time_it`, warm-ups and timed
   // pairs until the stop rule fires. Every outcome of the candidate is in the result, never thrown.
   // `on_timing` runs once when the case's timed calls start. A set JudgeOptions::cancel ends the case within
@@ -83,7 +87,7 @@ class Judge {
   struct Held;
   static std::unique_ptr<Held> take_held(const std::string& key, std::size_t in_size, std::size_t out_size);
   static void put_held(std::unique_ptr<Held> h);
-  static std::unique_ptr<Held>& held_slot();
+  static std::vector<std::unique_ptr<Held>>& held_list();
   static void release_worker(Worker& w);
   enum class CallEnd { Done, Died, TimedOut, Cancelled };
   struct Call {
