@@ -43,6 +43,15 @@ using namespace judge_detail;
 
 namespace {
 std::mutex held_mutex;
+std::size_t held_limit = 1;  // Judge::hold_baselines
+// The oldest past the limit move to `dropped` (which the caller drops after it releases held_mutex).
+template <class List>
+void keep_limit(List& list, List& dropped) {
+  while (list.size() > held_limit) {
+    dropped.push_back(std::move(list.front()));
+    list.erase(list.begin());
+  }
+}
 }  // namespace
 
 // Held baselines, the most recently used last: one per task in flight (hold_baselines), so that tasks evaluated
@@ -54,19 +63,11 @@ std::vector<std::unique_ptr<Judge::Held>>& Judge::held_list() {
   return list;
 }
 
-namespace {
-std::size_t held_limit = 1;
-}  // namespace
-
 void Judge::hold_baselines(std::size_t n) {
-  std::vector<std::unique_ptr<Held>> dropped;  // dropped after the lock is released
+  std::vector<std::unique_ptr<Held>> dropped;
   std::lock_guard<std::mutex> lock(held_mutex);
   held_limit = std::max<std::size_t>(1, n);
-  auto& list = held_list();
-  while (list.size() > held_limit) {
-    dropped.push_back(std::move(list.front()));
-    list.erase(list.begin());
-  }
+  keep_limit(held_list(), dropped);
 }
 
 std::unique_ptr<Judge::Held> Judge::take_held(const std::string& key, std::size_t in_size, std::size_t out_size) {
@@ -100,10 +101,7 @@ void Judge::put_held(std::unique_ptr<Held> h) {
       ++it;
     }
   list.push_back(std::move(h));
-  while (list.size() > held_limit) {
-    dropped.push_back(std::move(list.front()));
-    list.erase(list.begin());
-  }
+  keep_limit(list, dropped);
 }
 
 void Judge::release_worker(Worker& w) {
