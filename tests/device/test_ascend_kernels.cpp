@@ -299,7 +299,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
   test::TempDir tmp;
   Evaluator ev{EvalPaths::under(tmp / "ws")};
   for (const std::string name : {"gelu", "exp", "softmax", "rms_norm", "moe_gating_top_k_softmax", "moe_finalize_routing",
-                                 "weight_quant_batch_matmul"}) {
+                                 "weight_quant_batch_matmul", "foreach_addcdiv_scalar", "foreach_norm", "swi_glu",
+                                 "gcd"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -319,6 +320,35 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
       EXPECT_EQ(c.baseline_ns.size(), 3u) << name << "/" << c.name;
       EXPECT_TRUE(c.speedup.has_value()) << name << "/" << c.name;
       EXPECT_TRUE(c.speedup_vs_naive.has_value()) << name << "/" << c.name;
+    }
+  }
+}
+
+// aclnnForeachNorm's Atlas A2/A3 kernel computes only ord 1 and 2 (any other p gives the 2-norm): the baseline
+// refuses ord 3, so that case is timed against the naive baseline, while an ord 1 case still runs the operator.
+TEST(AscendLibrary, ForeachNormLeavesOrdersOtherThanOneAndTwoToTheNaiveBaseline) {
+  register_fake_board();
+  test::TempDir tmp;
+  Evaluator ev{EvalPaths::under(tmp / "ws")};
+  const Task& t = *all_tasks().find("foreach_norm");
+  auto ks = embedded_candidates(t.name, "ascend");
+  ASSERT_FALSE(ks.empty());
+  EvalOptions o;
+  o.device = "ascend-board";
+  o.cases = {"special_zero", "l3_n1000_ord1"};
+  o.warmup = 0;
+  o.reps = 2;
+  EvalReport r = ev.evaluate(t, ks.front().source, ks.front().name, o);
+  ASSERT_TRUE(r.correct()) << r.status() << " " << (r.errors.empty() ? "" : r.errors.front());
+  ASSERT_EQ(r.cases.size(), 2u);
+  for (const CaseResult& c : r.cases) {
+    if (c.name == "special_zero") {
+      EXPECT_EQ(c.baseline, "naive") << c.library_message;
+      EXPECT_NE(c.library_message.find("the library returned 161002"), std::string::npos) << c.library_message;
+      EXPECT_TRUE(c.library_ns.empty());
+    } else {
+      EXPECT_EQ(c.baseline, "library") << c.name << ": " << c.library_message;
+      EXPECT_EQ(c.library_correct, std::optional<bool>(true)) << c.name << ": " << c.library_message;
     }
   }
 }

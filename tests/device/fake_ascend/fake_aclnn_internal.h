@@ -1,4 +1,5 @@
-// What the fake libnnopbase and libopapi share: the aclTensor and aclOpExecutor behind CANN's opaque types.
+// What the fake libnnopbase and libopapi share: the aclTensor, aclTensorList, aclScalar and aclOpExecutor behind
+// CANN's opaque types.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,21 @@ struct aclTensor {
     return n;
   }
   float* f32() const { return static_cast<float*>(data) + offset; }
+};
+
+// A list owns its tensors: aclDestroyTensorList frees them, as CANN's documentation says it does.
+struct aclTensorList {
+  std::vector<aclTensor*> tensors;
+  uint64_t size() const { return tensors.size(); }
+  const aclTensor* operator[](uint64_t i) const { return tensors[i]; }
+};
+
+// A host value copied at creation, kept in the widest type of its kind.
+struct aclScalar {
+  aclDataType dtype = ACL_FLOAT;
+  double real = 0;     // ACL_FLOAT, ACL_DOUBLE
+  int64_t integer = 0; // ACL_INT32, ACL_INT64
+  double value() const { return dtype == ACL_FLOAT || dtype == ACL_DOUBLE ? real : static_cast<double>(integer); }
 };
 
 // The executor runs once, on the host, and is freed by the second phase, as CANN's is unless made repeatable.

@@ -1,6 +1,6 @@
-// A stand-in for CANN's libnnopbase: aclCreateTensor / aclDestroyTensor with the documented signatures
-// (https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC2alpha003/apiref/appdevgapi/context/aclCreateTensor.md).
-// Only contiguous ND tensors are accepted: what kope's library baselines create.
+// A stand-in for CANN's libnnopbase: the create / destroy calls of aclTensor, aclTensorList and aclScalar with
+// the documented signatures (include/aclnn/acl_meta.h cites each page). Only contiguous ND tensors are accepted:
+// what kope's library baselines create; scalars only of the types the faked operators take.
 #include "fake_aclnn_internal.h"
 
 extern "C" {
@@ -28,6 +28,40 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
   delete tensor;
+  return ACLNN_SUCCESS;
+}
+
+// The documented size is a positive integer; a null entry is kept, for the operator to refuse.
+aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
+  if (!value || size == 0) return nullptr;
+  auto* l = new aclTensorList;
+  for (uint64_t i = 0; i < size; ++i) l->tensors.push_back(const_cast<aclTensor*>(value[i]));
+  return l;
+}
+
+aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
+  if (array)
+    for (aclTensor* t : array->tensors) delete t;
+  delete array;
+  return ACLNN_SUCCESS;
+}
+
+aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+  if (!value) return nullptr;
+  auto* s = new aclScalar;
+  s->dtype = dataType;
+  switch (dataType) {
+    case ACL_FLOAT: s->real = *static_cast<const float*>(value); break;
+    case ACL_DOUBLE: s->real = *static_cast<const double*>(value); break;
+    case ACL_INT32: s->integer = *static_cast<const int32_t*>(value); break;
+    case ACL_INT64: s->integer = *static_cast<const int64_t*>(value); break;
+    default: delete s; return nullptr;
+  }
+  return s;
+}
+
+aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+  delete scalar;
   return ACLNN_SUCCESS;
 }
 

@@ -1,6 +1,12 @@
-/* A stand-in for CANN's aclnn/acl_meta.h (libnnopbase): the opaque aclTensor and aclOpExecutor, aclnnStatus, and
-   aclCreateTensor / aclDestroyTensor with the documented signatures
-   (https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC2alpha003/apiref/appdevgapi/context/aclCreateTensor.md).
+/* A stand-in for CANN's aclnn/acl_meta.h (libnnopbase): the opaque aclTensor, aclTensorList, aclScalar and
+   aclOpExecutor, aclnnStatus, and their create / destroy calls with the documented signatures
+   (https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC2alpha003/apiref/appdevgapi/context/aclCreateTensor.md;
+   https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/aolapi/operatorlist_0023.html,
+   aclCreateTensorList; https://www.hiascend.com/document/detail/zh/canncommercial/850/API/aolapi/operatorlist_00028.html,
+   aclDestroyTensorList, whose list owns its tensors;
+   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/910beta3/API/aolapi/operatorlist_00017.html,
+   aclCreateScalar; https://hiascend.com/document/detail/zh/canncommercial/800/apiref/aolapi/operatorlist_00025.html,
+   aclDestroyScalar).
    For contract tests only: tensors live in host memory, as the fake runtime's device memory does. */
 #ifndef FAKE_ACLNN_ACL_META_H
 #define FAKE_ACLNN_ACL_META_H
@@ -13,6 +19,7 @@ extern "C" {
 
 typedef struct aclOpExecutor aclOpExecutor;
 typedef struct aclTensor aclTensor;
+typedef struct aclTensorList aclTensorList;
 typedef struct aclScalar aclScalar;
 typedef int32_t aclnnStatus;
 
@@ -20,11 +27,16 @@ typedef int32_t aclnnStatus;
 #define ACLNN_ERR_PARAM_NULLPTR 161001
 #define ACLNN_ERR_PARAM_INVALID 161002
 #define ACLNN_ERR_RUNTIME_ERROR 361001
+#define ACLNN_ERR_INNER_TILING_ERROR 561002
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
                            int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
                            void* tensorData);
 aclnnStatus aclDestroyTensor(const aclTensor* tensor);
+aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size);
+aclnnStatus aclDestroyTensorList(const aclTensorList* array);
+aclScalar* aclCreateScalar(void* value, aclDataType dataType);
+aclnnStatus aclDestroyScalar(const aclScalar* scalar);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,92 @@
+// Ascend library baseline for foreach_addcdiv_scalar: CANN's aclnnForeachAddcdivScalar (out[i] = x1[i] + x2[i] / x3[i]
+// * scalar over tensor lists, the value from the task's attrs), the documented two-phase call
+// (https://www.hiascend.com/document/detail/zh/canncommercial/81RC1/apiref/aolapi/context/aclnnForeachAddcdivScalar.md),
+// built by the Ascend device's "library" mode and linked with -lopapi -lnnopbase -lascendcl.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "acl/acl.h"
+#include "kope_ascend.h"
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
+
+// The kope tensor as an aclTensor over the same device memory (contiguous ND); aclDestroyTensor frees only the
+// descriptor.
+static aclTensor* kope_acl(const kope_tensor& t) {
+  aclDataType dt = ACL_FLOAT;
+  switch (t.dtype) {
+    case KOPE_F16: dt = ACL_FLOAT16; break;
+    case KOPE_BF16: dt = ACL_BF16; break;
+    case KOPE_F64: dt = ACL_DOUBLE; break;
+    case KOPE_I32: dt = ACL_INT32; break;
+    case KOPE_I64: dt = ACL_INT64; break;
+    case KOPE_U8: dt = ACL_UINT8; break;
+    case KOPE_I8: dt = ACL_INT8; break;
+    default: break;
+  }
+  std::vector<int64_t> dims(t.shape, t.shape + t.ndim), strides(t.ndim, 1);
+  for (int i = t.ndim - 2; i >= 0; --i) strides[i] = strides[i + 1] * dims[i + 1];
+  return aclCreateTensor(dims.data(), dims.size(), dt, strides.data(), 0, ACL_FORMAT_ND, dims.data(), dims.size(),
+                         t.data);
+}
+
+// The second phase with its workspace (device memory, kept across calls and grown when a call asks for more).
+static int kope_run(aclnnStatus st, uint64_t ws, aclOpExecutor* ex, void* stream,
+                    aclnnStatus (*op)(void*, uint64_t, aclOpExecutor*, aclrtStream), const char* name) {
+  static void* workspace = nullptr;
+  static uint64_t have = 0;
+  if (st != ACLNN_SUCCESS) {
+    std::fprintf(stderr, "%sGetWorkspaceSize: %d\n", name, st);
+    return st;
+  }
+  if (ws > have) {
+    if (workspace) aclrtFree(workspace);
+    workspace = nullptr;
+    have = 0;
+    if (aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 207001;
+    have = ws;
+  }
+  st = op(ws ? workspace : nullptr, ws, ex, stream);
+  if (st != ACLNN_SUCCESS) std::fprintf(stderr, "%s: %d\n", name, st);
+  return st;
+}
+
+// L kope tensors from `first` on as an aclTensorList; aclDestroyTensorList frees the list and its tensors.
+static aclTensorList* kope_acl_list(const kope_tensor* first, int n) {
+  std::vector<aclTensor*> ts;
+  for (int i = 0; i < n; ++i) ts.push_back(kope_acl(first[i]));
+  return aclCreateTensorList(ts.data(), ts.size());
+}
+
+extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  aclnnStatus st;
+  const int L = a->n_outputs;
+  // The scalar is an aclTensor the operator hands its kernel as an input, so it lives in device memory (torch_npu's
+  // op-plugin copies it there too); it is written only when the value changes, so a timed call copies nothing.
+  static void* dvalue = nullptr;
+  static float have = NAN;
+  const float value = static_cast<float>(kope_attr_or(a, "value", 1.0));
+  if (!dvalue && aclrtMalloc(&dvalue, sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 207001;
+  if (!(value == have)) {
+    const aclError e = aclrtMemcpy(dvalue, sizeof(float), &value, sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE);
+    if (e != ACL_SUCCESS) return e;
+    have = value;
+  }
+  const int64_t one = 1;
+  aclTensor* scalar = aclCreateTensor(&one, 1, ACL_FLOAT, &one, 0, ACL_FORMAT_ND, &one, 1, dvalue);
+  aclTensorList* x1 = kope_acl_list(a->inputs, L);
+  aclTensorList* x2 = kope_acl_list(a->inputs + L, L);
+  aclTensorList* x3 = kope_acl_list(a->inputs + 2 * L, L);
+  aclTensorList* out = kope_acl_list(a->outputs, L);
+  st = aclnnForeachAddcdivScalarGetWorkspaceSize(x1, x2, x3, scalar, out, &ws, &ex);
+  const int rc = kope_run(st, ws, ex, stream, aclnnForeachAddcdivScalar, "aclnnForeachAddcdivScalar");
+  aclDestroyTensorList(x1);
+  aclDestroyTensorList(x2);
+  aclDestroyTensorList(x3);
+  aclDestroyTensorList(out);
+  aclDestroyTensor(scalar);
+  return rc;
+}
