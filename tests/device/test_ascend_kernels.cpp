@@ -299,7 +299,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
   test::TempDir tmp;
   Evaluator ev{EvalPaths::under(tmp / "ws")};
   for (const std::string name : {"gelu", "exp", "softmax", "rms_norm", "moe_gating_top_k_softmax", "moe_finalize_routing",
-                                 "weight_quant_batch_matmul"}) {
+                                 "weight_quant_batch_matmul", "arg_max", "cummin", "gather", "group_norm"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
