@@ -1,7 +1,7 @@
 /* A stand-in for CANN's aclnnop/aclnn_foreach_norm.h: the two-phase aclnnForeachNorm call with the
    documented signature
    (https://www.hiascend.com/document/detail/zh/canncommercial/81RC1/apiref/aolapi/context/aclnnForeachNorm.md).
-   For contract tests only; tests/device/fake_ascend/fake_opapi_acl1.cpp computes it on the host. */
+   For contract tests only; tests/device/fake_ascend/fake_opapi_l1.cpp computes it on the host. */
 #ifndef FAKE_ACLNNOP_ACLNN_FOREACH_NORM_H
 #define FAKE_ACLNNOP_ACLNN_FOREACH_NORM_H
 

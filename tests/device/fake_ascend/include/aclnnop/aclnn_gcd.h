@@ -1,7 +1,7 @@
 /* A stand-in for CANN's aclnnop/aclnn_gcd.h: the two-phase aclnnGcd call with the
    documented signature
    (https://www.hiascend.com/document/detail/zh/canncommercial/82RC1/API/aolapi/context/aclnnGcd.md).
-   For contract tests only; tests/device/fake_ascend/fake_opapi_acl1.cpp computes it on the host. */
+   For contract tests only; tests/device/fake_ascend/fake_opapi_l1.cpp computes it on the host. */
 #ifndef FAKE_ACLNNOP_ACLNN_GCD_H
 #define FAKE_ACLNNOP_ACLNN_GCD_H
 
