@@ -1,53 +1,8 @@
 // Ascend library baseline for rms_norm: CANN's aclnnRmsNorm (y = x * rstd * gamma over the last dimension, rstd = 1 / sqrt(mean(x^2) + eps) (eps from the task's attrs)), the documented two-phase call
 // (https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/aolapi/context/RmsNorm.md),
 // built by the Ascend device's "library" mode and linked with -lopapi -lnnopbase -lascendcl.
-#include <cstdio>
-#include <vector>
-
-#include "acl/acl.h"
-#include "kope_ascend.h"
-#include "aclnn/acl_meta.h"
+#include "kope_aclnn.h"
 #include "aclnnop/aclnn_rms_norm.h"
-
-// The kope tensor as an aclTensor over the same device memory (contiguous ND); aclDestroyTensor frees only the
-// descriptor.
-static aclTensor* kope_acl(const kope_tensor& t) {
-  aclDataType dt = ACL_FLOAT;
-  switch (t.dtype) {
-    case KOPE_F16: dt = ACL_FLOAT16; break;
-    case KOPE_BF16: dt = ACL_BF16; break;
-    case KOPE_F64: dt = ACL_DOUBLE; break;
-    case KOPE_I32: dt = ACL_INT32; break;
-    case KOPE_I64: dt = ACL_INT64; break;
-    case KOPE_U8: dt = ACL_UINT8; break;
-    case KOPE_I8: dt = ACL_INT8; break;
-    default: break;
-  }
-  std::vector<int64_t> dims(t.shape, t.shape + t.ndim), strides(t.ndim, 1);
-  for (int i = t.ndim - 2; i >= 0; --i) strides[i] = strides[i + 1] * dims[i + 1];
-  return aclCreateTensor(dims.data(), dims.size(), dt, strides.data(), 0, ACL_FORMAT_ND, dims.data(), dims.size(), t.data);
-}
-
-// The second phase with its workspace (device memory, kept across calls and grown when a call asks for more).
-static int kope_run(aclnnStatus st, uint64_t ws, aclOpExecutor* ex, void* stream,
-                    aclnnStatus (*op)(void*, uint64_t, aclOpExecutor*, aclrtStream), const char* name) {
-  static void* workspace = nullptr;
-  static uint64_t have = 0;
-  if (st != ACLNN_SUCCESS) {
-    std::fprintf(stderr, "%sGetWorkspaceSize: %d\n", name, st);
-    return st;
-  }
-  if (ws > have) {
-    if (workspace) aclrtFree(workspace);
-    workspace = nullptr;
-    have = 0;
-    if (aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 207001;
-    have = ws;
-  }
-  st = op(ws ? workspace : nullptr, ws, ex, stream);
-  if (st != ACLNN_SUCCESS) std::fprintf(stderr, "%s: %d\n", name, st);
-  return st;
-}
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   uint64_t ws = 0;
