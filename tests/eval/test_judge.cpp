@@ -394,7 +394,14 @@ TEST_F(JudgeTest, SayingDoneBeforeTheWorkIsDoneIsCaught) {
     // passes faster than that.
     if (c.status == CaseStatus::Passed) {
       ASSERT_TRUE(c.speedup) << file;
-      EXPECT_LT(*c.speedup, honest) << file << ": passed with the time it claimed";
+      double bar = honest;
+      // On an overloaded machine every speedup is noisy (the baseline against itself has reached 2.5x beside
+      // four busy builds): the same work done honestly in one thread, measured right after, scales the bar.
+      if (*c.speedup >= bar) {
+        const EvalReport h = ev.evaluate(task, test::affine_kernel(kHonest), "honest.cpp", o);
+        if (h.cases.size() == 1 && h.cases[0].speedup) bar *= std::max(1.0, *h.cases[0].speedup);
+      }
+      EXPECT_LT(*c.speedup, bar) << file << ": passed with the time it claimed";
       continue;
     }
     EXPECT_TRUE(c.status == CaseStatus::Wrong || c.status == CaseStatus::Background) << file << ": " << all_messages(r);
