@@ -50,3 +50,11 @@ static int kope_run(aclnnStatus st, uint64_t ws, aclOpExecutor* ex, void* stream
   if (st != ACLNN_SUCCESS) std::fprintf(stderr, "%s: %d\n", name, st);
   return st;
 }
+
+// n kope tensors from `first` on as an aclTensorList (the foreach operators); aclDestroyTensorList frees the list
+// and its tensors.
+static inline aclTensorList* kope_acl_list(const kope_tensor* first, int n) {
+  std::vector<aclTensor*> ts;
+  for (int i = 0; i < n; ++i) ts.push_back(kope_acl(first[i]));
+  return aclCreateTensorList(ts.data(), ts.size());
+}

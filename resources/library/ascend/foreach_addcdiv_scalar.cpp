@@ -1,18 +1,11 @@
-// Ascend library baseline for foreach_addcdiv_scalar: CANN's aclnnForeachAddcdivScalar (out[i] = x1[i] + x2[i] / x3[i]
-// * scalar over tensor lists, the value from the task's attrs), the documented two-phase call
+// Ascend library baseline for foreach_addcdiv_scalar: CANN's aclnnForeachAddcdivScalar
+// (out[i] = x1[i] + x2[i] / x3[i] * scalar over tensor lists, the value from the task's attrs), the documented
+// two-phase call
 // (https://www.hiascend.com/document/detail/zh/canncommercial/81RC1/apiref/aolapi/context/aclnnForeachAddcdivScalar.md),
 // built by the Ascend device's "library" mode and linked with -lopapi -lnnopbase -lascendcl.
 #include <cmath>
-#include <vector>
 #include "kope_aclnn.h"
 #include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
-
-// L kope tensors from `first` on as an aclTensorList; aclDestroyTensorList frees the list and its tensors.
-static aclTensorList* kope_acl_list(const kope_tensor* first, int n) {
-  std::vector<aclTensor*> ts;
-  for (int i = 0; i < n; ++i) ts.push_back(kope_acl(first[i]));
-  return aclCreateTensorList(ts.data(), ts.size());
-}
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   uint64_t ws = 0;

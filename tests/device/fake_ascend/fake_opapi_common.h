@@ -2,6 +2,7 @@
 // fake_opapi_l2.cpp): the two phases' common ends.
 #pragma once
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -10,6 +11,14 @@
 #include "fake_aclnn_internal.h"
 
 namespace {
+
+// A tensor's elements as T, from its offset on (aclTensor::f32() for fp32).
+template <class T>
+T* at(const aclTensor* t) {
+  return static_cast<T*>(t->data) + t->offset;
+}
+inline int32_t* i32(const aclTensor* t) { return at<int32_t>(t); }
+inline int64_t* i64(const aclTensor* t) { return at<int64_t>(t); }
 
 bool fails(const char* op) {
   const char* f = std::getenv("FAKE_ACLNN_FAIL");

@@ -19,9 +19,8 @@
 
 namespace {
 
-int32_t* i32(const aclTensor* t) { return static_cast<int32_t*>(t->data) + t->offset; }
-_Float16* f16(const aclTensor* t) { return static_cast<_Float16*>(t->data) + t->offset; }
-int8_t* s8(const aclTensor* t) { return static_cast<int8_t*>(t->data) + t->offset; }
+_Float16* f16(const aclTensor* t) { return at<_Float16>(t); }
+int8_t* s8(const aclTensor* t) { return at<int8_t>(t); }
 
 }  // namespace
 

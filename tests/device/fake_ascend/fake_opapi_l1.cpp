@@ -27,11 +27,6 @@ bool all_f32(const aclTensorList* l) {
   return true;
 }
 
-template <class T>
-T* at(const aclTensor* t) {
-  return static_cast<T*>(t->data) + t->offset;
-}
-
 // |a| and |b| as unsigned, so that gcd(INT64_MIN, 0) wraps as the operator's integer arithmetic does rather than
 // being undefined.
 template <class T>

@@ -18,9 +18,6 @@
 
 namespace {
 
-int64_t* i64(const aclTensor* t) { return static_cast<int64_t*>(t->data) + t->offset; }
-int32_t* i32(const aclTensor* t) { return static_cast<int32_t*>(t->data) + t->offset; }
-
 int64_t rank(const aclTensor* t) { return static_cast<int64_t>(t->dims.size()); }
 
 // dim in [-rank, rank) as the operators document it, made non-negative; -1 when outside.
