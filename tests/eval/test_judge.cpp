@@ -67,9 +67,10 @@ TEST_F(JudgeTest, EachTaskEvaluatedAtOnceKeepsItsBaselineWorker) {
   other.reference += "\n// the same baseline, built apart\n";
   EvalOptions o = test::quick_options();
   o.cases = {"one"};
-  // A baseline worker's processes (the sandbox's and the worker's), sorted.
+  // This test's baseline workers' processes (the sandbox's and the worker's), sorted; ctest runs other judges beside
+  // it, so only those under this test's folder count.
   auto baselines = [&] {
-    std::vector<int> v = test::processes_mentioning({"--worker", "baseline.so"});
+    std::vector<int> v = test::processes_mentioning({"--worker", (dir.path() / "jobs").string(), "baseline.so"});
     std::sort(v.begin(), v.end());
     return v;
   };
