@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -24,6 +25,8 @@ namespace {
 
 // The calling thread's Sides, per pool: nested ones count once, and its own never make its timing wait.
 thread_local std::map<const TimingSlots*, int> t_sides;
+// The calling thread's Turns, per pool: nested ones count once.
+thread_local std::map<const TimingSlots*, int> t_turns;
 
 // The cores this process may run on.
 std::set<int> allowed_cpus() {
@@ -161,6 +164,68 @@ void TimingSlots::Side::release() {
     --p->sides_now_;
   }
   p->cv_.notify_all();
+}
+
+TimingSlots::Turn TimingSlots::turn(const CancelToken* cancel) {
+  Turn t;
+  int& mine = t_turns[this];
+  if (mine > 0) {  // nested: the outer one is counted
+    ++mine;
+    t.pool_ = this;
+    return t;
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  const uint64_t ticket = next_ticket_++;
+  turn_queue_.push_back(ticket);
+  auto in_service = [&] {
+    int n = 0;
+    for (const SlotState& s : slots_) n += !s.retired;
+    return std::max(1, n);
+  };
+  bool waited = false;
+  while (turn_queue_.front() != ticket || turns_now_ >= in_service()) {
+    if (cancel && cancel->cancelled()) {
+      turn_queue_.erase(std::find(turn_queue_.begin(), turn_queue_.end(), ticket));
+      t_turns.erase(this);
+      lock.unlock();
+      cv_.notify_all();  // the next in line may be free to go now
+      return t;
+    }
+    waited = true;
+    cv_.wait_for(lock, std::chrono::milliseconds(50));  // a cancel is seen within 50 ms
+  }
+  turn_queue_.erase(turn_queue_.begin());
+  ++turns_now_;
+  if (waited) ++turn_waits_;
+  ++mine;
+  t.pool_ = this;
+  lock.unlock();
+  cv_.notify_all();  // with several slots, the next in line may go too
+  return t;
+}
+
+void TimingSlots::Turn::release() {
+  if (!pool_) return;
+  TimingSlots* p = pool_;
+  pool_ = nullptr;
+  int& mine = t_turns[p];
+  if (--mine > 0) return;
+  t_turns.erase(p);
+  {
+    std::lock_guard<std::mutex> lock(p->mu_);
+    --p->turns_now_;
+  }
+  p->cv_.notify_all();
+}
+
+int64_t TimingSlots::turn_waits() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return turn_waits_;
+}
+
+int TimingSlots::turns_waiting() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(turn_queue_.size());
 }
 
 std::vector<int> TimingSlots::side_cpus() const {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <future>
+#include <optional>
 #include <thread>
 
 #include "kope/base/error.h"
@@ -332,6 +333,13 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
       d.runner->open(rep.compile.artifact, prepared.builds, cases, options, rep.warnings);
   run.lap("workers set-up");
   side_work.release();
+  // On this machine's cores, evaluations are judged in the order they became ready (kope/base/timing_slots.h).
+  std::optional<TimingSlots::Turn> turn;
+  if (d.dev->name() == "cpu") {
+    turn.emplace(TimingSlots::of("cpu").turn(run.cancel));
+    if (!*turn) return run.end_cancelled();
+    run.lap("waiting for its turn");
+  }
   return run_cases(run, *session, prepared.goldens, *d.dev);
 }
 

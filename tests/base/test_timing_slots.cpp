@@ -7,6 +7,11 @@
 #include <sched.h>
 
 #include <set>
+#include <algorithm>
+#include <atomic>
+#include <vector>
+#include <optional>
+#include <mutex>
 #include <thread>
 
 #include "kope/base/error.h"
@@ -71,6 +76,63 @@ TEST(TimingSlots, AWaitEndsWhenCancelled) {
   EXPECT_FALSE(second);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
   EXPECT_EQ(pool.states().at(0).doing, "first");
+}
+
+// Evaluations are judged in the order they became ready, as many at once as the pool has slots in service: with
+// one, three evaluations queued behind a first go one by one in their order; a cancelled one leaves the queue
+// without holding up the rest; a thread's nested turn does not wait for itself.
+TEST(TimingSlots, EvaluationsTakeTheirTurnsInTheOrderTheyBecameReady) {
+  TimingSlots& pool = TimingSlots::of("test-queue");
+  pool.configure({});
+  auto queued = [&](int n) {
+    for (int i = 0; i < 2000 && pool.turns_waiting() != n; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_EQ(pool.turns_waiting(), n);
+  };
+  std::optional<TimingSlots::Turn> first(pool.turn());
+  {
+    TimingSlots::Turn nested = pool.turn();  // the same thread again: counted once, no wait
+    EXPECT_TRUE(nested);
+  }
+  std::mutex mu;
+  std::vector<int> order;
+  std::atomic<int> at_once{0}, most{0};
+  CancelToken cancel_two;
+  std::vector<std::thread> ts;
+  for (int k = 1; k <= 4; ++k) {
+    ts.emplace_back([&, k] {
+      TimingSlots::Turn t = pool.turn(k == 2 ? &cancel_two : nullptr);
+      if (!t) return;
+      const int n = ++at_once;
+      most = std::max(most.load(), n);
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        order.push_back(k);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      --at_once;
+    });
+    queued(k);
+  }
+  cancel_two.cancel();
+  queued(3);
+  first.reset();
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(order, (std::vector<int>{1, 3, 4}));
+  EXPECT_EQ(most.load(), 1);
+  EXPECT_EQ(pool.turns_waiting(), 0);
+  EXPECT_GE(pool.turn_waits(), 3);
+
+  // Two slots: two at once.
+  pool.configure({{"a", {}, 0}, {"b", {}, 1}});
+  TimingSlots::Turn one = pool.turn();
+  CancelToken give_up;
+  std::atomic<bool> got{false};
+  std::thread other([&] { got = static_cast<bool>(pool.turn(&give_up)); });
+  for (int i = 0; i < 2000 && !got; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  give_up.cancel();
+  other.join();
+  EXPECT_TRUE(got) << "the second slot's turn waited for the first";
+  pool.configure({});
 }
 
 namespace {

@@ -94,6 +94,33 @@ class TimingSlots {
     cpu_set_t saved_{};
   };
   Side side(const CancelToken* cancel = nullptr);
+
+  // One evaluation's cases, from the first worker start to the last timed call: evaluations ready to be judged
+  // go in the order they became ready, at most as many at once as the pool has slots in service. Without it,
+  // evaluations that became ready together shared the machine call by call and all ended late together: with
+  // `--jobs 4` and a fixed model latency the tasks stayed in step, all evaluating at once and then all waiting
+  // for the model at once (issue 19's pace). One after another, the first ends as soon as it would alone, its
+  // task asks the model again while the next one is judged, and the tasks fall out of step. A thread's nested
+  // Turns count once. An empty Turn when `cancel` fires while it waits.
+  class Turn {
+   public:
+    Turn() = default;
+    Turn(Turn&& o) noexcept : pool_(o.pool_) { o.pool_ = nullptr; }
+    Turn& operator=(Turn&&) = delete;
+    Turn(const Turn&) = delete;
+    ~Turn() { release(); }
+    explicit operator bool() const { return pool_ != nullptr; }
+    void release();
+
+   private:
+    friend class TimingSlots;
+    TimingSlots* pool_ = nullptr;
+  };
+  Turn turn(const CancelToken* cancel = nullptr);
+  // Turns that had to wait for an earlier evaluation's, and those waiting now.
+  int64_t turn_waits() const;
+  int turns_waiting() const;
+
   // The cores side work is pinned to; empty where side work takes turns with timing.
   std::vector<int> side_cpus() const;
 
@@ -117,6 +144,10 @@ class TimingSlots {
   int64_t waits_ = 0;
   std::vector<int> side_cpus_;  // the online cores in no slot, where every slot is pinned
   int sides_now_ = 0;           // threads holding a Side (each counted once)
+  int turns_now_ = 0;           // evaluations being judged
+  uint64_t next_ticket_ = 0;    // the order evaluations became ready in
+  std::vector<uint64_t> turn_queue_;  // tickets waiting for a turn, oldest first
+  int64_t turn_waits_ = 0;
   int timers_waiting_ = 0;
   int64_t side_waits_ = 0, timing_waits_for_side_ = 0;
 };
