@@ -300,13 +300,16 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
   Evaluator ev{EvalPaths::under(tmp / "ws")};
   for (const std::string name : {"gelu", "exp", "softmax", "rms_norm", "moe_gating_top_k_softmax", "moe_finalize_routing",
                                  "weight_quant_batch_matmul", "foreach_addcdiv_scalar", "foreach_norm", "swi_glu",
-                                 "gcd", "arg_max", "cummin", "gather", "group_norm"}) {
+                                 "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
     EvalOptions o;
     o.device = "ascend-board";
-    o.cases = {small_cases(t).front()};
+    // Where the operator refuses a task's first small cases (they go to the naive baseline), the first it takes;
+    // for scatter, a case with duplicate indices (its first, 1x1x1, cannot tell a wrong index rule).
+    const std::map<std::string, std::string> taken = {{"scatter", "a3_r10_j40_b1_dups"}};
+    o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;
     EvalReport r = ev.evaluate(t, ks.front().source, ks.front().name, o);
