@@ -301,7 +301,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
   for (const std::string name : {"gelu", "exp", "softmax", "rms_norm", "moe_gating_top_k_softmax", "moe_finalize_routing",
                                  "weight_quant_batch_matmul", "foreach_addcdiv_scalar", "foreach_norm", "swi_glu",
                                  "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter",
-                                 "apply_rotary_pos_emb"}) {
+                                 "apply_rotary_pos_emb", "dynamic_quant"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -310,6 +310,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
     // Where the operator refuses a task's first small cases (they go to the naive baseline), the first it takes;
     // for scatter, a case with duplicate indices (its first, 1x1x1, cannot tell a wrong index rule).
     const std::map<std::string, std::string> taken = {{"apply_rotary_pos_emb", "b2_s33_n4_h32"},
+                                                       {"dynamic_quant", "m3_k7_fp16"},
                                                        {"scatter", "a3_r10_j40_b1_dups"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;

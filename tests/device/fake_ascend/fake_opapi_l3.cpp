@@ -1,15 +1,18 @@
-// More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L2 suite, aclnnScatterAdd and
-// aclnnApplyRotaryPosEmb, each the documented two-phase pair with the signatures of the include/aclnnop headers beside
-// this file. The first phase checks what the documentation says it checks (null pointers, dtypes, ranks, shapes,
-// attributes); the data are computed on the host in fp32, other dtypes refused with ACLNN_ERR_PARAM_INVALID as the
-// other fake files do. Each run tells the fake runtime it launched a kernel named after the operator's AI Core kernel,
-// so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L2 suite, aclnnScatterAdd,
+// aclnnApplyRotaryPosEmb and aclnnDynamicQuant, each the documented two-phase pair with the signatures of the
+// include/aclnnop headers beside this file. The first phase checks what the documentation says it checks (null
+// pointers, dtypes, ranks, shapes, attributes); the data are computed on the host in fp32 (FLOAT16 and BFLOAT16 for
+// aclnnDynamicQuant, which takes only those), other dtypes refused with ACLNN_ERR_PARAM_INVALID as the other fake files
+// do. Each run tells the fake runtime it launched a kernel named after the operator's AI Core kernel, so the fake
+// msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_apply_rotary_pos_emb.h"
+#include "aclnnop/aclnn_dynamic_quant.h"
 #include "aclnnop/aclnn_scatter_add.h"
 #include "fake_opapi_common.h"
 
@@ -19,6 +22,29 @@ int64_t rank(const aclTensor* t) { return static_cast<int64_t>(t->dims.size()); 
 
 // An index tensor's element e (int32 or int64).
 int64_t index_at(const aclTensor* t, int64_t e) { return t->dtype == ACL_INT64 ? i64(t)[e] : i32(t)[e]; }
+
+// A FLOAT16 or BFLOAT16 tensor's element e as a float.
+float half_at(const aclTensor* t, int64_t e) {
+  const uint16_t h = at<uint16_t>(t)[e];
+  uint32_t bits;
+  if (t->dtype == ACL_BF16) {
+    bits = static_cast<uint32_t>(h) << 16;
+  } else {
+    const uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    if (exp == 0x1f) bits = sign | 0x7f800000u | (man << 13);
+    else if (exp != 0) bits = sign | ((exp + 112) << 23) | (man << 13);
+    else if (man == 0) bits = sign;
+    else {  // a denormal: normalise it
+      int e = -1;
+      uint32_t m = man;
+      do ++e, m <<= 1; while (!(m & 0x400));
+      bits = sign | ((112 - e) << 23) | ((m & 0x3ff) << 13);
+    }
+  }
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
 
 }  // namespace
 
@@ -95,5 +121,41 @@ aclnnStatus aclnnApplyRotaryPosEmbGetWorkspaceSize(aclTensor* queryRef, aclTenso
   }, ws, ex);
 }
 aclnnStatus aclnnApplyRotaryPosEmb(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// Per-token symmetric quantisation to int8 over x's last dimension: scaleOut = max |x| / 127 (fp32), yOut =
+// round(x / scaleOut), ties to even (rint). x FLOAT16 or BFLOAT16 of rank 2..8, yOut INT8 of x's shape (the fake
+// does not model INT4 or INT32 packing), scaleOut FLOAT32 of x's shape without the last dimension; smooth scales,
+// when given, multiply x first. A row whose scale is 0 quantises to 0 (0 / 0 is NaN before the int8 cast, which
+// the page leaves undefined).
+aclnnStatus aclnnDynamicQuantGetWorkspaceSize(const aclTensor* x, const aclTensor* smoothScalesOptional,
+                                              const aclTensor* yOut, const aclTensor* scaleOut, uint64_t* ws,
+                                              aclOpExecutor** ex) {
+  if (!x || !yOut || !scaleOut) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclTensor* smooth = smoothScalesOptional;
+  if ((x->dtype != ACL_FLOAT16 && x->dtype != ACL_BF16) || yOut->dtype != ACL_INT8 || scaleOut->dtype != ACL_FLOAT ||
+      rank(x) < 2 || rank(x) > 8 || yOut->dims != x->dims ||
+      scaleOut->dims != std::vector<int64_t>(x->dims.begin(), x->dims.end() - 1))
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t K = x->dims.back();
+  if (smooth && (smooth->dtype != x->dtype || smooth->dims != std::vector<int64_t>{K})) return ACLNN_ERR_PARAM_INVALID;
+  return make("DynamicQuant", 0, [=](void*) {
+    const int64_t M = x->numel() / K;
+    std::vector<float> row(K);
+    for (int64_t m = 0; m < M; ++m) {
+      float amax = 0;
+      for (int64_t k = 0; k < K; ++k) {
+        row[k] = half_at(x, m * K + k) * (smooth ? half_at(smooth, k) : 1.0f);
+        amax = std::fmax(amax, std::fabs(row[k]));
+      }
+      const float scale = amax / 127.0f;
+      scaleOut->f32()[m] = scale;
+      for (int64_t k = 0; k < K; ++k) {
+        const float q = scale == 0 ? 0.0f : std::rint(row[k] / scale);
+        at<int8_t>(yOut)[m * K + k] = static_cast<int8_t>(std::fmin(127.0f, std::fmax(-128.0f, q)));
+      }
+    }
+  }, ws, ex);
+}
+aclnnStatus aclnnDynamicQuant(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
