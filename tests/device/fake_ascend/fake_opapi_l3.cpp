@@ -1,17 +1,19 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L2 suite, aclnnScatterAdd,
-// aclnnApplyRotaryPosEmb and aclnnDynamicQuant, each the documented two-phase pair with the signatures of the
-// include/aclnnop headers beside this file. The first phase checks what the documentation says it checks (null
-// pointers, dtypes, ranks, shapes, attributes); the data are computed on the host in fp32 (FLOAT16 and BFLOAT16 for
-// aclnnDynamicQuant, which takes only those), other dtypes refused with ACLNN_ERR_PARAM_INVALID as the other fake files
-// do. Each run tells the fake runtime it launched a kernel named after the operator's AI Core kernel, so the fake
-// msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnApplyRotaryPosEmb, aclnnDynamicQuant and aclnnCrossEntropyLoss, each the documented two-phase pair with the
+// signatures of the include/aclnnop headers beside this file. The first phase checks what the documentation says it
+// checks (null pointers, dtypes, ranks, shapes, attributes); the data are computed on the host in fp32 (FLOAT16 and
+// BFLOAT16 for aclnnDynamicQuant, which takes only those), other dtypes refused with ACLNN_ERR_PARAM_INVALID as the
+// other fake files do. Each run tells the fake runtime it launched a kernel named after the operator's AI Core kernel,
+// so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_apply_rotary_pos_emb.h"
+#include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_dynamic_quant.h"
 #include "aclnnop/aclnn_scatter_add.h"
 #include "fake_opapi_common.h"
@@ -157,5 +159,65 @@ aclnnStatus aclnnDynamicQuantGetWorkspaceSize(const aclTensor* x, const aclTenso
   }, ws, ex);
 }
 aclnnStatus aclnnDynamicQuant(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// Cross-entropy over classes with class-index targets: logProbOut = x - logsumexp(x) per row; per row l = (1 - ls) *
+// weight[y] * -logProb[y] + ls * sum_c(weight[c] * -logProb[c]) / C, rows whose target is ignoreIndex giving 0;
+// lossOut is their sum over sum(weight[y]) of the rows kept ("mean"), their sum ("sum") or each row ("none", [N]);
+// [1] otherwise. zlossOut and lseForZlossOut must be given but are not computed (the page: not supported yet).
+// input FLOAT [N, C] (the fake computes fp32 only), target INT32 or INT64 [N], weight FLOAT [C] or null, the outputs
+// in input's dtype. A reduction or labelSmoothing outside what the page lists fails tiling (561002).
+aclnnStatus aclnnCrossEntropyLossGetWorkspaceSize(const aclTensor* input, const aclTensor* target,
+                                                  const aclTensor* weightOptional, char* reductionOptional,
+                                                  int64_t ignoreIndex, double labelSmoothing,
+                                                  double lseSquareScaleForZloss, bool returnZloss,
+                                                  const aclTensor* lossOut, const aclTensor* logProbOut,
+                                                  const aclTensor* zlossOut, const aclTensor* lseForZlossOut,
+                                                  uint64_t* ws, aclOpExecutor** ex) {
+  (void)lseSquareScaleForZloss;
+  (void)returnZloss;
+  if (!input || !target || !lossOut || !logProbOut || !zlossOut || !lseForZlossOut) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclTensor* w = weightOptional;
+  const bool int_target = target->dtype == ACL_INT64 || target->dtype == ACL_INT32;
+  if (input->dtype != ACL_FLOAT || !int_target || (w && w->dtype != ACL_FLOAT) || lossOut->dtype != input->dtype ||
+      logProbOut->dtype != input->dtype || zlossOut->dtype != input->dtype || lseForZlossOut->dtype != input->dtype)
+    return ACLNN_ERR_PARAM_INVALID;
+  const std::string reduction = reductionOptional ? reductionOptional : "mean";
+  if (rank(input) != 2 || input->dims[0] <= 0 || input->dims[1] <= 0) return ACLNN_ERR_INNER_TILING_ERROR;
+  const int64_t N = input->dims[0], C = input->dims[1];
+  if (target->dims != std::vector<int64_t>{N} || (w && w->dims != std::vector<int64_t>{C}) ||
+      (reduction != "mean" && reduction != "sum" && reduction != "none") || !(labelSmoothing >= 0) ||
+      labelSmoothing > 1)
+    return ACLNN_ERR_INNER_TILING_ERROR;
+  if (lossOut->dims != (reduction == "none" ? std::vector<int64_t>{N} : std::vector<int64_t>{1}) ||
+      logProbOut->dims != input->dims)
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("CrossEntropyLoss", 0, [=](void*) {
+    double total = 0, weights = 0;
+    for (int64_t n = 0; n < N; ++n) {
+      const float* x = input->f32() + n * C;
+      float* lp = logProbOut->f32() + n * C;
+      double mx = x[0], sum = 0, smooth = 0;
+      for (int64_t c = 1; c < C; ++c) mx = x[c] > mx ? x[c] : mx;
+      for (int64_t c = 0; c < C; ++c) sum += std::exp(x[c] - mx);
+      const double lse = std::log(sum);
+      for (int64_t c = 0; c < C; ++c) {
+        lp[c] = static_cast<float>((x[c] - mx) - lse);
+        smooth -= (w ? w->f32()[c] : 1.0) * ((x[c] - mx) - lse);
+      }
+      const int64_t y = index_at(target, n);
+      double l = 0;
+      if (y != ignoreIndex) {
+        const double wy = y >= 0 && y < C ? (w ? w->f32()[y] : 1.0) : NAN;
+        const double nll = y >= 0 && y < C ? -wy * ((x[y] - mx) - lse) : NAN;
+        l = labelSmoothing == 0 ? nll : (1 - labelSmoothing) * nll + labelSmoothing * smooth / C;
+        total += l;
+        weights += wy;
+      }
+      if (reduction == "none") lossOut->f32()[n] = static_cast<float>(l);
+    }
+    if (reduction != "none") lossOut->f32()[0] = static_cast<float>(reduction == "sum" ? total : total / weights);
+  }, ws, ex);
+}
+aclnnStatus aclnnCrossEntropyLoss(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
