@@ -1,10 +1,10 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L2 suite, aclnnScatterAdd,
-// aclnnApplyRotaryPosEmb, aclnnDynamicQuant and aclnnCrossEntropyLoss, each the documented two-phase pair with the
-// signatures of the include/aclnnop headers beside this file. The first phase checks what the documentation says it
-// checks (null pointers, dtypes, ranks, shapes, attributes); the data are computed on the host in fp32 (FLOAT16 and
-// BFLOAT16 for aclnnDynamicQuant, which takes only those), other dtypes refused with ACLNN_ERR_PARAM_INVALID as the
-// other fake files do. Each run tells the fake runtime it launched a kernel named after the operator's AI Core kernel,
-// so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnApplyRotaryPosEmb, aclnnDynamicQuant, aclnnCrossEntropyLoss and aclnnApplyAdamWV2, each the documented two-phase
+// pair with the signatures of the include/aclnnop headers beside this file. The first phase checks what the
+// documentation says it checks (null pointers, dtypes, ranks, shapes, attributes); the data are computed on the host in
+// fp32 (FLOAT16 and BFLOAT16 for aclnnDynamicQuant, which takes only those), other dtypes refused with
+// ACLNN_ERR_PARAM_INVALID as the other fake files do. Each run tells the fake runtime it launched a kernel named after
+// the operator's AI Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_rotary_pos_emb.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_dynamic_quant.h"
@@ -219,5 +220,41 @@ aclnnStatus aclnnCrossEntropyLossGetWorkspaceSize(const aclTensor* input, const 
   }, ws, ex);
 }
 aclnnStatus aclnnCrossEntropyLoss(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// One AdamW step in place: g = maximize ? -grad : grad; m = beta1 m + (1 - beta1) g; v = beta2 v + (1 - beta2) g^2;
+// with amsgrad, maxGradNorm = max(maxGradNorm, v) stands for v below; var = var - lr * (m / (1 - beta1^t)) /
+// (sqrt(v / (1 - beta2^t)) + eps) - lr * weightDecay * var (the old var). varRef, mRef, vRef and grad of one dtype
+// (the fake computes FLOAT only) and one shape of rank 1..8; step a one-element INT64 or FLOAT tensor; maxGradNorm
+// required with amsgrad, of var's shape.
+aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(aclTensor* varRef, aclTensor* mRef, aclTensor* vRef,
+                                              aclTensor* maxGradNormOptionalRef, const aclTensor* grad,
+                                              const aclTensor* step, float lr, float beta1, float beta2,
+                                              float weightDecay, float eps, bool amsgrad, bool maximize,
+                                              uint64_t* ws, aclOpExecutor** ex) {
+  aclTensor* mx = maxGradNormOptionalRef;
+  if (!varRef || !mRef || !vRef || !grad || !step || (amsgrad && !mx)) return ACLNN_ERR_PARAM_NULLPTR;
+  for (const aclTensor* t : std::initializer_list<const aclTensor*>{varRef, mRef, vRef, grad})
+    if (t->dtype != ACL_FLOAT || t->dims != varRef->dims) return ACLNN_ERR_PARAM_INVALID;
+  if (rank(varRef) < 1 || rank(varRef) > 8 || (step->dtype != ACL_INT64 && step->dtype != ACL_FLOAT) ||
+      step->numel() != 1 || (amsgrad && (mx->dtype != ACL_FLOAT || mx->dims != varRef->dims)))
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("ApplyAdamWV2", 0, [=](void*) {
+    const double t = step->dtype == ACL_INT64 ? static_cast<double>(i64(step)[0]) : step->f32()[0];
+    const float bc1 = static_cast<float>(1 - std::pow(static_cast<double>(beta1), t));
+    const float bc2 = static_cast<float>(1 - std::pow(static_cast<double>(beta2), t));
+    for (int64_t i = 0; i < varRef->numel(); ++i) {
+      const float g = maximize ? -grad->f32()[i] : grad->f32()[i];
+      float& var = varRef->f32()[i];
+      float& m = mRef->f32()[i];
+      float& v = vRef->f32()[i];
+      m = beta1 * m + (1 - beta1) * g;
+      v = beta2 * v + (1 - beta2) * g * g;
+      float vv = v;
+      if (amsgrad) vv = mx->f32()[i] = std::fmax(mx->f32()[i], v);
+      var = var - lr * (m / bc1) / (std::sqrt(vv / bc2) + eps) - lr * weightDecay * var;
+    }
+  }, ws, ex);
+}
+aclnnStatus aclnnApplyAdamWV2(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
