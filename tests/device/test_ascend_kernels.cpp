@@ -300,8 +300,9 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
   Evaluator ev{EvalPaths::under(tmp / "ws")};
   for (const std::string name : {"gelu", "exp", "softmax", "rms_norm", "moe_gating_top_k_softmax", "moe_finalize_routing",
                                  "weight_quant_batch_matmul", "foreach_addcdiv_scalar", "foreach_norm", "swi_glu",
-                                 "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter",
-                                 "apply_rotary_pos_emb", "dynamic_quant", "cross_entropy_loss", "apply_adam_w"}) {
+                                 "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter", "apply_rotary_pos_emb",
+                                 "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
+                                 "grid_sampler_3d"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;

@@ -1,10 +1,11 @@
-// More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L2 suite, aclnnScatterAdd,
-// aclnnApplyRotaryPosEmb, aclnnDynamicQuant, aclnnCrossEntropyLoss and aclnnApplyAdamWV2, each the documented two-phase
-// pair with the signatures of the include/aclnnop headers beside this file. The first phase checks what the
-// documentation says it checks (null pointers, dtypes, ranks, shapes, attributes); the data are computed on the host in
-// fp32 (FLOAT16 and BFLOAT16 for aclnnDynamicQuant, which takes only those), other dtypes refused with
-// ACLNN_ERR_PARAM_INVALID as the other fake files do. Each run tells the fake runtime it launched a kernel named after
-// the operator's AI Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// More of the stand-in for CANN's libopapi (see fake_opapi.cpp): the L2 suite's scatter, position-embedding,
+// quantisation, loss, optimizer and sampling operators, aclnnScatterAdd, aclnnApplyRotaryPosEmb, aclnnDynamicQuant,
+// aclnnCrossEntropyLoss, aclnnApplyAdamWV2 and aclnnGridSampler3D, each the documented two-phase pair with the
+// signatures of the include/aclnnop headers beside this file. The first phase checks what the documentation says it
+// checks (null pointers, dtypes, ranks, shapes, attributes); the data are computed on the host in fp32 (FLOAT16 and
+// BFLOAT16 for aclnnDynamicQuant, which takes only those), other dtypes refused with ACLNN_ERR_PARAM_INVALID as the
+// other fake files do. Each run tells the fake runtime it launched a kernel named after the operator's AI Core
+// kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "aclnnop/aclnn_apply_rotary_pos_emb.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_dynamic_quant.h"
+#include "aclnnop/aclnn_grid_sampler3d.h"
 #include "aclnnop/aclnn_scatter_add.h"
 #include "fake_opapi_common.h"
 
@@ -256,5 +258,51 @@ aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(aclTensor* varRef, aclTensor* mRef
   }, ws, ex);
 }
 aclnnStatus aclnnApplyAdamWV2(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// torch.nn.functional.grid_sample on 5-D input: input [N, C, D, H, W] (ND read as NCDHW), grid [N, DO, HO, WO, 3]
+// holding (x, y, z) for (W, H, D) in [-1, 1], out [N, C, DO, HO, WO], one dtype for all three. A coordinate maps to
+// ((g + 1) / 2) * (size - 1) with alignCorners, else ((g + 1) * size - 1) / 2; paddingMode 0 reads 0 outside the
+// volume, 1 clips the coordinate to [0, size - 1]. Of the documented modes the fake computes interpolationMode 0
+// (trilinear) with paddingMode 0 and 1 and refuses nearest (1) and reflection (2), which no baseline asks for.
+// Coordinates and sums in double: the fake stands for the operator's contract, not its rounding.
+aclnnStatus aclnnGridSampler3DGetWorkspaceSize(const aclTensor* input, const aclTensor* grid, int64_t interpolationMode,
+                                               int64_t paddingMode, bool alignCorners, aclTensor* out, uint64_t* ws,
+                                               aclOpExecutor** ex) {
+  if (!input || !grid || !out) return ACLNN_ERR_PARAM_NULLPTR;
+  if (input->dtype != ACL_FLOAT || grid->dtype != ACL_FLOAT || out->dtype != ACL_FLOAT || rank(input) != 5 ||
+      rank(grid) != 5 || rank(out) != 5 || interpolationMode != 0 || (paddingMode != 0 && paddingMode != 1))
+    return ACLNN_ERR_PARAM_INVALID;
+  const std::vector<int64_t>& i = input->dims;
+  const std::vector<int64_t>& g = grid->dims;
+  if (g[0] != i[0] || g[4] != 3 || out->dims != std::vector<int64_t>{i[0], i[1], g[1], g[2], g[3]})
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("GridSampler3D", 0, [=](void*) {
+    const int64_t N = i[0], C = i[1], D = i[2], H = i[3], W = i[4], P = g[1] * g[2] * g[3];
+    auto coord = [&](double v, int64_t size) {
+      double c = alignCorners ? (v + 1) / 2 * (size - 1) : ((v + 1) * size - 1) / 2;
+      if (paddingMode == 1) c = std::fmin(std::fmax(c, 0.0), static_cast<double>(size - 1));
+      return c;
+    };
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t p = 0; p < P; ++p) {
+        const float* gp = grid->f32() + (n * P + p) * 3;
+        const double ix = coord(gp[0], W), iy = coord(gp[1], H), iz = coord(gp[2], D);
+        const int64_t x0 = static_cast<int64_t>(std::floor(ix)), y0 = static_cast<int64_t>(std::floor(iy)),
+                      z0 = static_cast<int64_t>(std::floor(iz));
+        const double fx = ix - x0, fy = iy - y0, fz = iz - z0;
+        for (int64_t c = 0; c < C; ++c) {
+          double acc = 0;
+          for (int k = 0; k < 8; ++k) {
+            const int64_t x = x0 + (k & 1), y = y0 + ((k >> 1) & 1), z = z0 + ((k >> 2) & 1);
+            if (x < 0 || x >= W || y < 0 || y >= H || z < 0 || z >= D) continue;
+            const double w = ((k & 1) ? fx : 1 - fx) * (((k >> 1) & 1) ? fy : 1 - fy) * (((k >> 2) & 1) ? fz : 1 - fz);
+            acc += w * input->f32()[(((n * C + c) * D + z) * H + y) * W + x];
+          }
+          out->f32()[(n * C + c) * P + p] = static_cast<float>(acc);
+        }
+      }
+  }, ws, ex);
+}
+aclnnStatus aclnnGridSampler3D(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
