@@ -360,6 +360,35 @@ TEST(AscendLibrary, ForeachNormLeavesOrdersOtherThanOneAndTwoToTheNaiveBaseline)
   }
 }
 
+// aclnnDynamicQuant takes x in FLOAT16 and BFLOAT16 only: its first phase refuses the task's fp32 cases (161002),
+// which are then timed against the naive baseline, while an fp16 case runs the operator.
+TEST(AscendLibrary, DynamicQuantLeavesFp32CasesToTheNaiveBaseline) {
+  register_fake_board();
+  test::TempDir tmp;
+  Evaluator ev{EvalPaths::under(tmp / "ws")};
+  const Task& t = *all_tasks().find("dynamic_quant");
+  auto ks = embedded_candidates(t.name, "ascend");
+  ASSERT_FALSE(ks.empty());
+  EvalOptions o;
+  o.device = "ascend-board";
+  o.cases = {"m1_k1", "m3_k7_fp16"};
+  o.warmup = 0;
+  o.reps = 2;
+  EvalReport r = ev.evaluate(t, ks.front().source, ks.front().name, o);
+  ASSERT_TRUE(r.correct()) << r.status() << " " << (r.errors.empty() ? "" : r.errors.front());
+  ASSERT_EQ(r.cases.size(), 2u);
+  for (const CaseResult& c : r.cases) {
+    if (c.name == "m1_k1") {
+      EXPECT_EQ(c.baseline, "naive") << c.library_message;
+      EXPECT_NE(c.library_message.find("the library returned 161002"), std::string::npos) << c.library_message;
+      EXPECT_TRUE(c.library_ns.empty());
+    } else {
+      EXPECT_EQ(c.baseline, "library") << c.name << ": " << c.library_message;
+      EXPECT_EQ(c.library_correct, std::optional<bool>(true)) << c.name << ": " << c.library_message;
+    }
+  }
+}
+
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
   register_fake_board();
   test::TempDir tmp;
