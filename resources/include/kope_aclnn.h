@@ -11,9 +11,9 @@
 #include "aclnn/acl_meta.h"
 #include "kope_ascend.h"
 
-// The kope tensor as an aclTensor over the same device memory (contiguous ND); aclDestroyTensor frees only the
-// descriptor.
-static aclTensor* kope_acl(const kope_tensor& t) {
+// The kope tensor as an aclTensor over the same device memory (contiguous, ND unless an operator wants its layout
+// named, as NCHW); aclDestroyTensor frees only the descriptor.
+static aclTensor* kope_acl(const kope_tensor& t, aclFormat format = ACL_FORMAT_ND) {
   aclDataType dt = ACL_FLOAT;
   switch (t.dtype) {
     case KOPE_F16: dt = ACL_FLOAT16; break;
@@ -27,8 +27,7 @@ static aclTensor* kope_acl(const kope_tensor& t) {
   }
   std::vector<int64_t> dims(t.shape, t.shape + t.ndim), strides(t.ndim, 1);
   for (int i = t.ndim - 2; i >= 0; --i) strides[i] = strides[i + 1] * dims[i + 1];
-  return aclCreateTensor(dims.data(), dims.size(), dt, strides.data(), 0, ACL_FORMAT_ND, dims.data(), dims.size(),
-                         t.data);
+  return aclCreateTensor(dims.data(), dims.size(), dt, strides.data(), 0, format, dims.data(), dims.size(), t.data);
 }
 
 // t seen with other dims (the same count or fewer elements, contiguous), from element `first` on: a [S, D] table as

@@ -1,11 +1,12 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): the L2 suite's scatter, position-embedding,
-// quantisation, loss, optimizer and sampling operators, aclnnScatterAdd, aclnnApplyRotaryPosEmb, aclnnDynamicQuant,
-// aclnnCrossEntropyLoss, aclnnApplyAdamWV2 and aclnnGridSampler3D, each the documented two-phase pair with the
-// signatures of the include/aclnnop headers beside this file. The first phase checks what the documentation says it
-// checks (null pointers, dtypes, ranks, shapes, attributes); the data are computed on the host in fp32 (FLOAT16 and
-// BFLOAT16 for aclnnDynamicQuant, which takes only those), other dtypes refused with ACLNN_ERR_PARAM_INVALID as the
-// other fake files do. Each run tells the fake runtime it launched a kernel named after the operator's AI Core
-// kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// quantisation, loss, optimizer, sampling and resize operators, aclnnScatterAdd, aclnnApplyRotaryPosEmb,
+// aclnnDynamicQuant, aclnnCrossEntropyLoss, aclnnApplyAdamWV2, aclnnGridSampler3D and aclnnUpsampleBilinear2d, each the
+// documented two-phase pair with the signatures of the include/aclnnop headers beside this file. The first phase checks
+// what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes); the data are computed on
+// the host in fp32 (FLOAT16 and BFLOAT16 for aclnnDynamicQuant, which takes only those), other dtypes refused with
+// ACLNN_ERR_PARAM_INVALID as the other fake files do. Each run tells the fake runtime it launched a kernel named after
+// the operator's AI Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include "aclnnop/aclnn_dynamic_quant.h"
 #include "aclnnop/aclnn_grid_sampler3d.h"
 #include "aclnnop/aclnn_scatter_add.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "fake_opapi_common.h"
 
 namespace {
@@ -304,5 +306,58 @@ aclnnStatus aclnnGridSampler3DGetWorkspaceSize(const aclTensor* input, const acl
   }, ws, ex);
 }
 aclnnStatus aclnnGridSampler3D(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// torch's upsample_bilinear2d over the last two dimensions of an NCHW self [N, C, H, W] into out [N, C, outputSize[0],
+// outputSize[1]] (the fake computes NCHW only, and refuses NHWC, which no baseline asks for): per axis the scale is
+// (in - 1) / (out - 1) with alignCorners (0 for out = 1), else 1 / scales when scales > 0, else in / out; dst maps to
+// dst * scale with alignCorners, else max(0, (dst + 0.5) * scale - 0.5); the taps are floor(src) and the next one,
+// clamped to in - 1, weighted by the distance. self and out of one dtype (the fake computes FLOAT only) and one
+// format, NCHW or NHWC (ND refused, as the operator's CheckFormat does), equal N and C; scales not negative.
+aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize,
+                                                    const bool alignCorners, const double scalesH,
+                                                    const double scalesW, aclTensor* out, uint64_t* ws,
+                                                    aclOpExecutor** ex) {
+  if (!self || !out || !outputSize) return ACLNN_ERR_PARAM_NULLPTR;
+  if (self->dtype != ACL_FLOAT || out->dtype != self->dtype || self->format != out->format ||
+      self->format != ACL_FORMAT_NCHW || rank(self) != 4 || rank(out) != 4 || scalesH < 0 || scalesW < 0 ||
+      outputSize->values.size() != 2)
+    return ACLNN_ERR_PARAM_INVALID;
+  const std::vector<int64_t>& i = self->dims;
+  const std::vector<int64_t>& o = out->dims;
+  if (o[0] != i[0] || o[1] != i[1] || outputSize->values[0] != o[2] || outputSize->values[1] != o[3] || o[2] <= 0 ||
+      o[3] <= 0)
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("UpsampleBilinear2d", 0, [=](void*) {
+    struct Tap {
+      int64_t i0, i1;
+      double w1;
+    };
+    auto taps = [&](int64_t in, int64_t n, double scales) {
+      const double scale = in == n ? 1.0
+                           : alignCorners ? (n > 1 ? static_cast<double>(in - 1) / (n - 1) : 0.0)
+                           : scales > 0 ? 1.0 / scales
+                                        : static_cast<double>(in) / n;
+      std::vector<Tap> t(n);
+      for (int64_t d = 0; d < n; ++d) {
+        const double src = alignCorners ? d * scale : std::fmax(0.0, (d + 0.5) * scale - 0.5);
+        const int64_t i0 = static_cast<int64_t>(src);
+        t[d] = {i0, std::min(i0 + 1, in - 1), src - i0};
+      }
+      return t;
+    };
+    const int64_t NC = i[0] * i[1], H = i[2], W = i[3], HO = o[2], WO = o[3];
+    const std::vector<Tap> th = taps(H, HO, scalesH), tw = taps(W, WO, scalesW);
+    for (int64_t p = 0; p < NC; ++p)
+      for (int64_t y = 0; y < HO; ++y)
+        for (int64_t x = 0; x < WO; ++x) {
+          const float* s = self->f32() + p * H * W;
+          const Tap &a = th[y], &b = tw[x];
+          const double v = (1 - a.w1) * ((1 - b.w1) * s[a.i0 * W + b.i0] + b.w1 * s[a.i0 * W + b.i1]) +
+                           a.w1 * ((1 - b.w1) * s[a.i1 * W + b.i0] + b.w1 * s[a.i1 * W + b.i1]);
+          out->f32()[(p * HO + y) * WO + x] = static_cast<float>(v);
+        }
+  }, ws, ex);
+}
+aclnnStatus aclnnUpsampleBilinear2d(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
