@@ -4,15 +4,16 @@
 #pragma once
 
 #include <cstdio>
+#include <initializer_list>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "kope_ascend.h"
 
-// The kope tensor as an aclTensor over the same device memory (contiguous ND); aclDestroyTensor frees only the
-// descriptor.
-static aclTensor* kope_acl(const kope_tensor& t) {
+// The kope tensor as an aclTensor over the same device memory (contiguous, ND unless an operator wants its layout
+// named, as NCHW); aclDestroyTensor frees only the descriptor.
+static aclTensor* kope_acl(const kope_tensor& t, aclFormat format = ACL_FORMAT_ND) {
   aclDataType dt = ACL_FLOAT;
   switch (t.dtype) {
     case KOPE_F16: dt = ACL_FLOAT16; break;
@@ -26,8 +27,19 @@ static aclTensor* kope_acl(const kope_tensor& t) {
   }
   std::vector<int64_t> dims(t.shape, t.shape + t.ndim), strides(t.ndim, 1);
   for (int i = t.ndim - 2; i >= 0; --i) strides[i] = strides[i + 1] * dims[i + 1];
-  return aclCreateTensor(dims.data(), dims.size(), dt, strides.data(), 0, ACL_FORMAT_ND, dims.data(), dims.size(),
-                         t.data);
+  return aclCreateTensor(dims.data(), dims.size(), dt, strides.data(), 0, format, dims.data(), dims.size(), t.data);
+}
+
+// t seen with other dims (the same count or fewer elements, contiguous), from element `first` on: a [S, D] table as
+// the [1, S, 1, D] an operator wants, or one batch of a [B, ...] tensor.
+static inline kope_tensor kope_view(const kope_tensor& t, std::initializer_list<int64_t> dims, int64_t first = 0) {
+  static const int size[] = {4, 8, 2, 2, 4, 8, 1, 1};  // bytes per element, by enum kope_dtype
+  kope_tensor v = t;
+  v.ndim = 0;
+  v.numel = 1;
+  for (int64_t d : dims) v.shape[v.ndim++] = d, v.numel *= d;
+  v.data = static_cast<char*>(t.data) + first * size[t.dtype];
+  return v;
 }
 
 // The second phase with its workspace (device memory, kept across calls and grown when a call asks for more).

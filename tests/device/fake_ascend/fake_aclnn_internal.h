@@ -12,6 +12,7 @@
 struct aclTensor {
   std::vector<int64_t> dims, strides;
   aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_ND;  // the storage format it was created with (ND, NCHW or NHWC)
   int64_t offset = 0;
   void* data = nullptr;
   int64_t numel() const {
@@ -35,6 +36,11 @@ struct aclScalar {
   double real = 0;     // ACL_FLOAT, ACL_DOUBLE
   int64_t integer = 0; // ACL_INT32, ACL_INT64
   double value() const { return dtype == ACL_FLOAT || dtype == ACL_DOUBLE ? real : static_cast<double>(integer); }
+};
+
+// A host array of integers copied at creation (an operator's sizes, axes).
+struct aclIntArray {
+  std::vector<int64_t> values;
 };
 
 // The executor runs once, on the host, and is freed by the second phase, as CANN's is unless made repeatable.

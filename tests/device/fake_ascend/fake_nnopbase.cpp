@@ -1,6 +1,7 @@
-// A stand-in for CANN's libnnopbase: the create / destroy calls of aclTensor, aclTensorList and aclScalar with
-// the documented signatures (include/aclnn/acl_meta.h cites each page). Only contiguous ND tensors are accepted:
-// what kope's library baselines create; scalars only of the types the faked operators take.
+// A stand-in for CANN's libnnopbase: the create / destroy calls of aclTensor, aclTensorList, aclScalar and
+// aclIntArray with the documented signatures (include/aclnn/acl_meta.h cites each page). Only contiguous tensors in
+// the ND, NCHW and NHWC formats are accepted (the format kept for the operators that check it): what kope's library
+// baselines create; scalars only of the types the faked operators take.
 #include "fake_aclnn_internal.h"
 
 extern "C" {
@@ -8,7 +9,8 @@ extern "C" {
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
                            int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
                            void* tensorData) {
-  if ((viewDimsNum && !viewDims) || format != ACL_FORMAT_ND || (storageDimsNum && !storageDims)) return nullptr;
+  const bool known = format == ACL_FORMAT_ND || format == ACL_FORMAT_NCHW || format == ACL_FORMAT_NHWC;
+  if ((viewDimsNum && !viewDims) || !known || (storageDimsNum && !storageDims)) return nullptr;
   auto* t = new aclTensor;
   t->dims.assign(viewDims, viewDims + viewDimsNum);
   if (stride) t->strides.assign(stride, stride + viewDimsNum);
@@ -21,6 +23,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     want *= t->dims[i];
   }
   t->dtype = dataType;
+  t->format = format;
   t->offset = offset;
   t->data = tensorData;
   return t;
@@ -62,6 +65,17 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
 
 aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
   delete scalar;
+  return ACLNN_SUCCESS;
+}
+
+// The documented size is a positive integer.
+aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
+  if (!value || size == 0) return nullptr;
+  return new aclIntArray{std::vector<int64_t>(value, value + size)};
+}
+
+aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
+  delete array;
   return ACLNN_SUCCESS;
 }
 

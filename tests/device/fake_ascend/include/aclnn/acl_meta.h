@@ -6,7 +6,9 @@
    aclDestroyTensorList, whose list owns its tensors;
    https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/910beta3/API/aolapi/operatorlist_00017.html,
    aclCreateScalar; https://hiascend.com/document/detail/zh/canncommercial/800/apiref/aolapi/operatorlist_00025.html,
-   aclDestroyScalar).
+   aclDestroyScalar; https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/operatorlist_00016.html,
+   aclCreateIntArray; https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/operatorlist_00024.html,
+   aclDestroyIntArray).
    For contract tests only: tensors live in host memory, as the fake runtime's device memory does. */
 #ifndef FAKE_ACLNN_ACL_META_H
 #define FAKE_ACLNN_ACL_META_H
@@ -21,6 +23,7 @@ typedef struct aclOpExecutor aclOpExecutor;
 typedef struct aclTensor aclTensor;
 typedef struct aclTensorList aclTensorList;
 typedef struct aclScalar aclScalar;
+typedef struct aclIntArray aclIntArray;
 typedef int32_t aclnnStatus;
 
 #define ACLNN_SUCCESS 0
@@ -37,6 +40,8 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
 aclnnStatus aclDestroyTensorList(const aclTensorList* array);
 aclScalar* aclCreateScalar(void* value, aclDataType dataType);
 aclnnStatus aclDestroyScalar(const aclScalar* scalar);
+aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size);
+aclnnStatus aclDestroyIntArray(const aclIntArray* array);
 
 #ifdef __cplusplus
 }
