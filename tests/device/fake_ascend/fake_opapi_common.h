@@ -1,5 +1,5 @@
 // What the fake libopapi's operator files share (fake_opapi.cpp, fake_opapi_g3.cpp, fake_opapi_l1.cpp,
-// fake_opapi_l2.cpp): the two phases' common ends.
+// fake_opapi_l2.cpp, fake_opapi_l3.cpp): the two phases' common ends.
 #pragma once
 
 #include <cstdint>
