@@ -17,14 +17,12 @@ class JudgeSession : public CaseSession {
   JudgeSession(const EvalPaths& paths, const std::filesystem::path& candidate, const TrustedBuilds& builds,
                const std::vector<ConcreteCase>& cases, const EvalOptions& options, std::vector<std::string>& warnings)
       : cases_(cases), judge_(paths, candidate, builds.baseline, cases, options) {
-    if (builds.library) {
-      const BuildResult& lr = *builds.library;
-      if (lr.ok) judge_.add_library(lr.artifact);
-      else
-        warnings.push_back("the library baseline does not build (" + tail_trimmed(lr.error + "\n" + lr.log, 600) +
-                           "); speedups are against the naive baseline");
-    }
-    judge_.start_trusted();
+    if (!builds.library) return;
+    const BuildResult& lr = *builds.library;
+    if (lr.ok) judge_.add_library(lr.artifact);
+    else
+      warnings.push_back("the library baseline does not build (" + tail_trimmed(lr.error + "\n" + lr.log, 600) +
+                         "); speedups are against the naive baseline");
   }
 
   CaseResult run(std::size_t ci, const Golden& golden, bool time_it, const std::function<void()>& on_timing) override {

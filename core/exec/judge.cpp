@@ -348,16 +348,6 @@ void Judge::add_library(const fs::path& library_so) {
   lib_ = make_worker("library", library_so, base_dir_ / "library", "library.so", out_size);
 }
 
-void Judge::start_trusted() {
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::nanoseconds(static_cast<int64_t>(options_.case_timeout_seconds * 1e9));
-  for (Worker* w : {base_.get(), lib_.get()})
-    if (w && !w->alive() && w->load_error.empty()) {
-      CaseResult scratch;
-      ensure_started(*w, scratch, deadline);
-    }
-}
-
 Judge::~Judge() {
   if (cand_) release_worker(*cand_);
   if (held_lib_) release_worker(*held_lib_);

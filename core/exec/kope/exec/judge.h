@@ -35,12 +35,6 @@ class Judge {
   void add_library(const std::filesystem::path& library_so);
   bool has_library() const { return lib_ != nullptr; }
 
-  // Starts the trusted workers (the baseline's and the library's) that are not running yet, ahead of the first
-  // case: side work, done before the evaluation waits for its turn to be judged (kope/base/timing_slots.h), so
-  // that the turn holds the candidate's start, its calls and the timing, not the library's load. A start that
-  // fails here is tried again, and reported, by the first case that needs the worker.
-  void start_trusted();
-
   Judge& operator=(const Judge&) = delete;
 
   // A judge's baseline worker outlives it, for the next evaluation of the same baseline build (see judge.cpp).
