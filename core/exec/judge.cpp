@@ -83,7 +83,7 @@ std::unique_ptr<Judge::Held> Judge::take_held(const std::string& key, std::size_
   bool usable = h->inputs.size >= in_size && h->base && h->base->alive() && h->base->out.size >= out_size;
   if (usable && h->base->pidfd >= 0) {
     pollfd p{h->base->pidfd, POLLIN, 0};
-    usable = poll(&p, 1, 0) == 0;  // it died while held (its spawning thread ended, the OOM killer): start anew
+    usable = poll(&p, 1, 0) == 0;  // it died while held (the OOM killer, a signal): start anew
   }
   if (!usable) return nullptr;  // h is dropped here
   return h;

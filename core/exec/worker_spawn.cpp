@@ -5,6 +5,7 @@
 #include "kope/exec/worker.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -13,9 +14,15 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <future>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "kope/base/error.h"
 
@@ -154,9 +161,59 @@ std::unique_ptr<SandboxChild> local_spawn(const SandboxSpec& spec) {
 
 }  // namespace
 
+namespace {
+
+// The thread every worker is started from: it lives as long as the process. A child dies with the thread that
+// forked it (PR_SET_PDEATHSIG), and a held baseline worker (judge.cpp) serves later evaluations on other
+// threads: started from a task's thread, it was killed when that task ended, in the middle of another task's
+// call. Each start runs with its caller's cores (a worker inherits its starter's affinity: side work is pinned,
+// kope/base/timing_slots.h).
+class Starter {
+ public:
+  static Starter& get() {
+    static Starter* s = new Starter();  // never destroyed: the thread ends with the process, and its children then
+    return *s;
+  }
+  std::unique_ptr<SandboxChild> start(const std::function<std::unique_ptr<SandboxChild>()>& f) {
+    cpu_set_t cores;
+    const bool pinned = pthread_getaffinity_np(pthread_self(), sizeof cores, &cores) == 0;
+    std::packaged_task<std::unique_ptr<SandboxChild>()> job([&] {
+      if (pinned) pthread_setaffinity_np(pthread_self(), sizeof cores, &cores);
+      return f();
+    });
+    std::future<std::unique_ptr<SandboxChild>> done = job.get_future();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      jobs_.push_back(std::move(job));
+    }
+    cv_.notify_one();
+    return done.get();  // rethrows what the start threw
+  }
+
+ private:
+  Starter() {
+    std::thread([this] {
+      for (;;) {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return !jobs_.empty(); });
+        std::packaged_task<std::unique_ptr<SandboxChild>()> job = std::move(jobs_.front());
+        jobs_.pop_front();
+        lock.unlock();
+        job();
+      }
+    }).detach();
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::packaged_task<std::unique_ptr<SandboxChild>()>> jobs_;
+};
+
+}  // namespace
+
 std::unique_ptr<SandboxChild> spawn_worker_process(const SandboxSpec& spec) {
-  if (const char* e = std::getenv("KOPE_WORKER_SPAWN"); e && std::string(e) == "local") return local_spawn(spec);
-  return sandbox_spawn(spec);
+  const char* e = std::getenv("KOPE_WORKER_SPAWN");
+  const bool local = e && std::string(e) == "local";
+  return Starter::get().start([&] { return local ? local_spawn(spec) : sandbox_spawn(spec); });
 }
 
 std::string confine_worker() {

@@ -90,6 +90,28 @@ TEST_F(JudgeTest, EachTaskEvaluatedAtOnceKeepsItsBaselineWorker) {
   EXPECT_EQ(baselines(), a);
 }
 
+// A held baseline worker outlives the thread whose evaluation started it (each task of `--jobs` runs on its own
+// thread, and the next evaluation of the same baseline may come from another): it is the same process after that
+// thread has ended, and it serves the next evaluation. Started from the task's own thread, it died with it.
+TEST_F(JudgeTest, AHeldBaselineOutlivesTheThreadThatStartedIt) {
+  EvalOptions o = test::quick_options();
+  o.cases = {"one"};
+  auto baselines = [&] {
+    std::vector<int> v = test::processes_mentioning({"--worker", (dir.path() / "jobs").string(), "baseline.so"});
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  bool first = false;
+  std::thread([&] { first = ev.evaluate(task, test::affine_kernel(kHonest), "ok.cpp", o).correct(); }).join();
+  ASSERT_TRUE(first);
+  const std::vector<int> held = baselines();
+  ASSERT_FALSE(held.empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a death by PR_SET_PDEATHSIG is immediate
+  EXPECT_EQ(baselines(), held) << "the held baseline died with the thread that started it";
+  ASSERT_TRUE(ev.evaluate(task, test::affine_kernel(kHonest), "ok.cpp", o).correct());
+  EXPECT_EQ(baselines(), held) << "the held baseline was started again";
+}
+
 // Stop now, while the kernel's worker sleeps inside its correctness call: the judge notices within its 20 ms
 // futex waits, kills both workers' trees and the report says cancelled; nothing of the worker is left.
 TEST_F(JudgeTest, CancellingDuringACallKillsTheWorkersAndEndsCancelled) {

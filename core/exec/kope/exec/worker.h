@@ -15,6 +15,8 @@ int worker_main(int argc, char** argv);
 
 // How workers are started and confined: SANDBOX's sandbox_spawn/confine_current_process once those are built,
 // else a local fork/exec with a process group, rlimits and a network namespace where allowed. One line each.
+// Every worker is started from one thread that lives as long as the process (with the caller's cores), so a
+// worker outlives the thread that asked for it and dies with kope.
 std::unique_ptr<SandboxChild> spawn_worker_process(const SandboxSpec& spec);
 std::string confine_worker();
 
