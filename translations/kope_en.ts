@@ -161,56 +161,61 @@
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="39"/>
-        <source>testing</source>
+        <source>waiting for its turn</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="40"/>
-        <source>timing</source>
+        <source>testing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="41"/>
-        <source>paused</source>
+        <source>timing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="42"/>
-        <source>starting</source>
+        <source>paused</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="43"/>
-        <source>finished</source>
+        <source>starting</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="44"/>
-        <source>computing goldens</source>
+        <source>finished</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="45"/>
-        <source>infrastructure failure</source>
+        <source>computing goldens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="46"/>
-        <source>waiting for the reply</source>
+        <source>infrastructure failure</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="47"/>
-        <source>streaming</source>
+        <source>waiting for the reply</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="48"/>
-        <source>candidate</source>
+        <source>streaming</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../ui/models/status.cpp" line="49"/>
+        <source>candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../ui/models/status.cpp" line="50"/>
         <source>no candidate</source>
         <translation type="unfinished"></translation>
     </message>
@@ -727,52 +732,52 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="224"/>
+        <location filename="../ui/graph/graph_model.cpp" line="234"/>
         <source>Case</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="224"/>
+        <location filename="../ui/graph/graph_model.cpp" line="234"/>
         <source>task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="224"/>
+        <location filename="../ui/graph/graph_model.cpp" line="234"/>
         <source>device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="224"/>
+        <location filename="../ui/graph/graph_model.cpp" line="234"/>
         <source>label</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="224"/>
+        <location filename="../ui/graph/graph_model.cpp" line="234"/>
         <source>speedup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="225"/>
+        <location filename="../ui/graph/graph_model.cpp" line="235"/>
         <source>status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="225"/>
+        <location filename="../ui/graph/graph_model.cpp" line="235"/>
         <source>run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="225"/>
+        <location filename="../ui/graph/graph_model.cpp" line="235"/>
         <source>origin</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="225"/>
+        <location filename="../ui/graph/graph_model.cpp" line="235"/>
         <source>curation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_model.cpp" line="225"/>
+        <location filename="../ui/graph/graph_model.cpp" line="235"/>
         <source>thought</source>
         <translation type="unfinished"></translation>
     </message>
@@ -780,212 +785,212 @@
 <context>
     <name>kope::graph::GraphWidget</name>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="83"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="81"/>
         <source>Reason (recorded with the act):</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="221"/>
         <source>╳ hatched: incorrect · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="205"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="221"/>
         <source>&lt;b style=&apos;color:#ffb300&apos;&gt;★ gold outline&lt;/b&gt;: incumbent · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="206"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
         <source>&lt;b style=&apos;color:#555&apos;&gt;✂ faded, dashed&lt;/b&gt;: pruned · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="206"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
         <source>&lt;b style=&apos;color:#1565c0&apos;&gt;P&lt;/b&gt;: pinned · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="207"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
         <source>&lt;b style=&apos;color:#b000b0&apos;&gt;C/I dash-dot&lt;/b&gt;: cheat/invalid · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="224"/>
         <source>&lt;b style=&apos;color:#008080&apos;&gt;F dotted&lt;/b&gt;: foreign · </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="208"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="224"/>
         <source>size: d(v)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="209"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
         <source>Case</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="210"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="226"/>
         <source>What the agent was shown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="211"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="227"/>
         <source>Fit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="212"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="228"/>
         <source>Fit the graph (F)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="213"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="229"/>
         <source>Zoom in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="214"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="230"/>
         <source>Zoom out</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="215"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="231"/>
         <source>Re-layout</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="216"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="232"/>
         <source>Lay the graph out again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="139"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="146"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="217"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="155"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="162"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="233"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="218"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="234"/>
         <source>Save the view as PNG or SVG, or the graph as GraphML</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="220"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="236"/>
         <source>View as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="221"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="237"/>
         <source>View as SVG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="222"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="238"/>
         <source>Graph as GraphML…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="239"/>
         <source>Prune…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="239"/>
         <source>Prune subtree…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="223"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="239"/>
         <source>Unprune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="224"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="240"/>
         <source>Unprune subtree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="224"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="240"/>
         <source>Pin</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="224"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="240"/>
         <source>Unpin</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="241"/>
         <source>Mark as cheat…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="225"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="241"/>
         <source>Mark as invalid measurement…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="226"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="242"/>
         <source>Clear mark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="331"/>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="233"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="380"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="249"/>
         <source>%1 Cases, %2 shown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="238"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="254"/>
         <source>Undo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="238"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="254"/>
         <source>Undo %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="239"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="255"/>
         <source>Redo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="239"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="255"/>
         <source>Redo %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget_build.cpp" line="144"/>
+        <location filename="../ui/graph/graph_widget_build.cpp" line="160"/>
         <source>Exported %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="213"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="215"/>
         <source>%1 Cases · layout %2 in %3 ms%4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="214"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="216"/>
         <source> (cached)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="218"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="220"/>
         <source>layout failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="194"/>
-        <location filename="../ui/graph/graph_widget.cpp" line="277"/>
-        <location filename="../ui/graph/graph_widget.cpp" line="308"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="196"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="279"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="310"/>
         <source>could not read the memory: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="407"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="554"/>
         <source>%n match(es) for &quot;%1&quot;</source>
         <translation type="unfinished">
             <numerusform></numerusform>
@@ -993,7 +998,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="474"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="621"/>
         <source>%1 %n Case(s)</source>
         <translation type="unfinished">
             <numerusform></numerusform>
@@ -1001,13 +1006,13 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/graph/graph_widget.cpp" line="483"/>
-        <location filename="../ui/graph/graph_widget.cpp" line="490"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="630"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="637"/>
         <source>Curation</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/graph/graph_widget.cpp" line="487"/>
+        <location filename="../ui/graph/graph_widget.cpp" line="634"/>
         <source>%1: %n Case(s) changed</source>
         <translation type="unfinished">
             <numerusform></numerusform>
@@ -1094,107 +1099,107 @@
 <context>
     <name>kope::ui::AttemptPane</name>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="78"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="73"/>
         <source>Double-click an attempt in the run controller, a Case in the graph or a History row to see everything about it here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="82"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="77"/>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="83"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="78"/>
         <source>evaluation %1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="84"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="79"/>
         <source>no evaluation: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="85"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="80"/>
         <source>parent: %1 (evaluation %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="86"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="81"/>
         <source>parent: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="87"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="82"/>
         <source>Case %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="88"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="83"/>
         <source>transcript %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="95"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="90"/>
         <source>No diff: the attempt ran no kernel, or its kernel is its parent&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="114"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="109"/>
         <source>No results: the attempt ran no evaluation.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="115"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="110"/>
         <source>No results: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="120"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="115"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="126"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="121"/>
         <source>Result: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="127"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="122"/>
         <source>Did not compile: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="128"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="123"/>
         <source>, speedup %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="133"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="128"/>
         <source>Diff against parent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="134"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="129"/>
         <source>Results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="135"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="130"/>
         <source>LLM transcript</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="136"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="131"/>
         <source>Open kernel in editor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="137"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="132"/>
         <source>Show Case in graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/attempt_pane.cpp" line="138"/>
+        <location filename="../ui/views/attempt_pane.cpp" line="133"/>
         <source>Compare with incumbent</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1524,122 +1529,122 @@
 <context>
     <name>kope::ui::DoctorModel</name>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="27"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="26"/>
         <source>unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="29"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="28"/>
         <source>ok</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="30"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="29"/>
         <source>info</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="31"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="30"/>
         <source>warn</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="32"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="31"/>
         <source>fail</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="39"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="38"/>
         <source>C++ compiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="40"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="39"/>
         <source>Library baseline (ATen)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="41"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="40"/>
         <source>User namespaces</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="41"/>
         <source>Bubblewrap (namespaces)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="43"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="42"/>
         <source>Seccomp filter</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="44"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="43"/>
         <source>Exact CPU clock on workers (perf task-clock)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="45"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="44"/>
         <source>Cgroups (whole-tree limits)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="46"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="45"/>
         <source>Cache sizes for the flush</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="47"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="46"/>
         <source>Timer resolution</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="48"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="47"/>
         <source>CPU frequency governor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="49"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="48"/>
         <source>Turbo / boost</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="50"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="49"/>
         <source>Isolated cores</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="51"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="50"/>
         <source>SMT (hyper-threading)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="52"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="51"/>
         <source>Load at the time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="53"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="52"/>
         <source>Devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="59"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="58"/>
         <source>Verdict</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="60"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="59"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="61"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="60"/>
         <source>Found</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/doctor/doctor_model.cpp" line="62"/>
+        <location filename="../ui/doctor/doctor_model.cpp" line="61"/>
         <source>What to do</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1708,57 +1713,57 @@
 <context>
     <name>kope::ui::InFlightModel</name>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="28"/>
+        <location filename="../ui/models/run_models.cpp" line="27"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="29"/>
+        <location filename="../ui/models/run_models.cpp" line="28"/>
         <source>Phase</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="30"/>
+        <location filename="../ui/models/run_models.cpp" line="29"/>
         <source>Attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="31"/>
+        <location filename="../ui/models/run_models.cpp" line="30"/>
         <source>Last status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="32"/>
+        <location filename="../ui/models/run_models.cpp" line="31"/>
         <source>Incumbent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="33"/>
+        <location filename="../ui/models/run_models.cpp" line="32"/>
         <source>Tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="59"/>
+        <location filename="../ui/models/run_models.cpp" line="58"/>
         <source>%1 (stopping)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="60"/>
+        <location filename="../ui/models/run_models.cpp" line="59"/>
         <source>%1 (pause asked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="61"/>
+        <location filename="../ui/models/run_models.cpp" line="60"/>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="64"/>
+        <location filename="../ui/models/run_models.cpp" line="63"/>
         <source>%1/%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="66"/>
+        <location filename="../ui/models/run_models.cpp" line="65"/>
         <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1766,47 +1771,47 @@
 <context>
     <name>kope::ui::LiveReplyModel</name>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="17"/>
+        <location filename="../ui/models/live_models.cpp" line="16"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="18"/>
+        <location filename="../ui/models/live_models.cpp" line="17"/>
         <source>Attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="19"/>
+        <location filename="../ui/models/live_models.cpp" line="18"/>
         <source>Reply</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="20"/>
+        <location filename="../ui/models/live_models.cpp" line="19"/>
         <source>Tokens in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="21"/>
+        <location filename="../ui/models/live_models.cpp" line="20"/>
         <source>Tokens out</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="22"/>
+        <location filename="../ui/models/live_models.cpp" line="21"/>
         <source>Cost</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="23"/>
+        <location filename="../ui/models/live_models.cpp" line="22"/>
         <source>Time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="40"/>
+        <location filename="../ui/models/live_models.cpp" line="39"/>
         <source>%1%2 in · %1%3 out</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/live_models.cpp" line="44"/>
+        <location filename="../ui/models/live_models.cpp" line="43"/>
         <source>no price set</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1814,57 +1819,57 @@
 <context>
     <name>kope::ui::LiveReplyPane</name>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="182"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="181"/>
         <source>No prompt yet</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="190"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="189"/>
         <source>The prompt of attempt %1 on %2, by tier</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="229"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="228"/>
         <source>No LLM attempt yet: the model&apos;s reply streams in here once a run&apos;s policy asks a model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="232"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="231"/>
         <source>Reasoning</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="238"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="237"/>
         <source>: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="239"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="238"/>
         <source>%1 · attempt %2 · %3 — %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="240"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="239"/>
         <source>Tokens %1 · cost %2 · time %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="247"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="246"/>
         <source>Reasoning: %1 characters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="248"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="247"/>
         <source>Reasoning (none reported apart from the answer)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="254"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="253"/>
         <source>The model&apos;s reasoning (reasoning_content or thinking), kept apart from the answer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/live_reply_pane.cpp" line="255"/>
+        <location filename="../ui/views/live_reply_pane.cpp" line="254"/>
         <source>The answer streams in here.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1872,246 +1877,246 @@
 <context>
     <name>kope::ui::LlmSettingsDialog</name>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="43"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="42"/>
         <source>API key of %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="44"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="43"/>
         <source>The key, kept in %1 (never in the settings file):</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="170"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="169"/>
         <source>LLM profiles</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="170"/>
         <source>Settings file (the one `kope run --policy llm` reads): %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="171"/>
         <source>Move the keys to the keychain</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="172"/>
         <source>&amp;Add profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="173"/>
         <source>&amp;Delete profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="174"/>
         <source>Make de&amp;fault</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="175"/>
         <source>&lt;b&gt;API key&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="176"/>
         <source>Store a key in the keychain…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="177"/>
         <source>Remove the key from the keychain</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="151"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="150"/>
         <source>Cancel the test</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="136"/>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="176"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="135"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="175"/>
         <source>&amp;Test connection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="179"/>
         <source>Send one tiny request with this profile as the form holds it (unsaved edits included)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="182"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="181"/>
         <source>&amp;Save</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="183"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="182"/>
         <source>&amp;Close</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="201"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="200"/>
         <source>%1 (default)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="219"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="218"/>
         <source>Looking in %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="243"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="242"/>
         <source>Not renamed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="273"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="272"/>
         <source>Delete the profile %1? Its key in %2 goes too once the file is saved.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="301"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="300"/>
         <source>The settings file cannot be edited here until it is fixed by hand: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="312"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="311"/>
         <source>%1 (kept as it is; the command line refuses the file until it goes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="341"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="340"/>
         <source>Not saved: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_dialog.cpp" line="365"/>
+        <location filename="../ui/llm/llm_settings_dialog.cpp" line="364"/>
         <source>The LLM profiles have unsaved changes. Save them?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="41"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="40"/>
         <source>Stored in %1; sent in place of $%2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="43"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="42"/>
         <source>read from $%1, which is set</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="44"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="43"/>
         <source>$%1 is not set: none is sent (a server on this machine may need none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="45"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="44"/>
         <source>$%1 is not set: store a key, or set the variable</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="46"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="45"/>
         <source>Not in %1; %2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="48"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="47"/>
         <source>%1 cannot be reached; %2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="51"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="50"/>
         <source>The settings file holds a key for this profile: move it to the keychain (above).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="63"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="62"/>
         <source>Not stored in %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="72"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="71"/>
         <source>Not removed from %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="85"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="84"/>
         <source>The settings file holds API keys (profiles %1). Keys are kept in the system keychain or an environment variable, never in the file: the command line refuses it as it is.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="108"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="107"/>
         <source>The keys are in the keychain, but the file was not saved: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="120"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="119"/>
         <source>Not moved: %1 cannot store the key of %2 (%3). The file is unchanged.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="137"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="136"/>
         <source>Test cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="146"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="145"/>
         <source>Fix the profile first: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="153"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="152"/>
         <source>Reading the key…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="171"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="170"/>
         <source>Sending one request to %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="177"/>
         <source>as the server counted them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="177"/>
         <source>estimated: the server sent no usage</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="179"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="178"/>
         <source>Connected. Model %1 answered in %2 s: &quot;%3&quot;
 Tokens: %4 in, %5 out (%6).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="180"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="179"/>
         <source>%1 (the server did not name it)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="186"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="185"/>
         <source>Cost: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="190"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="189"/>
         <source>Failed: HTTP %1 (%2).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="191"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="190"/>
         <source>Failed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/llm_settings_keys.cpp" line="192"/>
+        <location filename="../ui/llm/llm_settings_keys.cpp" line="191"/>
         <source>Failed (%1, no HTTP answer).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2119,418 +2124,418 @@ Tokens: %4 in, %5 out (%6).</source>
 <context>
     <name>kope::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="427"/>
+        <location filename="../ui/main_window_build.cpp" line="422"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="437"/>
+        <location filename="../ui/main_window_build.cpp" line="432"/>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="227"/>
-        <location filename="../ui/main_window_build.cpp" line="430"/>
+        <location filename="../ui/main_window.cpp" line="222"/>
+        <location filename="../ui/main_window_build.cpp" line="425"/>
         <source>Cases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="433"/>
+        <location filename="../ui/main_window_build.cpp" line="428"/>
         <source>Chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="434"/>
+        <location filename="../ui/main_window_build.cpp" line="429"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="441"/>
+        <location filename="../ui/main_window_build.cpp" line="436"/>
         <source>&amp;Open kernel...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="442"/>
+        <location filename="../ui/main_window_build.cpp" line="437"/>
         <source>&amp;Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="448"/>
+        <location filename="../ui/main_window_build.cpp" line="443"/>
         <source>&amp;Evaluate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="449"/>
+        <location filename="../ui/main_window_build.cpp" line="444"/>
         <source>Compile, check against the fp64 golden and time against the baseline (Ctrl+R)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="452"/>
+        <location filename="../ui/main_window_build.cpp" line="447"/>
         <source>Load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="453"/>
+        <location filename="../ui/main_window_build.cpp" line="448"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="456"/>
+        <location filename="../ui/main_window_build.cpp" line="451"/>
         <source> Shipped kernels: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="457"/>
+        <location filename="../ui/main_window_build.cpp" line="452"/>
         <source> Warm-ups: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="458"/>
+        <location filename="../ui/main_window_build.cpp" line="453"/>
         <source> Timed runs: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="459"/>
+        <location filename="../ui/main_window_build.cpp" line="454"/>
         <source> Timeout (s): </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="460"/>
+        <location filename="../ui/main_window_build.cpp" line="455"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="461"/>
+        <location filename="../ui/main_window_build.cpp" line="456"/>
         <source>&amp;Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="220"/>
-        <location filename="../ui/main_window_build.cpp" line="477"/>
+        <location filename="../ui/main_window.cpp" line="215"/>
+        <location filename="../ui/main_window_build.cpp" line="472"/>
         <source>No evaluation yet. Write or load a kernel and press Evaluate.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="238"/>
+        <location filename="../ui/main_window.cpp" line="233"/>
         <source>Reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="260"/>
+        <location filename="../ui/main_window.cpp" line="255"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="251"/>
-        <location filename="../ui/main_window.cpp" line="312"/>
+        <location filename="../ui/main_window.cpp" line="246"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>Open kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="313"/>
+        <location filename="../ui/main_window.cpp" line="308"/>
         <source>C++ sources (*.cpp *.cc *.cxx *.c);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="71"/>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window.cpp" line="66"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
         <source>Save kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="59"/>
+        <location filename="../ui/main_window.cpp" line="54"/>
         <source>Unsaved changes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="71"/>
+        <location filename="../ui/main_window.cpp" line="66"/>
         <source>C++ sources (*.cpp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="85"/>
+        <location filename="../ui/main_window.cpp" line="80"/>
         <source>Evaluation cancelled. It is recorded in the workspace; its results are not shown.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="87"/>
+        <location filename="../ui/main_window.cpp" line="82"/>
         <source>Evaluation cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="95"/>
+        <location filename="../ui/main_window_build.cpp" line="90"/>
         <source>The kernel has unsaved changes. Save them before switching to task %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="170"/>
+        <location filename="../ui/main_window_build.cpp" line="165"/>
         <source>The kernel has unsaved changes. Save them before the held candidate replaces them?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="174"/>
+        <location filename="../ui/main_window_build.cpp" line="169"/>
         <source>Candidate %1 is held for approval: edit it here, then Approve or Reject in the run controller.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="179"/>
+        <location filename="../ui/main_window_build.cpp" line="174"/>
         <source>The candidate went on to the loop as it stands in the editor (or was rejected); its attempt appears in the run controller.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="216"/>
+        <location filename="../ui/main_window_build.cpp" line="211"/>
         <source>The kernel has unsaved changes. Save them before opening this Case&apos;s kernel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="218"/>
+        <location filename="../ui/main_window_build.cpp" line="213"/>
         <source>A kernel from the experience graph: evaluate it to see its results here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="295"/>
+        <location filename="../ui/main_window_build.cpp" line="290"/>
         <source>Open a study folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="428"/>
+        <location filename="../ui/main_window_build.cpp" line="423"/>
         <source>Run controller</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="429"/>
+        <location filename="../ui/main_window_build.cpp" line="424"/>
         <source>Experience graph</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="431"/>
+        <location filename="../ui/main_window_build.cpp" line="426"/>
         <source>Compile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="432"/>
+        <location filename="../ui/main_window_build.cpp" line="427"/>
         <source>Profile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="435"/>
+        <location filename="../ui/main_window_build.cpp" line="430"/>
         <source>Compare</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="436"/>
+        <location filename="../ui/main_window_build.cpp" line="431"/>
         <source>Attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="438"/>
+        <location filename="../ui/main_window_build.cpp" line="433"/>
         <source>Study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="439"/>
+        <location filename="../ui/main_window_build.cpp" line="434"/>
         <source>Open s&amp;tudy...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="440"/>
+        <location filename="../ui/main_window_build.cpp" line="435"/>
         <source>The arms of a `kope study` side by side: pass rate, fast_1, speedup, score, tokens and time per level</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="450"/>
+        <location filename="../ui/main_window_build.cpp" line="445"/>
         <source>&amp;Cancel evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="451"/>
+        <location filename="../ui/main_window_build.cpp" line="446"/>
         <source>Stop the running evaluation (Esc)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="454"/>
+        <location filename="../ui/main_window_build.cpp" line="449"/>
         <source>&amp;Machine check...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="455"/>
+        <location filename="../ui/main_window_build.cpp" line="450"/>
         <source>What this machine gives kope: compiler, library baseline, sandbox, timing conditions, devices (kope doctor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="462"/>
+        <location filename="../ui/main_window_build.cpp" line="457"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="464"/>
+        <location filename="../ui/main_window_build.cpp" line="459"/>
         <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="142"/>
+        <location filename="../ui/main_window.cpp" line="137"/>
         <source>The kernel has unsaved changes. Save them before quitting?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="170"/>
-        <location filename="../ui/main_window.cpp" line="322"/>
+        <location filename="../ui/main_window.cpp" line="165"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
         <source>untitled.cpp</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="172"/>
+        <location filename="../ui/main_window.cpp" line="167"/>
         <source>%1[*]%2 — Kope Workbench</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="199"/>
+        <location filename="../ui/main_window.cpp" line="194"/>
         <source>the editor has changed since this evaluation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
+        <location filename="../ui/main_window.cpp" line="242"/>
         <source>The kernel has unsaved changes. Save them before opening %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="269"/>
+        <location filename="../ui/main_window.cpp" line="264"/>
         <source>The kernel has unsaved changes. Save them before loading %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="281"/>
-        <location filename="../ui/main_window.cpp" line="288"/>
+        <location filename="../ui/main_window.cpp" line="276"/>
+        <location filename="../ui/main_window.cpp" line="283"/>
         <source>The kernel has unsaved changes. Save them before restoring evaluation %1?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="305"/>
+        <location filename="../ui/main_window.cpp" line="300"/>
         <source>Evaluation %1 has no report: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="307"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source>Restored evaluation %1 (kernel version %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="341"/>
+        <location filename="../ui/main_window.cpp" line="336"/>
         <source>Cannot write the kernel file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="383"/>
+        <location filename="../ui/main_window.cpp" line="378"/>
         <source>Select a task first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
+        <location filename="../ui/main_window.cpp" line="383"/>
         <source>The kernel is empty: write one or load a shipped kernel.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="397"/>
+        <location filename="../ui/main_window.cpp" line="392"/>
         <source>Evaluating %1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="417"/>
+        <location filename="../ui/main_window.cpp" line="415"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="425"/>
+        <location filename="../ui/main_window.cpp" line="423"/>
         <source>%1: %2 of %3 done (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="446"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>Did not compile: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="452"/>
         <source>Result: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="455"/>
+        <location filename="../ui/main_window.cpp" line="453"/>
         <source>, speedup %1 (geometric mean over %2 cases)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="456"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
         <source>, score %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="457"/>
+        <location filename="../ui/main_window.cpp" line="455"/>
         <source>Warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="495"/>
+        <location filename="../ui/main_window.cpp" line="493"/>
         <source>Error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="504"/>
+        <location filename="../ui/main_window.cpp" line="502"/>
         <source>Cannot open the study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="512"/>
+        <location filename="../ui/main_window.cpp" line="510"/>
         <source>Working...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="512"/>
+        <location filename="../ui/main_window.cpp" line="510"/>
         <source>Idle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="443"/>
+        <location filename="../ui/main_window_build.cpp" line="438"/>
         <source>Save kernel &amp;as...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="444"/>
+        <location filename="../ui/main_window_build.cpp" line="439"/>
         <source>Com&amp;pile</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="445"/>
+        <location filename="../ui/main_window_build.cpp" line="440"/>
         <source>Build the kernel and mark its diagnostics; nothing is recorded (Ctrl+B)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="446"/>
+        <location filename="../ui/main_window_build.cpp" line="441"/>
         <source>&amp;LLM profiles...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="447"/>
+        <location filename="../ui/main_window_build.cpp" line="442"/>
         <source>The models the agent can use: profiles of the settings file, keys in the system keychain, a connection test</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window_build.cpp" line="463"/>
+        <location filename="../ui/main_window_build.cpp" line="458"/>
         <source>&amp;Settings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="474"/>
+        <location filename="../ui/main_window.cpp" line="472"/>
         <source>It compiles (%1 s). Nothing was recorded: Evaluate tests and times it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="477"/>
+        <location filename="../ui/main_window.cpp" line="475"/>
         <source>Did not compile: %1
 Not recorded: a kernel typed here that does not build is no attempt, so it makes no evaluation and no Case in the memory.</source>
         <translation type="unfinished"></translation>
@@ -2539,113 +2544,113 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::ProfileForm</name>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="149"/>
+        <location filename="../ui/llm/profile_form.cpp" line="148"/>
         <source>OpenAI-compatible (Chat Completions API)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="150"/>
+        <location filename="../ui/llm/profile_form.cpp" line="149"/>
         <source>Anthropic (Messages API)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="151"/>
+        <location filename="../ui/llm/profile_form.cpp" line="150"/>
         <source>&amp;Name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="152"/>
+        <location filename="../ui/llm/profile_form.cpp" line="151"/>
         <source>&amp;Protocol</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="153"/>
+        <location filename="../ui/llm/profile_form.cpp" line="152"/>
         <source>&amp;Base URL</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="154"/>
+        <location filename="../ui/llm/profile_form.cpp" line="153"/>
         <source>&amp;Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="155"/>
+        <location filename="../ui/llm/profile_form.cpp" line="154"/>
         <source>Context window (tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="156"/>
+        <location filename="../ui/llm/profile_form.cpp" line="155"/>
         <source>Output tokens at most</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="157"/>
+        <location filename="../ui/llm/profile_form.cpp" line="156"/>
         <source>Temperature</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="158"/>
+        <location filename="../ui/llm/profile_form.cpp" line="157"/>
         <source>Price in (per million tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="159"/>
+        <location filename="../ui/llm/profile_form.cpp" line="158"/>
         <source>Price out (per million tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="160"/>
+        <location filename="../ui/llm/profile_form.cpp" line="159"/>
         <source>Requests at once</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="161"/>
+        <location filename="../ui/llm/profile_form.cpp" line="160"/>
         <source>Connect timeout (s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="162"/>
+        <location filename="../ui/llm/profile_form.cpp" line="161"/>
         <source>Stalled stream dropped after (s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="163"/>
+        <location filename="../ui/llm/profile_form.cpp" line="162"/>
         <source>Retries</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="164"/>
+        <location filename="../ui/llm/profile_form.cpp" line="163"/>
         <source>Key&apos;s environment variable</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="165"/>
+        <location filename="../ui/llm/profile_form.cpp" line="164"/>
         <source>http://localhost:8000/v1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="166"/>
+        <location filename="../ui/llm/profile_form.cpp" line="165"/>
         <source>the model&apos;s name on that server</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="../ui/llm/profile_form.cpp" line="166"/>
         <location filename="../ui/llm/profile_form.cpp" line="167"/>
-        <location filename="../ui/llm/profile_form.cpp" line="168"/>
         <source>unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="169"/>
+        <location filename="../ui/llm/profile_form.cpp" line="168"/>
         <source>This profile&apos;s requests in flight at once over the whole process (max_in_flight)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="170"/>
+        <location filename="../ui/llm/profile_form.cpp" line="169"/>
         <source>A stream below 1 byte/s for this long is dropped and retried (low_speed_time_s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/llm/profile_form.cpp" line="171"/>
+        <location filename="../ui/llm/profile_form.cpp" line="170"/>
         <source>Read when the system keychain holds no key for this profile, as the command line does</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2779,213 +2784,213 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::RunController</name>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="327"/>
+        <location filename="../ui/views/run_controller.cpp" line="328"/>
         <source>stopping: the running evaluation is cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="361"/>
+        <location filename="../ui/views/run_controller.cpp" line="362"/>
         <source>write the hint in the hint field first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="390"/>
-        <location filename="../ui/views/run_controller.cpp" line="422"/>
+        <location filename="../ui/views/run_controller.cpp" line="391"/>
+        <location filename="../ui/views/run_controller.cpp" line="423"/>
         <source>held for approval: %1 (edit it in the editor, then Approve or Reject)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="445"/>
+        <location filename="../ui/views/run_controller.cpp" line="446"/>
         <source>run %1 stopped</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="445"/>
+        <location filename="../ui/views/run_controller.cpp" line="446"/>
         <source>run %1 done</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="456"/>
+        <location filename="../ui/views/run_controller.cpp" line="457"/>
         <source>the run failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="478"/>
+        <location filename="../ui/views/run_controller.cpp" line="479"/>
         <source>The next attempt starts from evaluation %1 as the incumbent.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="487"/>
+        <location filename="../ui/views/run_controller.cpp" line="488"/>
         <source>Choose at least one task to run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="491"/>
+        <location filename="../ui/views/run_controller.cpp" line="492"/>
         <source>The run did not start: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="586"/>
+        <location filename="../ui/views/run_controller.cpp" line="587"/>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="604"/>
+        <location filename="../ui/views/run_controller.cpp" line="608"/>
         <source>%1 case %2 of %3 (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="617"/>
+        <location filename="../ui/views/run_controller.cpp" line="621"/>
         <source>%1: %2 of %3 done (%4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="634"/>
+        <location filename="../ui/views/run_controller.cpp" line="638"/>
         <source>Tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="635"/>
+        <location filename="../ui/views/run_controller.cpp" line="639"/>
         <source>Policy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="636"/>
+        <location filename="../ui/views/run_controller.cpp" line="640"/>
         <source>offline replays the shipped kernels; type an LLM profile name to use a model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="637"/>
+        <location filename="../ui/views/run_controller.cpp" line="641"/>
         <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="638"/>
+        <location filename="../ui/views/run_controller.cpp" line="642"/>
         <source>Attempts per task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="639"/>
+        <location filename="../ui/views/run_controller.cpp" line="643"/>
         <source>Patience (attempts without gain)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="640"/>
+        <location filename="../ui/views/run_controller.cpp" line="644"/>
         <source>Token budget (thousands)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="641"/>
+        <location filename="../ui/views/run_controller.cpp" line="645"/>
         <source>Wall time (minutes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="642"/>
+        <location filename="../ui/views/run_controller.cpp" line="646"/>
         <source>Tasks at once</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="643"/>
+        <location filename="../ui/views/run_controller.cpp" line="647"/>
         <source>How many tasks advance side by side (kope run --jobs); timing never overlaps on a device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="644"/>
+        <location filename="../ui/views/run_controller.cpp" line="648"/>
         <source>Devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="645"/>
+        <location filename="../ui/views/run_controller.cpp" line="649"/>
         <source>cpu, cpu:0-3,cpu:4-7, cuda:0,1, ascend:0-7</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="646"/>
+        <location filename="../ui/views/run_controller.cpp" line="650"/>
         <source>The device pool (kope run --device): each timing slot measures one kernel at a time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="649"/>
+        <location filename="../ui/views/run_controller.cpp" line="653"/>
         <source>Start run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="566"/>
+        <location filename="../ui/views/run_controller.cpp" line="567"/>
         <source>Pause after attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="650"/>
+        <location filename="../ui/views/run_controller.cpp" line="654"/>
         <source>Stop now</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="572"/>
+        <location filename="../ui/views/run_controller.cpp" line="573"/>
         <source>A hint for the next prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="651"/>
+        <location filename="../ui/views/run_controller.cpp" line="655"/>
         <source>Send hint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="652"/>
+        <location filename="../ui/views/run_controller.cpp" line="656"/>
         <source>Hold each candidate for approval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="653"/>
+        <location filename="../ui/views/run_controller.cpp" line="657"/>
         <source>Approve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="654"/>
+        <location filename="../ui/views/run_controller.cpp" line="658"/>
         <source>Reject</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="655"/>
+        <location filename="../ui/views/run_controller.cpp" line="659"/>
         <source>Pin the incumbent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="657"/>
+        <location filename="../ui/views/run_controller.cpp" line="661"/>
         <source>No run yet.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="632"/>
+        <location filename="../ui/views/run_controller.cpp" line="636"/>
         <source>Attempts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="633"/>
+        <location filename="../ui/views/run_controller.cpp" line="637"/>
         <source>Steering log</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="514"/>
+        <location filename="../ui/views/run_controller.cpp" line="515"/>
         <source>reading the key of %1 from %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="566"/>
+        <location filename="../ui/views/run_controller.cpp" line="567"/>
         <source>Resume</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="567"/>
+        <location filename="../ui/views/run_controller.cpp" line="568"/>
         <source>Go on with the next attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="568"/>
+        <location filename="../ui/views/run_controller.cpp" line="569"/>
         <source>Let the running attempt finish, then wait</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_controller.cpp" line="572"/>
+        <location filename="../ui/views/run_controller.cpp" line="573"/>
         <source>Hints go to a running run: start one first</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3021,92 +3026,92 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::RunMonitor</name>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="165"/>
+        <location filename="../ui/views/run_monitor.cpp" line="168"/>
         <source>%1/%2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="200"/>
+        <location filename="../ui/views/run_monitor.cpp" line="203"/>
         <source>pauses after its current attempt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="200"/>
+        <location filename="../ui/views/run_monitor.cpp" line="203"/>
         <source>resumed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="209"/>
+        <location filename="../ui/views/run_monitor.cpp" line="212"/>
         <source>stopping: its running evaluation is cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="243"/>
+        <location filename="../ui/views/run_monitor.cpp" line="246"/>
         <source>%1 of %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="248"/>
+        <location filename="../ui/views/run_monitor.cpp" line="251"/>
         <source>%1 of %2 attempts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="254"/>
+        <location filename="../ui/views/run_monitor.cpp" line="257"/>
         <source>%1 of %2 wall time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="258"/>
+        <location filename="../ui/views/run_monitor.cpp" line="261"/>
         <source>%1 elapsed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="270"/>
+        <location filename="../ui/views/run_monitor.cpp" line="273"/>
         <source>Resume task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="270"/>
+        <location filename="../ui/views/run_monitor.cpp" line="273"/>
         <source>Pause task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="276"/>
+        <location filename="../ui/views/run_monitor.cpp" line="279"/>
         <source>Budget</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="277"/>
+        <location filename="../ui/views/run_monitor.cpp" line="280"/>
         <source>Tasks in flight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="278"/>
+        <location filename="../ui/views/run_monitor.cpp" line="281"/>
         <source>Device pool</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="279"/>
+        <location filename="../ui/views/run_monitor.cpp" line="282"/>
         <source>Pause the selected task after its current attempt, or resume it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="280"/>
+        <location filename="../ui/views/run_monitor.cpp" line="283"/>
         <source>Stop task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="281"/>
+        <location filename="../ui/views/run_monitor.cpp" line="284"/>
         <source>Stop the selected task now; the others go on</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="282"/>
+        <location filename="../ui/views/run_monitor.cpp" line="285"/>
         <source>Hint to task</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/run_monitor.cpp" line="283"/>
+        <location filename="../ui/views/run_monitor.cpp" line="286"/>
         <source>Send the hint being written above to the selected task alone</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3114,47 +3119,47 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::SlotModel</name>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="157"/>
+        <location filename="../ui/models/run_models.cpp" line="156"/>
         <source>Slot</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="158"/>
+        <location filename="../ui/models/run_models.cpp" line="157"/>
         <source>State</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="159"/>
+        <location filename="../ui/models/run_models.cpp" line="158"/>
         <source>Doing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="160"/>
+        <location filename="../ui/models/run_models.cpp" line="159"/>
         <source>Measurements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="185"/>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
         <source>retired</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="185"/>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
         <source>busy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="185"/>
+        <location filename="../ui/models/run_models.cpp" line="184"/>
         <source>idle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="186"/>
+        <location filename="../ui/models/run_models.cpp" line="185"/>
         <source>out of the pool: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/models/run_models.cpp" line="184"/>
+        <location filename="../ui/models/run_models.cpp" line="183"/>
         <source>all cores</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3289,33 +3294,33 @@ Not recorded: a kernel typed here that does not build is no attempt, so it makes
 <context>
     <name>kope::ui::StudyPane</name>
     <message>
-        <location filename="../ui/views/study_pane.cpp" line="94"/>
-        <location filename="../ui/views/study_pane.cpp" line="122"/>
+        <location filename="../ui/views/study_pane.cpp" line="95"/>
+        <location filename="../ui/views/study_pane.cpp" line="128"/>
         <source>all arms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/study_pane.cpp" line="110"/>
+        <location filename="../ui/views/study_pane.cpp" line="116"/>
         <source>No study open. Run `kope study` and open its folder.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/study_pane.cpp" line="113"/>
+        <location filename="../ui/views/study_pane.cpp" line="119"/>
         <source>%1: policy %2 on %3, %4 to %5%6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/study_pane.cpp" line="116"/>
+        <location filename="../ui/views/study_pane.cpp" line="122"/>
         <source> (stopped before every arm ran)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/study_pane.cpp" line="120"/>
+        <location filename="../ui/views/study_pane.cpp" line="126"/>
         <source>Open study...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/views/study_pane.cpp" line="121"/>
+        <location filename="../ui/views/study_pane.cpp" line="127"/>
         <source>&amp;Operators of</source>
         <translation type="unfinished"></translation>
     </message>

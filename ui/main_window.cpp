@@ -406,6 +406,9 @@ void MainWindow::showProgress(const ProgressEvent& e) {
     case EvalProgress::Phase::Compiling:
       header_->setRunning(q(current_task_), evaluating_kernel_, phaseText("compiling"));
       break;
+    case EvalProgress::Phase::Waiting:
+      header_->setRunning(q(current_task_), evaluating_kernel_, phaseText("waiting"));
+      break;
     case EvalProgress::Phase::Testing:
     case EvalProgress::Phase::Timing:
       header_->setRunning(q(current_task_), evaluating_kernel_,

@@ -287,6 +287,14 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   rep.device = d.dev->name();
   rep.device_fingerprint = d.fingerprint;
   if (run.stopped()) return run.end_cancelled();
+  // On this machine's cores, evaluations go one after another in the order they came (kope/base/timing_slots.h).
+  std::optional<TimingSlots::Turn> turn;
+  if (d.dev->name() == "cpu") {
+    run.progress(EvalProgress::Phase::Waiting, 0, nullptr);
+    turn.emplace(TimingSlots::of("cpu").turn(run.cancel));
+    if (!*turn) return run.end_cancelled();
+    run.lap("waiting for its turn");
+  }
   run.progress(EvalProgress::Phase::Compiling, 0, nullptr);
   // The compile, the trusted side and the workers' set-up are side work on this machine's cores: where they would
   // share them with another evaluation's timed calls, they take turns (kope/base/timing_slots.h).
@@ -333,13 +341,6 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
       d.runner->open(rep.compile.artifact, prepared.builds, cases, options, rep.warnings);
   run.lap("workers set-up");
   side_work.release();
-  // On this machine's cores, evaluations are judged in the order they became ready (kope/base/timing_slots.h).
-  std::optional<TimingSlots::Turn> turn;
-  if (d.dev->name() == "cpu") {
-    turn.emplace(TimingSlots::of("cpu").turn(run.cancel));
-    if (!*turn) return run.end_cancelled();
-    run.lap("waiting for its turn");
-  }
   return run_cases(run, *session, prepared.goldens, *d.dev);
 }
 

@@ -36,6 +36,7 @@ constexpr Word kWords[] = {
     {"proposing", QT_TRANSLATE_NOOP("Status", "proposing")},
     {"held", QT_TRANSLATE_NOOP("Status", "held for approval")},
     {"compiling", QT_TRANSLATE_NOOP("Status", "compiling")},
+    {"waiting", QT_TRANSLATE_NOOP("Status", "waiting for its turn")},
     {"testing", QT_TRANSLATE_NOOP("Status", "testing")},
     {"timing", QT_TRANSLATE_NOOP("Status", "timing")},
     {"paused", QT_TRANSLATE_NOOP("Status", "paused")},

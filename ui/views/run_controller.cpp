@@ -600,6 +600,9 @@ void RunController::showProgress(const QString& task, const ProgressEvent& e) {
       break;
     case EvalProgress::Phase::Compiled:
       break;
+    case EvalProgress::Phase::Waiting:
+      showPhase(task, phaseText("waiting"));
+      break;
     case EvalProgress::Phase::Testing:
     case EvalProgress::Phase::Timing:
       showPhase(task, tr("%1 case %2 of %3 (%4)")

@@ -159,6 +159,9 @@ void RunMonitor::progress(const std::string& task, const ProgressEvent& e) {
     case EvalProgress::Phase::Compiling:
       in_flight_->setPhase(task, "compiling");
       break;
+    case EvalProgress::Phase::Waiting:
+      in_flight_->setPhase(task, "waiting");
+      break;
     case EvalProgress::Phase::Testing:
     case EvalProgress::Phase::Timing:
       in_flight_->setPhase(task, e.phase == EvalProgress::Phase::Testing ? "testing" : "timing",

@@ -95,13 +95,13 @@ class TimingSlots {
   };
   Side side(const CancelToken* cancel = nullptr);
 
-  // One evaluation's cases, from the first worker start to the last timed call: evaluations ready to be judged
-  // go in the order they became ready, at most as many at once as the pool has slots in service. Without it,
-  // evaluations that became ready together shared the machine call by call and all ended late together: with
-  // `--jobs 4` and a fixed model latency the tasks stayed in step, all evaluating at once and then all waiting
-  // for the model at once (issue 19's pace). One after another, the first ends as soon as it would alone, its
-  // task asks the model again while the next one is judged, and the tasks fall out of step. A thread's nested
-  // Turns count once. An empty Turn when `cancel` fires while it waits.
+  // One evaluation on this machine's cores, from its compile to its last timed call: evaluations go one after
+  // another in the order they came, at most as many at once as the pool has slots in service. Shared call by call
+  // instead, evaluations that came together all ended late together: with `--jobs 4` and a fixed model latency
+  // the tasks stayed in step, all evaluating at once and then all waiting for the model at once (issue 19's
+  // pace). One after another, the first ends as soon as it would alone, its task asks the model again while the
+  // next one is judged, and the tasks fall out of step. Little is lost on one slot, where side work and timing
+  // take turns anyway. A thread's nested Turns count once. An empty Turn when `cancel` fires while it waits.
   class Turn {
    public:
     Turn() = default;
