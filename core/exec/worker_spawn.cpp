@@ -159,10 +159,6 @@ std::unique_ptr<SandboxChild> local_spawn(const SandboxSpec& spec) {
   return child;
 }
 
-}  // namespace
-
-namespace {
-
 // The thread every worker is started from: it lives as long as the process. A child dies with the thread that
 // forked it (PR_SET_PDEATHSIG), and a held baseline worker (judge.cpp) serves later evaluations on other
 // threads: started from a task's thread, it was killed when that task ended, in the middle of another task's

@@ -42,6 +42,48 @@ static inline kope_tensor kope_view(const kope_tensor& t, std::initializer_list<
   return v;
 }
 
+// Device memory kept in `block` across calls and grown when a call needs more than `have` bytes; false when
+// aclrtMalloc fails.
+static inline bool kope_grow(void*& block, uint64_t& have, uint64_t need) {
+  if (need <= have) return true;
+  if (block) aclrtFree(block);
+  block = nullptr;
+  have = 0;
+  if (aclrtMalloc(&block, need, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return false;
+  have = need;
+  return true;
+}
+
+// Scratch device memory of the library source, apart from the operator's workspace (kept across calls); nullptr
+// when it cannot be had.
+static inline void* kope_scratch(uint64_t need) {
+  static void* block = nullptr;
+  static uint64_t have = 0;
+  return kope_grow(block, have, need) ? block : nullptr;
+}
+
+// An fp32 value in device memory, for an operator that takes a scalar as a one-element tensor: written only when
+// the value changes, so a timed call copies nothing. nullptr when it cannot be had.
+static inline void* kope_device_float(float value) {
+  static void* block = nullptr;
+  static uint64_t have = 0;
+  static bool written = false;
+  static float now = 0;
+  if (!kope_grow(block, have, sizeof(float))) {
+    std::fprintf(stderr, "aclrtMalloc of a scalar's device copy failed\n");
+    return nullptr;
+  }
+  if (!written || now != value) {
+    written = aclrtMemcpy(block, sizeof value, &value, sizeof value, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS;
+    if (!written) {
+      std::fprintf(stderr, "aclrtMemcpy of a scalar to the device failed\n");
+      return nullptr;
+    }
+    now = value;
+  }
+  return block;
+}
+
 // The second phase with its workspace (device memory, kept across calls and grown when a call asks for more).
 static int kope_run(aclnnStatus st, uint64_t ws, aclOpExecutor* ex, void* stream,
                     aclnnStatus (*op)(void*, uint64_t, aclOpExecutor*, aclrtStream), const char* name) {
@@ -51,13 +93,7 @@ static int kope_run(aclnnStatus st, uint64_t ws, aclOpExecutor* ex, void* stream
     std::fprintf(stderr, "%sGetWorkspaceSize: %d\n", name, st);
     return st;
   }
-  if (ws > have) {
-    if (workspace) aclrtFree(workspace);
-    workspace = nullptr;
-    have = 0;
-    if (aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 207001;
-    have = ws;
-  }
+  if (!kope_grow(workspace, have, ws)) return 207001;
   st = op(ws ? workspace : nullptr, ws, ex, stream);
   if (st != ACLNN_SUCCESS) std::fprintf(stderr, "%s: %d\n", name, st);
   return st;

@@ -12,15 +12,9 @@
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
-  static void* step_dev = nullptr;  // the step as a one-element FLOAT32 tensor
-  static float step_now = -1;
-  const float step = static_cast<float>(kope_attr_or(a, "step", 1));
-  if (!step_dev && aclrtMalloc(&step_dev, sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 207001;
+  void* step_dev = kope_device_float(static_cast<float>(kope_attr_or(a, "step", 1)));  // a one-element FLOAT32 tensor
+  if (!step_dev) return 207001;
   int rc = ACL_SUCCESS;
-  if (step != step_now) {
-    rc = aclrtMemcpy(step_dev, sizeof step, &step, sizeof step, ACL_MEMCPY_HOST_TO_DEVICE);
-    step_now = rc == ACL_SUCCESS ? step : -1;
-  }
   const size_t bytes = a->inputs[0].numel * (a->inputs[0].dtype == KOPE_F32 ? 4 : 2);
   for (int i = 0; i < 3 && rc == ACL_SUCCESS; ++i)
     rc = aclrtMemcpy(a->outputs[i].data, bytes, a->inputs[i].data, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE);

@@ -13,8 +13,6 @@
 #include "aclnnop/aclnn_apply_rotary_pos_emb.h"
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
-  static void* scratch = nullptr;  // cos then sin, each [B, S, 1, D], kept across calls and grown
-  static size_t have = 0;
   const kope_tensor &q = a->inputs[0], &k = a->inputs[1];
   const int64_t B = q.shape[0], S = q.shape[1], D = q.shape[3];
   if (D != 64 && D != 128) {
@@ -22,14 +20,8 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
     return ACLNN_ERR_PARAM_INVALID;
   }
   const size_t elem = q.dtype == KOPE_F32 ? 4 : 2, table = S * D * elem, need = 2 * B * table;
-  if (need > have) {
-    if (scratch) aclrtFree(scratch);
-    scratch = nullptr;
-    have = 0;
-    if (aclrtMalloc(&scratch, need, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 207001;
-    have = need;
-  }
-  char* tables = static_cast<char*>(scratch);
+  char* tables = static_cast<char*>(kope_scratch(need));  // cos then sin, each [B, S, 1, D]
+  if (!tables) return 207001;
   int rc = aclrtMemcpy(a->outputs[0].data, q.numel * elem, q.data, q.numel * elem, ACL_MEMCPY_DEVICE_TO_DEVICE);
   if (rc == ACL_SUCCESS)
     rc = aclrtMemcpy(a->outputs[1].data, k.numel * elem, k.data, k.numel * elem, ACL_MEMCPY_DEVICE_TO_DEVICE);

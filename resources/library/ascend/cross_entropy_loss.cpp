@@ -11,18 +11,11 @@
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
-  static void* scratch = nullptr;  // zlossOut [1] and lseForZlossOut [N], kept across calls and grown
-  static uint64_t have = 0;
   const kope_tensor& x = a->inputs[0];
   const int64_t N = x.shape[0];
   const uint64_t need = (N + 1) * 4;
-  if (need > have) {
-    if (scratch) aclrtFree(scratch);
-    scratch = nullptr;
-    have = 0;
-    if (aclrtMalloc(&scratch, need, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 207001;
-    have = need;
-  }
+  void* scratch = kope_scratch(need);  // zlossOut [1] and lseForZlossOut [N]
+  if (!scratch) return 207001;
   kope_tensor zl = x, lse = x;  // the input's dtype, as the page wants
   zl.data = scratch;
   lse.data = static_cast<char*>(scratch) + 4;

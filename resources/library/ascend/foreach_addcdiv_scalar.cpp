@@ -3,7 +3,6 @@
 // two-phase call
 // (https://www.hiascend.com/document/detail/zh/canncommercial/81RC1/apiref/aolapi/context/aclnnForeachAddcdivScalar.md),
 // built by the Ascend device's "library" mode and linked with -lopapi -lnnopbase -lascendcl.
-#include <cmath>
 #include "kope_aclnn.h"
 #include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
 
@@ -14,15 +13,8 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const int L = a->n_outputs;
   // The scalar is an aclTensor the operator hands its kernel as an input, so it lives in device memory (torch_npu's
   // op-plugin copies it there too); it is written only when the value changes, so a timed call copies nothing.
-  static void* dvalue = nullptr;
-  static float have = NAN;
-  const float value = static_cast<float>(kope_attr_or(a, "value", 1.0));
-  if (!dvalue && aclrtMalloc(&dvalue, sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 207001;
-  if (!(value == have)) {
-    const aclError e = aclrtMemcpy(dvalue, sizeof(float), &value, sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE);
-    if (e != ACL_SUCCESS) return e;
-    have = value;
-  }
+  void* dvalue = kope_device_float(static_cast<float>(kope_attr_or(a, "value", 1.0)));
+  if (!dvalue) return 207001;
   const int64_t one = 1;
   aclTensor* scalar = aclCreateTensor(&one, 1, ACL_FLOAT, &one, 0, ACL_FORMAT_ND, &one, 1, dvalue);
   aclTensorList* x1 = kope_acl_list(a->inputs, L);
