@@ -333,25 +333,26 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
   }
 }
 
-// aclnnForeachNorm's Atlas A2/A3 kernel computes only ord 1 and 2 (any other p gives the 2-norm): the baseline
-// refuses ord 3, so that case is timed against the naive baseline, while an ord 1 case still runs the operator.
-TEST(AscendLibrary, ForeachNormLeavesOrdersOtherThanOneAndTwoToTheNaiveBaseline) {
+namespace {
+// The task's shipped Ascend kernel on the fake board over two cases: `refused`, which the library refuses (161002)
+// and is timed against the naive baseline, and `taken`, which runs the operator and matches the golden.
+void expect_refused_and_taken(const std::string& task, const std::string& refused, const std::string& taken) {
   register_fake_board();
   test::TempDir tmp;
   Evaluator ev{EvalPaths::under(tmp / "ws")};
-  const Task& t = *all_tasks().find("foreach_norm");
+  const Task& t = *all_tasks().find(task);
   auto ks = embedded_candidates(t.name, "ascend");
   ASSERT_FALSE(ks.empty());
   EvalOptions o;
   o.device = "ascend-board";
-  o.cases = {"special_zero", "l3_n1000_ord1"};
+  o.cases = {refused, taken};
   o.warmup = 0;
   o.reps = 2;
   EvalReport r = ev.evaluate(t, ks.front().source, ks.front().name, o);
   ASSERT_TRUE(r.correct()) << r.status() << " " << (r.errors.empty() ? "" : r.errors.front());
   ASSERT_EQ(r.cases.size(), 2u);
   for (const CaseResult& c : r.cases) {
-    if (c.name == "special_zero") {
+    if (c.name == refused) {
       EXPECT_EQ(c.baseline, "naive") << c.library_message;
       EXPECT_NE(c.library_message.find("the library returned 161002"), std::string::npos) << c.library_message;
       EXPECT_TRUE(c.library_ns.empty());
@@ -361,34 +362,18 @@ TEST(AscendLibrary, ForeachNormLeavesOrdersOtherThanOneAndTwoToTheNaiveBaseline)
     }
   }
 }
+}  // namespace
+
+// aclnnForeachNorm's Atlas A2/A3 kernel computes only ord 1 and 2 (any other p gives the 2-norm): the baseline
+// refuses ord 3, so that case is timed against the naive baseline, while an ord 1 case still runs the operator.
+TEST(AscendLibrary, ForeachNormLeavesOrdersOtherThanOneAndTwoToTheNaiveBaseline) {
+  expect_refused_and_taken("foreach_norm", "special_zero", "l3_n1000_ord1");
+}
 
 // aclnnDynamicQuant takes x in FLOAT16 and BFLOAT16 only: its first phase refuses the task's fp32 cases (161002),
 // which are then timed against the naive baseline, while an fp16 case runs the operator.
 TEST(AscendLibrary, DynamicQuantLeavesFp32CasesToTheNaiveBaseline) {
-  register_fake_board();
-  test::TempDir tmp;
-  Evaluator ev{EvalPaths::under(tmp / "ws")};
-  const Task& t = *all_tasks().find("dynamic_quant");
-  auto ks = embedded_candidates(t.name, "ascend");
-  ASSERT_FALSE(ks.empty());
-  EvalOptions o;
-  o.device = "ascend-board";
-  o.cases = {"m1_k1", "m3_k7_fp16"};
-  o.warmup = 0;
-  o.reps = 2;
-  EvalReport r = ev.evaluate(t, ks.front().source, ks.front().name, o);
-  ASSERT_TRUE(r.correct()) << r.status() << " " << (r.errors.empty() ? "" : r.errors.front());
-  ASSERT_EQ(r.cases.size(), 2u);
-  for (const CaseResult& c : r.cases) {
-    if (c.name == "m1_k1") {
-      EXPECT_EQ(c.baseline, "naive") << c.library_message;
-      EXPECT_NE(c.library_message.find("the library returned 161002"), std::string::npos) << c.library_message;
-      EXPECT_TRUE(c.library_ns.empty());
-    } else {
-      EXPECT_EQ(c.baseline, "library") << c.name << ": " << c.library_message;
-      EXPECT_EQ(c.library_correct, std::optional<bool>(true)) << c.name << ": " << c.library_message;
-    }
-  }
+  expect_refused_and_taken("dynamic_quant", "m1_k1", "m3_k7_fp16");
 }
 
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
