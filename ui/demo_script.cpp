@@ -144,8 +144,19 @@ const char* demoRunJobs(Demo& d, const QString& task) {
   waitFor([&] { return timing() || finished > 0; });
   d.shot("run_jobs_large");
   if (!waitFor([&] { return finished > 0; })) return "the two-task run did not finish";
-  QObject::disconnect(finished_c);
   d.shot("run_jobs_done");
+  // One timing slot: the tasks' evaluations take turns, and the one behind says so.
+  run->devicesEdit()->setText("cpu");
+  finished = 0;
+  run->startButton()->click();
+  auto waiting = [&] {
+    for (const InFlightRow& r : rows->rows())
+      if (r.phase == "waiting" && !r.finished) return true;
+    return false;
+  };
+  if (waitFor([&] { return waiting() || finished > 0; }) && waiting()) d.shot("run_jobs_waiting");
+  if (!waitFor([&] { return finished > 0; })) return "the one-slot run did not finish";
+  QObject::disconnect(finished_c);
   d.w.resize(before);
   run->jobsBox()->setValue(1);
   run->devicesEdit()->setText("cpu");
