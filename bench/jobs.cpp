@@ -3,10 +3,14 @@
 // shipped kernel of the task in the prompt. For each latency and each N it prints attempts per minute, the share
 // of wall time with at least one evaluation running, the tokens spent, and, for the same shipped kernels, the
 // speedup measured at N beside the one measured alone (--jobs 1) with whether it lies in the alone interval: the
-// union of the kernel's intervals over every --jobs 1 run of any latency (so --latency 20,2 gives two alone runs,
-// and each alone run is checked against the other as the control).
+// union of the kernel's intervals over every --jobs 1 run of any latency, and over --alone R more runs at --jobs 1
+// with no model latency (cheap: nothing but the evaluations), half before the sweep and half after it, so that the
+// alone reference brackets the machine's drift. Each alone run is checked against the others as the control: how
+// often a kernel leaves the interval with nothing beside it. The shift is what interference would move: the median
+// over kernels of speedup / the kernel's alone speedup (geometric mean over the other alone runs), with a 95%
+// bootstrap interval over kernels.
 //
-//   bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]
+//   bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--alone 2] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]
 //
 // Builds and goldens are made once, untimed, in a warm-up workspace whose caches every measured run starts from
 // (hard links), so each run's figure is the loop's own pace. Run it on a machine with nothing else running.
@@ -21,6 +25,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,6 +48,7 @@ namespace {
 struct Options {
   std::vector<double> latencies = {20, 2};
   std::vector<int> jobs = {1, 2, 4, 8};
+  int alone = 2;  // more --jobs 1 runs with no model latency, for the alone reference
   std::vector<std::string> tasks;  // empty: the tasks of `levels`
   std::string levels = "1,2";
   int attempts = 1;
@@ -61,10 +67,10 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 constexpr const char* kUsage =
-    "usage: bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]\n"
+    "usage: bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--alone 2] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]\n"
     "  runs kope run --policy llm --jobs N against a scripted model server with a fixed reply latency (tens of\n"
     "  minutes at the defaults); prints attempts per minute, the share of wall time evaluating, tokens, and each\n"
-    "  speedup beside the one measured alone\n";
+    "  speedup beside the one measured alone (every --jobs 1 run, and --alone R more with no model latency)\n";
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -82,6 +88,8 @@ Options parse(int argc, char** argv) {
     } else if (k == "--jobs") {
       o.jobs.clear();
       for (const auto& x : split(v)) o.jobs.push_back(std::stoi(x));
+    } else if (k == "--alone") {
+      o.alone = std::stoi(v);
     } else if (k == "--tasks") {
       o.tasks = split(v);
     } else if (k == "--levels") {
@@ -147,6 +155,7 @@ ProcessResult run_kope(const std::vector<std::string>& args) {
 
 // One measured run: attempts, seconds, tokens, evaluation-busy share and each kernel's speedup and interval.
 struct Measured {
+  std::string name;  // "latency 20 s, --jobs 4", "alone 1"
   int jobs = 0;
   double seconds = 0, busy_share = 0;
   int attempts = 0;
@@ -191,9 +200,9 @@ void link_caches(const fs::path& from, const fs::path& to) {
 }
 
 Measured run_once(const Options& o, const std::string& tasks, const fs::path& warm, const fs::path& root,
-                  double latency, int jobs) {
+                  double latency, int jobs, const std::string& folder) {
   Model model(latency);
-  const fs::path ws = root / ("lat" + std::to_string(static_cast<int>(latency)) + "-jobs" + std::to_string(jobs));
+  const fs::path ws = root / folder;
   fs::remove_all(ws);
   link_caches(warm, ws);
   const auto t0 = std::chrono::steady_clock::now();
@@ -203,6 +212,7 @@ Measured run_once(const Options& o, const std::string& tasks, const fs::path& wa
   if (!o.device.empty()) args.insert(args.end(), {"--device", o.device});
   const ProcessResult pr = run_kope(args);
   Measured m;
+  m.name = folder;
   m.jobs = jobs;
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!pr.started || pr.timed_out || pr.term_signal || pr.out.empty())
@@ -252,12 +262,35 @@ Intervals alone_intervals(const std::vector<const Measured*>& alone) {
   return out;
 }
 
+// Each kernel's alone speedup: the geometric mean of its speedups over `alone`.
+std::map<std::string, double> alone_speedups(const std::vector<const Measured*>& alone) {
+  std::map<std::string, std::pair<double, int>> sum;
+  for (const Measured* m : alone)
+    for (const auto& [k, s] : m->speedups)
+      if (s[0] > 0) {
+        sum[k].first += std::log(s[0]);
+        ++sum[k].second;
+      }
+  std::map<std::string, double> out;
+  for (const auto& [k, v] : sum) out[k] = std::exp(v.first / v.second);
+  return out;
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 struct Agreement {
   int compared = 0, inside = 0, above = 0, below = 0;
-  double median_ratio = 0;  // median of speedup / the interval's midpoint
+  double shift = 0, shift_low = 0, shift_high = 0;  // median over kernels of speedup / alone speedup, 95% interval
 };
 
-Agreement agreement(const Measured& m, const Intervals& ref) {
+Agreement agreement(const Measured& m, const std::vector<const Measured*>& alone) {
+  const Intervals ref = alone_intervals(alone);
+  const std::map<std::string, double> centre = alone_speedups(alone);
   Agreement g;
   std::vector<double> ratios;
   for (const auto& [k, s] : m.speedups) {
@@ -267,36 +300,66 @@ Agreement agreement(const Measured& m, const Intervals& ref) {
     g.inside += s[0] >= it->second.first && s[0] <= it->second.second;
     g.above += s[0] > it->second.second;
     g.below += s[0] < it->second.first;
-    const double mid = (it->second.first + it->second.second) / 2;
-    if (mid > 0) ratios.push_back(s[0] / mid);
+    if (auto c = centre.find(k); c != centre.end()) ratios.push_back(s[0] / c->second);
   }
-  std::sort(ratios.begin(), ratios.end());
-  g.median_ratio = ratios.empty() ? 0 : ratios[ratios.size() / 2];
+  if (ratios.empty()) return g;
+  g.shift = median_of(ratios);
+  // Bootstrap over kernels: which kernels ran is the sample, so the interval says how far the median could move.
+  std::mt19937_64 rng(0x6a6f6273);
+  std::uniform_int_distribution<std::size_t> pick(0, ratios.size() - 1);
+  std::vector<double> medians, draw(ratios.size());
+  for (int r = 0; r < 2000; ++r) {
+    for (double& d : draw) d = ratios[pick(rng)];
+    medians.push_back(median_of(draw));
+  }
+  std::sort(medians.begin(), medians.end());
+  g.shift_low = medians[50];
+  g.shift_high = medians[1949];
   return g;
 }
 
-// all[first, last) are one latency's runs; `all` holds every run of every latency: speedups do not depend on
-// the model's latency, so every --jobs 1 run is an alone measurement. A --jobs 1 run is checked against the other
-// alone runs (the control: how often the same kernels alone leave the interval); any other against all of them.
-void print(double latency, const std::vector<Measured>& all, std::size_t first, std::size_t last) {
+void print_row(const Measured& m, const std::vector<const Measured*>& alone, double apm1, const char* label) {
+  std::vector<const Measured*> ref;
+  for (const Measured* a : alone)
+    if (a != &m) ref.push_back(a);
+  const Agreement g = agreement(m, ref);
+  const double apm = m.attempts / (m.seconds / 60);
+  char vs1[32] = "";
+  if (apm1 > 0) std::snprintf(vs1, sizeof vs1, "%.2fx", apm / apm1);
+  std::printf("%8s %9d %9.1f %12.2f %9s %9.0f%% %10lld %8d of %-3d %5d/%-4d %7.3f [%.3f, %.3f]%s\n", label,
+              m.attempts, m.seconds, apm, vs1, m.busy_share * 100,
+              static_cast<long long>(m.tokens), g.inside, g.compared, g.above, g.below, g.shift, g.shift_low,
+              g.shift_high, ref.empty() ? "  (no other alone run)" : "");
+}
+
+constexpr const char* kHeader = "%8s %9s %9s %12s %9s %10s %10s %14s %10s %24s\n";
+
+std::vector<const Measured*> alone_runs(const std::vector<Measured>& all) {
   std::vector<const Measured*> alone;
   for (const Measured& m : all)
     if (m.jobs == 1) alone.push_back(&m);
+  return alone;
+}
+
+// all[first, last) are one latency's runs; `all` holds every run: speedups do not depend on the model's latency, so
+// every --jobs 1 run is an alone measurement. Each run is checked against the alone runs other than itself.
+void print(double latency, const std::vector<Measured>& all, std::size_t first, std::size_t last) {
+  const std::vector<const Measured*> alone = alone_runs(all);
   const double apm1 = all[first].attempts / (all[first].seconds / 60);
-  std::printf("\nlatency %.0f s (the alone interval: %zu --jobs 1 runs)\n%6s %9s %9s %12s %9s %10s %10s %14s %12s %14s\n",
-              latency, alone.size(), "jobs", "attempts", "seconds", "attempts/min", "vs jobs1", "eval busy", "tokens",
-              "speedups in CI", "above/below", "median ratio");
-  for (std::size_t i = first; i < last; ++i) {
-    const Measured& m = all[i];
-    std::vector<const Measured*> ref;
-    for (const Measured* a : alone)
-      if (a != &m) ref.push_back(a);
-    const Agreement g = agreement(m, alone_intervals(ref));
-    const double apm = m.attempts / (m.seconds / 60);
-    std::printf("%6d %9d %9.1f %12.2f %8.2fx %9.0f%% %10lld %8d of %d %7d/%-4d %13.3f%s\n", m.jobs, m.attempts,
-                m.seconds, apm, apm / apm1, m.busy_share * 100, static_cast<long long>(m.tokens), g.inside,
-                g.compared, g.above, g.below, g.median_ratio, ref.empty() ? "  (no other alone run)" : "");
-  }
+  std::printf("\nlatency %.0f s (the alone reference: %zu --jobs 1 runs)\n", latency, alone.size());
+  std::printf(kHeader, "jobs", "attempts", "seconds", "attempts/min", "vs jobs1", "eval busy", "tokens",
+              "speedups in CI", "above/below", "shift vs alone [95%]");
+  for (std::size_t i = first; i < last; ++i) print_row(all[i], alone, apm1, std::to_string(all[i].jobs).c_str());
+}
+
+// The control: each alone run without model latency against the other alone runs.
+void print_control(const std::vector<Measured>& all) {
+  const std::vector<const Measured*> alone = alone_runs(all);
+  std::printf("\nthe control: each --jobs 1 run with no model latency against the other alone runs\n");
+  std::printf(kHeader, "run", "attempts", "seconds", "attempts/min", "", "eval busy", "tokens", "speedups in CI",
+              "above/below", "shift vs alone [95%]");
+  for (const Measured& m : all)
+    if (m.name.rfind("alone", 0) == 0) print_row(m, alone, 0, m.name.c_str());
 }
 
 }  // namespace
@@ -316,10 +379,18 @@ int main(int argc, char** argv) {
     if (!w.started || w.timed_out || w.term_signal) throw Error("warm-up failed: " + w.describe() + ": " + w.err);
     std::vector<Measured> all;  // every run, in order
     std::vector<std::pair<std::size_t, std::size_t>> spans;  // per latency: [first, last) in `all`
+    auto alone_run = [&](int k) {
+      all.push_back(run_once(o, tasks, warm, root, 0, 1, "alone" + std::to_string(k)));
+      std::printf("  alone %d (--jobs 1, no model latency): %d attempts in %.1f s\n", k, all.back().attempts,
+                  all.back().seconds);
+      std::fflush(stdout);
+    };
+    for (int k = 1; k <= (o.alone + 1) / 2; ++k) alone_run(k);
     for (double latency : o.latencies) {
       spans.push_back({all.size(), all.size()});
       for (int jobs : o.jobs) {
-        all.push_back(run_once(o, tasks, warm, root, latency, jobs));
+        all.push_back(run_once(o, tasks, warm, root, latency, jobs,
+                               "lat" + std::to_string(static_cast<int>(latency)) + "-jobs" + std::to_string(jobs)));
         spans.back().second = all.size();
         const Measured& m = all.back();
         std::printf("  latency %.0f s, --jobs %d: %d attempts in %.1f s (server saw %d requests at once at most)\n",
@@ -327,8 +398,10 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
       }
     }
+    for (int k = (o.alone + 1) / 2 + 1; k <= o.alone; ++k) alone_run(k);
     for (std::size_t i = 0; i < o.latencies.size(); ++i)
       print(o.latencies[i], all, spans[i].first, spans[i].second);
+    if (o.alone > 0) print_control(all);
     if (o.keep.empty()) fs::remove_all(root);
     return 0;
   } catch (const std::exception& e) {
