@@ -302,7 +302,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "weight_quant_batch_matmul", "foreach_addcdiv_scalar", "foreach_norm", "swi_glu",
                                  "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter", "apply_rotary_pos_emb",
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
-                                 "grid_sampler_3d", "resize_bilinear"}) {
+                                 "grid_sampler_3d", "resize_bilinear", "transpose"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -310,11 +310,13 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
     o.device = "ascend-board";
     // Where the operator refuses a task's first small cases (they go to the naive baseline), the first it takes;
     // for scatter, a case with duplicate indices, and for resize_bilinear one that is no identity (their first
-    // cases, 1x1x1 and 1x1 to 1x1, cannot tell a wrong index or coordinate rule).
+    // cases, 1x1x1 and 1x1 to 1x1, cannot tell a wrong index or coordinate rule); for the L3 tasks a small case
+    // that a wrong rule would fail, not their first (often a single element).
     const std::map<std::string, std::string> taken = {{"apply_rotary_pos_emb", "b2_s33_n4_h32"},
                                                        {"dynamic_quant", "m3_k7_fp16"},
                                                        {"scatter", "a3_r10_j40_b1_dups"},
-                                                       {"resize_bilinear", "n1_c3_5x7_to_9x11"}};
+                                                       {"resize_bilinear", "n1_c3_5x7_to_9x11"},
+                                                       {"transpose", "d2_3_5_7_mixed"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;

@@ -1,0 +1,68 @@
+// More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
+// aclnnPermute, each the documented two-phase pair with the signatures of the include/aclnnop headers beside this file.
+// The first phase checks what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes) and
+// refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); the data are
+// computed on the host: values that are only moved, in any dtype the page lists; arithmetic in fp32 or double with one
+// rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them). Each run tells the
+// fake runtime it launched a kernel named after the operator's AI Core kernel, so the fake msprof times it;
+// FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_permute.h"
+#include "fake_opapi_common.h"
+
+namespace {
+
+int64_t rank(const aclTensor* t) { return static_cast<int64_t>(t->dims.size()); }
+
+// Row-major strides of dims.
+std::vector<int64_t> strides_of(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (int64_t k = static_cast<int64_t>(dims.size()) - 2; k >= 0; --k) s[k] = s[k + 1] * dims[k + 1];
+  return s;
+}
+
+}  // namespace
+
+extern "C" {
+
+// torch.permute(self, dims).contiguous(): out's axis k is self's axis dims[k] (a negative axis counts from the end),
+// so out.shape[k] = self.shape[dims[k]]. self and out of one dtype among those the page lists for Atlas A2/A3, rank
+// at most 8; dims a permutation of self's axes. Values are moved, not computed: any element size.
+aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* ws,
+                                         aclOpExecutor** ex) {
+  if (!self || !dims || !out) return ACLNN_ERR_PARAM_NULLPTR;
+  const int64_t nd = rank(self), size = elem_bytes(self->dtype);
+  if (size == 0 || out->dtype != self->dtype || nd > 8 || rank(out) != nd ||
+      static_cast<int64_t>(dims->values.size()) != nd)
+    return ACLNN_ERR_PARAM_INVALID;
+  std::vector<int64_t> perm(nd);
+  std::vector<bool> seen(nd, false);
+  for (int64_t k = 0; k < nd; ++k) {
+    const int64_t d = dims->values[k] < 0 ? dims->values[k] + nd : dims->values[k];
+    if (d < 0 || d >= nd || seen[d] || out->dims[k] != self->dims[d]) return ACLNN_ERR_PARAM_INVALID;
+    seen[d] = true;
+    perm[k] = d;
+  }
+  return make("Transpose", 0, [=](void*) {
+    const std::vector<int64_t> is = strides_of(self->dims);
+    std::vector<int64_t> pos(nd, 0);
+    const char* src = static_cast<const char*>(self->data) + self->offset * size;
+    char* dst = static_cast<char*>(out->data) + out->offset * size;
+    for (int64_t o = 0; o < out->numel(); ++o) {
+      int64_t i = 0;
+      for (int64_t k = 0; k < nd; ++k) i += pos[k] * is[perm[k]];
+      std::memcpy(dst + o * size, src + i * size, size);
+      for (int64_t k = nd - 1; k >= 0 && ++pos[k] == out->dims[k]; --k) pos[k] = 0;
+    }
+  }, ws, ex);
+}
+aclnnStatus aclnnPermute(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+}  // extern "C"
