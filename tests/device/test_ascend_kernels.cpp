@@ -302,7 +302,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "weight_quant_batch_matmul", "foreach_addcdiv_scalar", "foreach_norm", "swi_glu",
                                  "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter", "apply_rotary_pos_emb",
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
-                                 "grid_sampler_3d", "resize_bilinear", "transpose"}) {
+                                 "grid_sampler_3d", "resize_bilinear", "transpose", "top_k"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -316,7 +316,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"dynamic_quant", "m3_k7_fp16"},
                                                        {"scatter", "a3_r10_j40_b1_dups"},
                                                        {"resize_bilinear", "n1_c3_5x7_to_9x11"},
-                                                       {"transpose", "d2_3_5_7_mixed"}};
+                                                       {"transpose", "d2_3_5_7_mixed"},
+                                                       {"top_k", "r7_n33_k33_full"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;

@@ -1,11 +1,11 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
-// aclnnPermute, each the documented two-phase pair with the signatures of the include/aclnnop headers beside this file.
-// The first phase checks what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes) and
-// refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); the data are
-// computed on the host: values that are only moved, in any dtype the page lists; arithmetic in fp32 or double with one
-// rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them). Each run tells the
-// fake runtime it launched a kernel named after the operator's AI Core kernel, so the fake msprof times it;
-// FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnPermute and aclnnTopk, each the documented two-phase pair with the signatures of the include/aclnnop headers
+// beside this file. The first phase checks what the documentation says it checks (null pointers, dtypes, ranks, shapes,
+// attributes) and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says
+// what); the data are computed on the host: values that are only moved, in any dtype the page lists; arithmetic in fp32
+// or double with one rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them).
+// Each run tells the fake runtime it launched a kernel named after the operator's AI Core kernel, so the fake msprof
+// times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +15,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_topk.h"
 #include "fake_opapi_common.h"
 
 namespace {
@@ -64,5 +65,48 @@ aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArra
   }, ws, ex);
 }
 aclnnStatus aclnnPermute(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// The k largest (largest) or smallest elements of self along dim, in descending (ascending) order; indicesOut their
+// INT64 positions along dim. self of rank 1..8 (the fake takes FLOAT, FLOAT16 and BFLOAT16, which it copies bit
+// for bit), k in [0, self.size(dim)], dim in [-rank, rank), sorted true (the page: false is not supported yet);
+// valuesOut of self's dtype and shape but k along dim, indicesOut INT64 of that shape. Equal elements come in index
+// order; NaN ranks above every number (below, for smallest), as torch orders it on the CPU: the page says nothing of
+// NaN, so this is the fake's assumption.
+aclnnStatus aclnnTopkGetWorkspaceSize(const aclTensor* self, int64_t k, int64_t dim, bool largest, bool sorted,
+                                      aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* ws, aclOpExecutor** ex) {
+  if (!self || !valuesOut || !indicesOut) return ACLNN_ERR_PARAM_NULLPTR;
+  const int64_t nd = rank(self), d = dim < 0 ? dim + nd : dim;
+  if (!is_real(self) || valuesOut->dtype != self->dtype || indicesOut->dtype != ACL_INT64 || nd < 1 || nd > 8 ||
+      d < 0 || d >= nd || !sorted || k < 0 || k > self->dims[d])
+    return ACLNN_ERR_PARAM_INVALID;
+  std::vector<int64_t> want = self->dims;
+  want[d] = k;
+  if (valuesOut->dims != want || indicesOut->dims != want) return ACLNN_ERR_PARAM_INVALID;
+  return make("TopKV2", 0, [=](void*) {
+    const int64_t N = self->dims[d], inner = strides_of(self->dims)[d], outer = self->numel() / (N * inner);
+    const int64_t size = elem_bytes(self->dtype);
+    std::vector<int64_t> idx(N);
+    auto first = [&](int64_t base) {
+      return [=](int64_t p, int64_t q) {
+        const float a = real_at(self, base + p * inner), b = real_at(self, base + q * inner);
+        if (std::isnan(a) != std::isnan(b)) return std::isnan(a) == largest;
+        if (!std::isnan(a) && a != b) return largest ? a > b : a < b;
+        return p < q;
+      };
+    };
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t base = o * N * inner + i, obase = o * k * inner + i;
+        std::iota(idx.begin(), idx.end(), 0);
+        std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), first(base));
+        for (int64_t j = 0; j < k; ++j) {
+          std::memcpy(static_cast<char*>(valuesOut->data) + (valuesOut->offset + obase + j * inner) * size,
+                      static_cast<const char*>(self->data) + (self->offset + base + idx[j] * inner) * size, size);
+          i64(indicesOut)[obase + j * inner] = idx[j];
+        }
+      }
+  }, ws, ex);
+}
+aclnnStatus aclnnTopk(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
