@@ -1,11 +1,11 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
-// aclnnPermute and aclnnTopk, each the documented two-phase pair with the signatures of the include/aclnnop headers
-// beside this file. The first phase checks what the documentation says it checks (null pointers, dtypes, ranks, shapes,
-// attributes) and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says
-// what); the data are computed on the host: values that are only moved, in any dtype the page lists; arithmetic in fp32
-// or double with one rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them).
-// Each run tells the fake runtime it launched a kernel named after the operator's AI Core kernel, so the fake msprof
-// times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnPermute, aclnnTopk and aclnnAdaptiveAvgPool3d, each the documented two-phase pair with the signatures of the
+// include/aclnnop headers beside this file. The first phase checks what the documentation says it checks (null
+// pointers, dtypes, ranks, shapes, attributes) and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the
+// fake does not model (each says what); the data are computed on the host: values that are only moved, in any dtype the
+// page lists; arithmetic in fp32 or double with one rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16
+// where the operator takes them). Each run tells the fake runtime it launched a kernel named after the operator's AI
+// Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_adaptive_avg_pool3d.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_topk.h"
 #include "fake_opapi_common.h"
@@ -108,5 +109,46 @@ aclnnStatus aclnnTopkGetWorkspaceSize(const aclTensor* self, int64_t k, int64_t 
   }, ws, ex);
 }
 aclnnStatus aclnnTopk(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// torch's adaptive_avg_pool3d over the last three axes of self [N, C, D, H, W] or [C, D, H, W] (ND or NCDHW) into
+// out of self's leading axes and outputSize [OD, OH, OW]: out index o on an axis of size in averages the inputs
+// [floor(o in / out), ceil((o + 1) in / out)). self and out of one dtype (the fake computes FLOAT only) and format;
+// no empty tensor; outputSize three positive values. Sums in double, one rounding to fp32.
+aclnnStatus aclnnAdaptiveAvgPool3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, aclTensor* out,
+                                                   uint64_t* ws, aclOpExecutor** ex) {
+  if (!self || !outputSize || !out) return ACLNN_ERR_PARAM_NULLPTR;
+  const int64_t nd = rank(self);
+  if (self->dtype != ACL_FLOAT || out->dtype != self->dtype || out->format != self->format || (nd != 4 && nd != 5) ||
+      rank(out) != nd || outputSize->values.size() != 3 || self->numel() == 0)
+    return ACLNN_ERR_PARAM_INVALID;
+  std::vector<int64_t> want = self->dims;
+  for (int k = 0; k < 3; ++k) {
+    if (outputSize->values[k] <= 0) return ACLNN_ERR_PARAM_INVALID;
+    want[nd - 3 + k] = outputSize->values[k];
+  }
+  if (out->dims != want) return ACLNN_ERR_PARAM_INVALID;
+  return make("AdaptiveAvgPool3d", 0, [=](void*) {
+    const int64_t D = self->dims[nd - 3], H = self->dims[nd - 2], W = self->dims[nd - 1];
+    const int64_t OD = want[nd - 3], OH = want[nd - 2], OW = want[nd - 1], planes = self->numel() / (D * H * W);
+    auto lo = [](int64_t o, int64_t in, int64_t n) { return o * in / n; };
+    auto hi = [](int64_t o, int64_t in, int64_t n) { return ((o + 1) * in + n - 1) / n; };
+    for (int64_t p = 0; p < planes; ++p)
+      for (int64_t od = 0; od < OD; ++od)
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            double sum = 0;
+            const int64_t d0 = lo(od, D, OD), d1 = hi(od, D, OD), h0 = lo(oh, H, OH), h1 = hi(oh, H, OH);
+            const int64_t w0 = lo(ow, W, OW), w1 = hi(ow, W, OW);
+            for (int64_t d = d0; d < d1; ++d)
+              for (int64_t h = h0; h < h1; ++h)
+                for (int64_t w = w0; w < w1; ++w) sum += self->f32()[((p * D + d) * H + h) * W + w];
+            out->f32()[((p * OD + od) * OH + oh) * OW + ow] =
+                static_cast<float>(sum / static_cast<double>((d1 - d0) * (h1 - h0) * (w1 - w0)));
+          }
+  }, ws, ex);
+}
+aclnnStatus aclnnAdaptiveAvgPool3d(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) {
+  return launch(w, n, e, s);
+}
 
 }  // extern "C"
