@@ -302,7 +302,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "weight_quant_batch_matmul", "foreach_addcdiv_scalar", "foreach_norm", "swi_glu",
                                  "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter", "apply_rotary_pos_emb",
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
-                                 "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d"}) {
+                                 "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
+                                 "add_rms_norm_dynamic_quant"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -318,7 +319,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"resize_bilinear", "n1_c3_5x7_to_9x11"},
                                                        {"transpose", "d2_3_5_7_mixed"},
                                                        {"top_k", "r7_n33_k33_full"},
-                                                       {"adaptive_avg_pool_3d", "n1_c3_d5_h7_w9_to_2_3_4"}};
+                                                       {"adaptive_avg_pool_3d", "n1_c3_d5_h7_w9_to_2_3_4"},
+                                                       {"add_rms_norm_dynamic_quant", "m8_d33"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;

@@ -1,11 +1,11 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
-// aclnnPermute, aclnnTopk and aclnnAdaptiveAvgPool3d, each the documented two-phase pair with the signatures of the
-// include/aclnnop headers beside this file. The first phase checks what the documentation says it checks (null
-// pointers, dtypes, ranks, shapes, attributes) and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the
-// fake does not model (each says what); the data are computed on the host: values that are only moved, in any dtype the
-// page lists; arithmetic in fp32 or double with one rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16
-// where the operator takes them). Each run tells the fake runtime it launched a kernel named after the operator's AI
-// Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d and aclnnAddRmsNormDynamicQuant, each the documented two-phase pair
+// with the signatures of the include/aclnnop headers beside this file. The first phase checks what the documentation
+// says it checks (null pointers, dtypes, ranks, shapes, attributes) and refuses the rest with ACLNN_ERR_PARAM_INVALID,
+// as it does what the fake does not model (each says what); the data are computed on the host: values that are only
+// moved, in any dtype the page lists; arithmetic in fp32 or double with one rounding to the output's dtype (FLOAT, and
+// FLOAT16 and BFLOAT16 where the operator takes them). Each run tells the fake runtime it launched a kernel named after
+// the operator's AI Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +15,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_adaptive_avg_pool3d.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_topk.h"
 #include "fake_opapi_common.h"
@@ -148,6 +149,72 @@ aclnnStatus aclnnAdaptiveAvgPool3dGetWorkspaceSize(const aclTensor* self, const 
   }, ws, ex);
 }
 aclnnStatus aclnnAdaptiveAvgPool3d(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) {
+  return launch(w, n, e, s);
+}
+
+// x = x1 + x2 into xOut; per row of D = x1's last axis, y = x / sqrt(mean(x^2) + epsilon) * gamma; with
+// smoothScale1Optional, input = y * smoothScale1, scale1Out = row_max(|input|) / 127, y1Out = round(input /
+// scale1Out) (ties to even, INT8); without it, input = y; with smoothScale2Optional too, the same into y2Out and
+// scale2Out. x1, x2, gamma and the smooth scales FLOAT16 or BFLOAT16 of one dtype, x1 and x2 of one shape of rank
+// 2..8, gamma and the smooth scales [D]; smoothScale2Optional only with smoothScale1Optional; y1Out INT8 of x1's
+// shape (or [rows, D]); y2Out INT8 of y1Out's shape, or [1] without smoothScale2Optional; xOut of x1's dtype and
+// shape; scale1Out and scale2Out FLOAT of x1's shape without the last axis (or [rows]). The page does not say in
+// what precision: the fake computes as CANN's kernels do, in fp32 (s = x1 + x2, the mean of s^2 summed in double and
+// rounded once, r = 1 / sqrt(ms + epsilon), ((s r) gamma) smooth, a divide by the scale), a row whose scale is 0
+// quantising to 0.
+aclnnStatus aclnnAddRmsNormDynamicQuantGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2,
+                                                        const aclTensor* gamma,
+                                                        const aclTensor* smoothScale1Optional,
+                                                        const aclTensor* smoothScale2Optional, double epsilon,
+                                                        aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
+                                                        aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* ws,
+                                                        aclOpExecutor** ex) {
+  if (!x1 || !x2 || !gamma || !y1Out || !y2Out || !xOut || !scale1Out || !scale2Out) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclTensor *s1 = smoothScale1Optional, *s2 = smoothScale2Optional;
+  const aclDataType dt = x1->dtype;
+  if ((dt != ACL_FLOAT16 && dt != ACL_BF16) || x2->dtype != dt || gamma->dtype != dt || xOut->dtype != dt ||
+      (s1 && s1->dtype != dt) || (s2 && (!s1 || s2->dtype != dt)) || y1Out->dtype != ACL_INT8 ||
+      y2Out->dtype != ACL_INT8 || scale1Out->dtype != ACL_FLOAT || scale2Out->dtype != ACL_FLOAT)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t nd = rank(x1);
+  if (nd < 2 || nd > 8 || x2->dims != x1->dims || xOut->dims != x1->dims) return ACLNN_ERR_PARAM_INVALID;
+  const int64_t D = x1->dims.back(), M = x1->numel() / D;
+  const std::vector<int64_t> lead(x1->dims.begin(), x1->dims.end() - 1);
+  if (gamma->dims != std::vector<int64_t>{D} || (s1 && s1->dims != gamma->dims) || (s2 && s2->dims != gamma->dims) ||
+      (y1Out->dims != x1->dims && y1Out->dims != std::vector<int64_t>{M, D}) ||
+      (s2 ? y2Out->dims != y1Out->dims : y2Out->dims != std::vector<int64_t>{1}) ||
+      (scale1Out->dims != lead && scale1Out->dims != std::vector<int64_t>{M}) || scale2Out->dims != scale1Out->dims)
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("AddRmsNormDynamicQuant", 0, [=](void*) {
+    std::vector<float> s(D), t(D);
+    for (int64_t m = 0; m < M; ++m) {
+      double sq = 0;
+      for (int64_t j = 0; j < D; ++j) {
+        s[j] = half_at(x1, m * D + j) + half_at(x2, m * D + j);
+        at<uint16_t>(xOut)[m * D + j] = to_half(s[j], dt);
+        sq += static_cast<double>(s[j]) * s[j];
+      }
+      const float ms = static_cast<float>(sq / static_cast<double>(D));
+      const float r = 1.0f / std::sqrt(ms + static_cast<float>(epsilon));
+      for (int q = 0; q < (s2 ? 2 : 1); ++q) {
+        const aclTensor* smooth = q == 0 ? s1 : s2;
+        float amax = 0;
+        for (int64_t j = 0; j < D; ++j) {
+          t[j] = (s[j] * r) * half_at(gamma, j);
+          if (smooth) t[j] = t[j] * half_at(smooth, j);
+          amax = std::fmax(amax, std::fabs(t[j]));
+        }
+        const float scale = amax / 127.0f;
+        (q == 0 ? scale1Out : scale2Out)->f32()[m] = scale;
+        for (int64_t j = 0; j < D; ++j) {
+          const float v = scale == 0 ? 0.0f : std::nearbyint(t[j] / scale);
+          at<int8_t>(q == 0 ? y1Out : y2Out)[m * D + j] = static_cast<int8_t>(std::fmin(127.0f, std::fmax(-128.0f, v)));
+        }
+      }
+    }
+  }, ws, ex);
+}
+aclnnStatus aclnnAddRmsNormDynamicQuant(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) {
   return launch(w, n, e, s);
 }
 
