@@ -1,11 +1,12 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
-// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d and aclnnAddRmsNormDynamicQuant, each the documented two-phase pair
-// with the signatures of the include/aclnnop headers beside this file. The first phase checks what the documentation
-// says it checks (null pointers, dtypes, ranks, shapes, attributes) and refuses the rest with ACLNN_ERR_PARAM_INVALID,
-// as it does what the fake does not model (each says what); the data are computed on the host: values that are only
-// moved, in any dtype the page lists; arithmetic in fp32 or double with one rounding to the output's dtype (FLOAT, and
-// FLOAT16 and BFLOAT16 where the operator takes them). Each run tells the fake runtime it launched a kernel named after
-// the operator's AI Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d, aclnnAddRmsNormDynamicQuant and aclnnConvolution, each the
+// documented two-phase pair with the signatures of the include/aclnnop headers beside this file. The first phase checks
+// what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes) and refuses the rest with
+// ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); the data are computed on the host:
+// values that are only moved, in any dtype the page lists; arithmetic in fp32 or double with one rounding to the
+// output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them). Each run tells the fake runtime it
+// launched a kernel named after the operator's AI Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name>
+// makes the first phase fail.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_adaptive_avg_pool3d.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
+#include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_topk.h"
 #include "fake_opapi_common.h"
@@ -217,5 +219,68 @@ aclnnStatus aclnnAddRmsNormDynamicQuantGetWorkspaceSize(const aclTensor* x1, con
 aclnnStatus aclnnAddRmsNormDynamicQuant(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) {
   return launch(w, n, e, s);
 }
+
+// A forward (not transposed) 2-D convolution, torch's conv2d: output[n, co, oh, ow] = bias[co] + sum over the
+// input channels of co's group, kh and kw of weight[co, ci, kh, kw] input[n, g Cg + ci, oh sh - ph + kh dh, ow sw -
+// pw + kw dw], zero outside input; OH = (H + 2 ph - dh (KH - 1) - 1) / sh + 1, likewise OW. input, weight and output
+// NCHW of rank 4 (the fake computes conv2d only, and neither NCL nor NCDHW), bias 1-D [Co] (ND or NCHW) or null;
+// stride, dilation 2 values >= 1, padding 2 values in [0, 255] (the page's 4-value padding is not modelled);
+// groups in [1, 65535] with Ci = groups * weight's C and Co a multiple of groups; output of the inferred shape and
+// input's dtype. Dtypes: FLOAT16 or BFLOAT16 for all four; cubeMathType 0 (KEEP_DTYPE) does not take FLOAT on
+// Atlas A2/A3 (the page), and the HFLOAT32 modes (1, 3) are not modelled, so FLOAT is refused; 2 (USE_FP16) refuses
+// BFLOAT16, as the page says. Sums in double, one rounding to the output's dtype (through fp32).
+aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
+                                             const aclIntArray* stride, const aclIntArray* padding,
+                                             const aclIntArray* dilation, bool transposed,
+                                             const aclIntArray* outputPadding, const int64_t groups,
+                                             aclTensor* output, int8_t cubeMathType, uint64_t* ws,
+                                             aclOpExecutor** ex) {
+  if (!input || !weight || !stride || !padding || !dilation || !output) return ACLNN_ERR_PARAM_NULLPTR;
+  (void)outputPadding;  // ignored by a forward convolution
+  const aclDataType dt = input->dtype;
+  if ((dt != ACL_FLOAT16 && dt != ACL_BF16) || weight->dtype != dt || output->dtype != dt ||
+      (bias && bias->dtype != dt) || cubeMathType < 0 || cubeMathType > 3 || (cubeMathType == 2 && dt == ACL_BF16) ||
+      transposed)
+    return ACLNN_ERR_PARAM_INVALID;
+  if (rank(input) != 4 || rank(weight) != 4 || rank(output) != 4 || input->format != ACL_FORMAT_NCHW ||
+      weight->format != ACL_FORMAT_NCHW || output->format != ACL_FORMAT_NCHW || stride->values.size() != 2 ||
+      padding->values.size() != 2 || dilation->values.size() != 2 || groups < 1 || groups > 65535)
+    return ACLNN_ERR_PARAM_INVALID;
+  const std::vector<int64_t>& i = input->dims;
+  const std::vector<int64_t>& w = weight->dims;
+  const int64_t N = i[0], Ci = i[1], H = i[2], W = i[3], Co = w[0], Cg = w[1], KH = w[2], KW = w[3];
+  const int64_t sh = stride->values[0], sw = stride->values[1], ph = padding->values[0], pw = padding->values[1];
+  const int64_t dh = dilation->values[0], dw = dilation->values[1];
+  if (Ci != groups * Cg || Co % groups != 0 || (bias && bias->dims != std::vector<int64_t>{Co}) || sh < 1 || sw < 1 ||
+      dh < 1 || dw < 1 || ph < 0 || ph > 255 || pw < 0 || pw > 255 || H + 2 * ph < dh * (KH - 1) + 1 ||
+      W + 2 * pw < dw * (KW - 1) + 1)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t OH = (H + 2 * ph - dh * (KH - 1) - 1) / sh + 1, OW = (W + 2 * pw - dw * (KW - 1) - 1) / sw + 1;
+  if (output->dims != std::vector<int64_t>{N, Co, OH, OW}) return ACLNN_ERR_PARAM_INVALID;
+  return make("Conv2D", 0, [=](void*) {
+    const int64_t per = Co / groups;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t co = 0; co < Co; ++co)
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            double acc = bias ? real_at(bias, co) : 0.0;
+            for (int64_t c = 0; c < Cg; ++c) {
+              const int64_t ci = co / per * Cg + c;
+              for (int64_t kh = 0; kh < KH; ++kh) {
+                const int64_t y = oh * sh - ph + kh * dh;
+                if (y < 0 || y >= H) continue;
+                for (int64_t kw = 0; kw < KW; ++kw) {
+                  const int64_t x = ow * sw - pw + kw * dw;
+                  if (x < 0 || x >= W) continue;
+                  acc += static_cast<double>(real_at(weight, ((co * Cg + c) * KH + kh) * KW + kw)) *
+                         real_at(input, ((n * Ci + ci) * H + y) * W + x);
+                }
+              }
+            }
+            set_real(output, ((n * Co + co) * OH + oh) * OW + ow, acc);
+          }
+  }, ws, ex);
+}
+aclnnStatus aclnnConvolution(void* w, const uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
