@@ -303,7 +303,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter", "apply_rotary_pos_emb",
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
                                  "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
-                                 "add_rms_norm_dynamic_quant", "conv_2d"}) {
+                                 "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -321,7 +321,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"top_k", "r7_n33_k33_full"},
                                                        {"adaptive_avg_pool_3d", "n1_c3_d5_h7_w9_to_2_3_4"},
                                                        {"add_rms_norm_dynamic_quant", "m8_d33"},
-                                                       {"conv_2d", "n1_ci8_h15_w16_co12_k3x5_p2_d2_fp16"}};
+                                                       {"conv_2d", "n1_ci8_h15_w16_co12_k3x5_p2_d2_fp16"},
+                                                       {"depthwise_conv_2d", "n1_c8_h15_w16_k3x5_p2_d2_fp16"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;
