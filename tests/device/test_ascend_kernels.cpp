@@ -303,7 +303,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter", "apply_rotary_pos_emb",
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
                                  "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
-                                 "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d"}) {
+                                 "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d", "strided_slice"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -322,7 +322,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"adaptive_avg_pool_3d", "n1_c3_d5_h7_w9_to_2_3_4"},
                                                        {"add_rms_norm_dynamic_quant", "m8_d33"},
                                                        {"conv_2d", "n1_ci8_h15_w16_co12_k3x5_p2_d2_fp16"},
-                                                       {"depthwise_conv_2d", "n1_c8_h15_w16_k3x5_p2_d2_fp16"}};
+                                                       {"depthwise_conv_2d", "n1_c8_h15_w16_k3x5_p2_d2_fp16"},
+                                                       {"strided_slice", "d2_9_10_12_positive"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;
@@ -388,6 +389,12 @@ TEST(AscendLibrary, DynamicQuantLeavesFp32CasesToTheNaiveBaseline) {
 // against the naive baseline, while an fp16 case runs the operator.
 TEST(AscendLibrary, ConvolutionLeavesFp32CasesToTheNaiveBaseline) {
   expect_refused_and_taken("conv_2d", "n1_ci3_h7_w9_co5_k3_valid", "n1_ci8_h15_w16_co12_k3x5_p2_d2_fp16");
+}
+
+// aclnnSliceV2 takes positive steps only: a case with a negative stride is refused and timed against the naive
+// baseline, while one with positive strides runs the operator.
+TEST(AscendLibrary, StridedSliceLeavesNegativeStridesToTheNaiveBaseline) {
+  expect_refused_and_taken("strided_slice", "d3_5_7_11_clamps", "d2_9_10_12_positive");
 }
 
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {

@@ -1,9 +1,9 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
-// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d, aclnnAddRmsNormDynamicQuant and aclnnConvolution, each the
-// documented two-phase pair with the signatures of the include/aclnnop headers beside this file. The first phase checks
-// what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes) and refuses the rest with
-// ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); the data are computed on the host:
-// values that are only moved, in any dtype the page lists; arithmetic in fp32 or double with one rounding to the
+// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d, aclnnAddRmsNormDynamicQuant, aclnnConvolution and aclnnSliceV2, each
+// the documented two-phase pair with the signatures of the include/aclnnop headers beside this file. The first phase
+// checks what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes) and refuses the rest
+// with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); the data are computed on the
+// host: values that are only moved, in any dtype the page lists; arithmetic in fp32 or double with one rounding to the
 // output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them). Each run tells the fake runtime it
 // launched a kernel named after the operator's AI Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name>
 // makes the first phase fail.
@@ -19,6 +19,7 @@
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_topk.h"
 #include "fake_opapi_common.h"
 
@@ -282,5 +283,49 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
   }, ws, ex);
 }
 aclnnStatus aclnnConvolution(void* w, const uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// out takes self's elements starts[i], starts[i] + steps[i], ... below ends[i] along axes[i], the other axes whole.
+// Per axis of size N: starts below -N become 0, at or above N become N, others (starts + N) % N; ends at or above N
+// become N, others (ends + N) % N, or starts where that is below starts; out.shape[axis] = floor((ends - starts +
+// steps - 1) / steps). self and out of one dtype among those the page lists for Atlas A2/A3, rank at most 8 (values
+// moved, any element size); starts, ends, axes and steps of one length; axes in [-rank, rank) and distinct; steps
+// positive.
+aclnnStatus aclnnSliceV2GetWorkspaceSize(const aclTensor* self, const aclIntArray* starts, const aclIntArray* ends,
+                                         const aclIntArray* axes, const aclIntArray* steps, aclTensor* out,
+                                         uint64_t* ws, aclOpExecutor** ex) {
+  if (!self || !starts || !ends || !axes || !steps || !out) return ACLNN_ERR_PARAM_NULLPTR;
+  const int64_t nd = rank(self), size = elem_bytes(self->dtype), L = static_cast<int64_t>(axes->values.size());
+  if (size == 0 || out->dtype != self->dtype || nd > 8 || rank(out) != nd ||
+      static_cast<int64_t>(starts->values.size()) != L || static_cast<int64_t>(ends->values.size()) != L ||
+      static_cast<int64_t>(steps->values.size()) != L)
+    return ACLNN_ERR_PARAM_INVALID;
+  std::vector<int64_t> first(nd, 0), step(nd, 1), want = self->dims;
+  std::vector<bool> seen(nd, false);
+  for (int64_t k = 0; k < L; ++k) {
+    const int64_t d = axes->values[k] < 0 ? axes->values[k] + nd : axes->values[k];
+    if (d < 0 || d >= nd || seen[d] || steps->values[k] <= 0) return ACLNN_ERR_PARAM_INVALID;
+    seen[d] = true;
+    const int64_t N = self->dims[d], s0 = starts->values[k], e0 = ends->values[k];
+    const int64_t b = s0 < -N ? 0 : s0 >= N ? N : (s0 + N) % N;
+    const int64_t e = e0 >= N ? N : ((e0 + N) % N < b ? b : (e0 + N) % N);
+    first[d] = b;
+    step[d] = steps->values[k];
+    want[d] = (e - b + step[d] - 1) / step[d];
+  }
+  if (out->dims != want) return ACLNN_ERR_PARAM_INVALID;
+  return make("StridedSliceV2", 0, [=](void*) {
+    const std::vector<int64_t> is = strides_of(self->dims);
+    std::vector<int64_t> pos(nd, 0);
+    const char* src = static_cast<const char*>(self->data) + self->offset * size;
+    char* dst = static_cast<char*>(out->data) + out->offset * size;
+    for (int64_t o = 0; o < out->numel(); ++o) {
+      int64_t i = 0;
+      for (int64_t k = 0; k < nd; ++k) i += (first[k] + pos[k] * step[k]) * is[k];
+      std::memcpy(dst + o * size, src + i * size, size);
+      for (int64_t k = nd - 1; k >= 0 && ++pos[k] == out->dims[k]; --k) pos[k] = 0;
+    }
+  }, ws, ex);
+}
+aclnnStatus aclnnSliceV2(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
