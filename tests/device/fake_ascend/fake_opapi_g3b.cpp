@@ -1,12 +1,12 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
-// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d, aclnnAddRmsNormDynamicQuant, aclnnConvolution and aclnnSliceV2, each
-// the documented two-phase pair with the signatures of the include/aclnnop headers beside this file. The first phase
-// checks what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes) and refuses the rest
-// with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); the data are computed on the
-// host: values that are only moved, in any dtype the page lists; arithmetic in fp32 or double with one rounding to the
-// output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them). Each run tells the fake runtime it
-// launched a kernel named after the operator's AI Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name>
-// makes the first phase fail.
+// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d, aclnnAddRmsNormDynamicQuant, aclnnConvolution, aclnnSliceV2 and
+// aclnnQuantMatmulV4, each the documented two-phase pair with the signatures of the include/aclnnop headers beside this
+// file. The first phase checks what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes)
+// and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); the data
+// are computed on the host: values that are only moved, in any dtype the page lists; arithmetic in fp32 or double with
+// one rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them). Each run tells
+// the fake runtime it launched a kernel named after the operator's AI Core kernel, so the fake msprof times it;
+// FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_quant_matmul_v4.h"
 #include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_topk.h"
 #include "fake_opapi_common.h"
@@ -327,5 +328,40 @@ aclnnStatus aclnnSliceV2GetWorkspaceSize(const aclTensor* self, const aclIntArra
   }, ws, ex);
 }
 aclnnStatus aclnnSliceV2(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// The quantised matmul the fake models: x1 INT8 [M, K] and x2 INT8 [K, N] (neither transposed, no batch), scale
+// FLOAT32 [N] or [1], pertokenScaleOptional FLOAT32 [M], bias INT32 [N] or null, offset null, out FLOAT16 or
+// BFLOAT16 [M, N]: out = (x1 @ x2 + bias) * scale * pertokenScale, the product summed exactly in int32 (the page's
+// "pertoken, bias INT32" row; FLOAT16 and BFLOAT16 are the outs its Atlas A2/A3 dtype table gives a FLOAT32 scale
+// with a pertoken scale). Other combinations of the page (UINT64 scales, INT8 or INT32 out, offsets, INT4) are
+// refused, as FLOAT32 out is by the page.
+aclnnStatus aclnnQuantMatmulV4GetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                                               const aclTensor* offset, const aclTensor* pertokenScaleOptional,
+                                               const aclTensor* bias, bool transposeX1, bool transposeX2,
+                                               const aclTensor* out, uint64_t* ws, aclOpExecutor** ex) {
+  if (!x1 || !x2 || !scale || !out) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclTensor* pt = pertokenScaleOptional;
+  if (x1->dtype != ACL_INT8 || x2->dtype != ACL_INT8 || scale->dtype != ACL_FLOAT || !pt || pt->dtype != ACL_FLOAT ||
+      offset || (bias && bias->dtype != ACL_INT32) || (out->dtype != ACL_FLOAT16 && out->dtype != ACL_BF16) ||
+      transposeX1 || transposeX2 || rank(x1) != 2 || rank(x2) != 2)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t M = x1->dims[0], K = x1->dims[1], N = x2->dims[1];
+  if (x2->dims[0] != K || (scale->dims != std::vector<int64_t>{N} && scale->dims != std::vector<int64_t>{1}) ||
+      pt->dims != std::vector<int64_t>{M} || (bias && bias->dims != std::vector<int64_t>{N}) ||
+      out->dims != std::vector<int64_t>{M, N})
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("QuantBatchMatmulV3", 0, [=](void*) {
+    const int8_t* a = at<int8_t>(x1);
+    const int8_t* b = at<int8_t>(x2);
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        int32_t acc = bias ? i32(bias)[n] : 0;
+        for (int64_t k = 0; k < K; ++k) acc += static_cast<int32_t>(a[m * K + k]) * b[k * N + n];
+        const double sc = scale->f32()[scale->numel() == 1 ? 0 : n];
+        set_real(out, m * N + n, static_cast<double>(acc) * sc * pt->f32()[m]);
+      }
+  }, ws, ex);
+}
+aclnnStatus aclnnQuantMatmulV4(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
