@@ -1,12 +1,12 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
-// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d, aclnnAddRmsNormDynamicQuant, aclnnConvolution, aclnnSliceV2 and
-// aclnnQuantMatmulV4, each the documented two-phase pair with the signatures of the include/aclnnop headers beside this
-// file. The first phase checks what the documentation says it checks (null pointers, dtypes, ranks, shapes, attributes)
-// and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); the data
-// are computed on the host: values that are only moved, in any dtype the page lists; arithmetic in fp32 or double with
-// one rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16 where the operator takes them). Each run tells
-// the fake runtime it launched a kernel named after the operator's AI Core kernel, so the fake msprof times it;
-// FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d, aclnnAddRmsNormDynamicQuant, aclnnConvolution, aclnnSliceV2,
+// aclnnQuantMatmulV4 and aclnnGroupedMatmulV4, each the documented two-phase pair with the signatures of the
+// include/aclnnop headers beside this file. The first phase checks what the documentation says it checks (null
+// pointers, dtypes, ranks, shapes, attributes) and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the
+// fake does not model (each says what); the data are computed on the host: values that are only moved, in any dtype the
+// page lists; arithmetic in fp32 or double with one rounding to the output's dtype (FLOAT, and FLOAT16 and BFLOAT16
+// where the operator takes them). Each run tells the fake runtime it launched a kernel named after the operator's AI
+// Core kernel, so the fake msprof times it; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_adaptive_avg_pool3d.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_convolution.h"
+#include "aclnnop/aclnn_grouped_matmul_v4.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_quant_matmul_v4.h"
 #include "aclnnop/aclnn_slice_v2.h"
@@ -363,5 +364,61 @@ aclnnStatus aclnnQuantMatmulV4GetWorkspaceSize(const aclTensor* x1, const aclTen
   }, ws, ex);
 }
 aclnnStatus aclnnQuantMatmulV4(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// The non-quantised grouped matmul the fake models: groupType 0 (grouped along M) with one x [M, K], one weight
+// [G, K, N], at most one bias [G, N] and one out [M, N] (splitItem 2 or 3), groupListOptional INT64 [G] of counts
+// (groupListType 1) or of their running sums (0); rows start_g .. start_g + count_g of out = those rows of x @
+// weight[g] + bias[g], the rows past the last group not updated (the page). Dtypes as the page's Atlas A2/A3
+// non-quantised rows: FLOAT x, weight and out with a FLOAT bias, FLOAT16 with FLOAT16, BFLOAT16 with FLOAT. The
+// other lists (scales, offsets, antiquant, per-token, activation) null, actType 0. Counts that add up to more than M
+// are the caller's error (the page requires them to fit; the operator does not check device data): the fake
+// computes only the rows that fit and makes out's first element NaN. Sums in double, one rounding to out's dtype.
+aclnnStatus aclnnGroupedMatmulV4GetWorkspaceSize(
+    const aclTensorList* x, const aclTensorList* weight, const aclTensorList* biasOptional,
+    const aclTensorList* scaleOptional, const aclTensorList* offsetOptional,
+    const aclTensorList* antiquantScaleOptional, const aclTensorList* antiquantOffsetOptional,
+    const aclTensorList* perTokenScaleOptional, const aclTensor* groupListOptional,
+    const aclTensorList* activationInputOptional, const aclTensorList* activationQuantScaleOptional,
+    const aclTensorList* activationQuantOffsetOptional, int64_t splitItem, int64_t groupType, int64_t groupListType,
+    int64_t actType, aclTensorList* out, aclTensorList* activationFeatureOutOptional,
+    aclTensorList* dynQuantScaleOutOptional, uint64_t* ws, aclOpExecutor** ex) {
+  if (!x || !weight || !out) return ACLNN_ERR_PARAM_NULLPTR;
+  if (scaleOptional || offsetOptional || antiquantScaleOptional || antiquantOffsetOptional || perTokenScaleOptional ||
+      activationInputOptional || activationQuantScaleOptional || activationQuantOffsetOptional ||
+      activationFeatureOutOptional || dynQuantScaleOutOptional || actType != 0 || groupType != 0 ||
+      (splitItem != 2 && splitItem != 3) || (groupListType != 0 && groupListType != 1) || !groupListOptional ||
+      x->size() != 1 || weight->size() != 1 || out->size() != 1 || (biasOptional && biasOptional->size() != 1))
+    return ACLNN_ERR_PARAM_INVALID;
+  const aclTensor *X = (*x)[0], *Wt = (*weight)[0], *Y = (*out)[0], *B = biasOptional ? (*biasOptional)[0] : nullptr;
+  const aclTensor* gl = groupListOptional;
+  const aclDataType dt = X->dtype;
+  const aclDataType bias_dt = dt == ACL_FLOAT16 ? ACL_FLOAT16 : ACL_FLOAT;
+  if (!X || !Wt || !Y || !is_real(X) || Wt->dtype != dt || Y->dtype != dt || (B && B->dtype != bias_dt) ||
+      gl->dtype != ACL_INT64 || rank(X) != 2 || rank(Wt) != 3 || rank(Y) != 2 || rank(gl) != 1)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t M = X->dims[0], K = X->dims[1], G = Wt->dims[0], N = Wt->dims[2];
+  if (Wt->dims[1] != K || K >= 65536 || N >= 65536 || G > 1024 || gl->dims[0] != G ||
+      Y->dims != std::vector<int64_t>{M, N} || (B && B->dims != std::vector<int64_t>{G, N}))
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("GroupedMatmul", 0, [=](void*) {
+    int64_t start = 0;
+    for (int64_t g = 0; g < G; ++g) {
+      const int64_t v = i64(gl)[g], end = groupListType == 1 ? start + v : v;
+      if (v < 0 || end < start || end > M) {
+        set_real(Y, 0, NAN);
+        return;
+      }
+      for (int64_t m = start; m < end; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+          double acc = B ? real_at(B, g * N + n) : 0.0;
+          for (int64_t k = 0; k < K; ++k)
+            acc += static_cast<double>(real_at(X, m * K + k)) * real_at(Wt, (g * K + k) * N + n);
+          set_real(Y, m * N + n, acc);
+        }
+      start = end;
+    }
+  }, ws, ex);
+}
+aclnnStatus aclnnGroupedMatmulV4(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
