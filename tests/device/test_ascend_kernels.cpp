@@ -400,6 +400,13 @@ TEST(AscendLibrary, StridedSliceLeavesNegativeStridesToTheNaiveBaseline) {
   expect_refused_and_taken("strided_slice", "d3_5_7_11_clamps", "d2_9_10_12_positive");
 }
 
+// moe_re_routing has no aclnn operator: the task says why, and library_impl_for passes it on.
+TEST(AscendLibrary, MoeReRoutingSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("moe_re_routing"), "ascend", &why));
+  EXPECT_NE(why.find("no aclnnMoeReRouting two-phase call"), std::string::npos) << why;
+}
+
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
   register_fake_board();
   test::TempDir tmp;
