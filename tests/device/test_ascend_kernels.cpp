@@ -400,6 +400,12 @@ TEST(AscendLibrary, StridedSliceLeavesNegativeStridesToTheNaiveBaseline) {
   expect_refused_and_taken("strided_slice", "d3_5_7_11_clamps", "d2_9_10_12_positive");
 }
 
+// aclnnQuantMatmulV4 gives int8 inputs with a FLOAT32 scale and a per-token scale FLOAT16 or BFLOAT16 out only on
+// Atlas A2/A3: its first phase refuses fp32 out (161002), timed against the naive baseline, while fp16 out runs.
+TEST(AscendLibrary, QuantMatmulLeavesFp32OutputsToTheNaiveBaseline) {
+  expect_refused_and_taken("quant_matmul", "m7_k33_n5", "m9_k40_n17_fp16");
+}
+
 // moe_re_routing has no aclnn operator: the task says why, and library_impl_for passes it on.
 TEST(AscendLibrary, MoeReRoutingSaysWhyThereIsNoAclnnBaseline) {
   std::string why;
