@@ -302,7 +302,9 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "weight_quant_batch_matmul", "foreach_addcdiv_scalar", "foreach_norm", "swi_glu",
                                  "gcd", "arg_max", "cummin", "gather", "group_norm", "scatter", "apply_rotary_pos_emb",
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
-                                 "grid_sampler_3d", "resize_bilinear"}) {
+                                 "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
+                                 "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d", "strided_slice",
+                                 "quant_matmul", "grouped_matmul"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -310,11 +312,21 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
     o.device = "ascend-board";
     // Where the operator refuses a task's first small cases (they go to the naive baseline), the first it takes;
     // for scatter, a case with duplicate indices, and for resize_bilinear one that is no identity (their first
-    // cases, 1x1x1 and 1x1 to 1x1, cannot tell a wrong index or coordinate rule).
+    // cases, 1x1x1 and 1x1 to 1x1, cannot tell a wrong index or coordinate rule); for the L3 tasks a small case
+    // that a wrong rule would fail, not their first (often a single element).
     const std::map<std::string, std::string> taken = {{"apply_rotary_pos_emb", "b2_s33_n4_h32"},
                                                        {"dynamic_quant", "m3_k7_fp16"},
                                                        {"scatter", "a3_r10_j40_b1_dups"},
-                                                       {"resize_bilinear", "n1_c3_5x7_to_9x11"}};
+                                                       {"resize_bilinear", "n1_c3_5x7_to_9x11"},
+                                                       {"transpose", "d2_3_5_7_mixed"},
+                                                       {"top_k", "r7_n33_k33_full"},
+                                                       {"adaptive_avg_pool_3d", "n1_c3_d5_h7_w9_to_2_3_4"},
+                                                       {"add_rms_norm_dynamic_quant", "m8_d33"},
+                                                       {"conv_2d", "n1_ci8_h15_w16_co12_k3x5_p2_d2_fp16"},
+                                                       {"depthwise_conv_2d", "n1_c8_h15_w16_k3x5_p2_d2_fp16"},
+                                                       {"strided_slice", "d2_9_10_12_positive"},
+                                                       {"quant_matmul", "m9_k40_n17_fp16"},
+                                                       {"grouped_matmul", "g3_c5_k7_n9"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;
@@ -374,6 +386,31 @@ TEST(AscendLibrary, ForeachNormLeavesOrdersOtherThanOneAndTwoToTheNaiveBaseline)
 // which are then timed against the naive baseline, while an fp16 case runs the operator.
 TEST(AscendLibrary, DynamicQuantLeavesFp32CasesToTheNaiveBaseline) {
   expect_refused_and_taken("dynamic_quant", "m1_k1", "m3_k7_fp16");
+}
+
+// aclnnConvolution takes FLOAT on Atlas A2/A3 only in HFLOAT32: the baseline refuses the fp32 cases, which are timed
+// against the naive baseline, while an fp16 case runs the operator.
+TEST(AscendLibrary, ConvolutionLeavesFp32CasesToTheNaiveBaseline) {
+  expect_refused_and_taken("conv_2d", "n1_ci3_h7_w9_co5_k3_valid", "n1_ci8_h15_w16_co12_k3x5_p2_d2_fp16");
+}
+
+// aclnnSliceV2 takes positive steps only: a case with a negative stride is refused and timed against the naive
+// baseline, while one with positive strides runs the operator.
+TEST(AscendLibrary, StridedSliceLeavesNegativeStridesToTheNaiveBaseline) {
+  expect_refused_and_taken("strided_slice", "d3_5_7_11_clamps", "d2_9_10_12_positive");
+}
+
+// aclnnQuantMatmulV4 gives int8 inputs with a FLOAT32 scale and a per-token scale FLOAT16 or BFLOAT16 out only on
+// Atlas A2/A3: its first phase refuses fp32 out (161002), timed against the naive baseline, while fp16 out runs.
+TEST(AscendLibrary, QuantMatmulLeavesFp32OutputsToTheNaiveBaseline) {
+  expect_refused_and_taken("quant_matmul", "m7_k33_n5", "m9_k40_n17_fp16");
+}
+
+// moe_re_routing has no aclnn operator: the task says why, and library_impl_for passes it on.
+TEST(AscendLibrary, MoeReRoutingSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("moe_re_routing"), "ascend", &why));
+  EXPECT_NE(why.find("no aclnnMoeReRouting two-phase call"), std::string::npos) << why;
 }
 
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {

@@ -54,6 +54,11 @@ aclError aclrtMemcpy(void* dst, size_t max, const void* src, size_t n, aclrtMemc
   std::memcpy(dst, src, n);
   return ACL_SUCCESS;
 }
+aclError aclrtMemset(void* dst, size_t max, int32_t value, size_t n) {
+  if (n > max) return 107000;
+  std::memset(dst, value, n);
+  return ACL_SUCCESS;
+}
 const char* aclGetRecentErrMsg(void) { return g_msg.empty() ? nullptr : g_msg.c_str(); }
 
 void fake_acl_record_launch(const char* name, uint32_t block_dim) {

@@ -30,29 +30,6 @@ int64_t rank(const aclTensor* t) { return static_cast<int64_t>(t->dims.size()); 
 // An index tensor's element e (int32 or int64).
 int64_t index_at(const aclTensor* t, int64_t e) { return t->dtype == ACL_INT64 ? i64(t)[e] : i32(t)[e]; }
 
-// A FLOAT16 or BFLOAT16 tensor's element e as a float.
-float half_at(const aclTensor* t, int64_t e) {
-  const uint16_t h = at<uint16_t>(t)[e];
-  uint32_t bits;
-  if (t->dtype == ACL_BF16) {
-    bits = static_cast<uint32_t>(h) << 16;
-  } else {
-    const uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
-    if (exp == 0x1f) bits = sign | 0x7f800000u | (man << 13);
-    else if (exp != 0) bits = sign | ((exp + 112) << 23) | (man << 13);
-    else if (man == 0) bits = sign;
-    else {  // a denormal: normalise it
-      int e = -1;
-      uint32_t m = man;
-      do ++e, m <<= 1; while (!(m & 0x400));
-      bits = sign | ((112 - e) << 23) | ((m & 0x3ff) << 13);
-    }
-  }
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
 }  // namespace
 
 extern "C" {

@@ -30,6 +30,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream);
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtFree(void* devPtr);
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind);
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
 const char* aclGetRecentErrMsg(void);
 
 /* Not CANN: how the fake kernels tell the fake runtime (and so the fake msprof) that they launched. */
