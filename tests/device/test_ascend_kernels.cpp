@@ -414,6 +414,21 @@ TEST(AscendLibrary, MoeReRoutingSaysWhyThereIsNoAclnnBaseline) {
   EXPECT_NE(why.find("no aclnnMoeReRouting two-phase call"), std::string::npos) << why;
 }
 
+// roi_align: aclnnRoiAlign has no aligned, and aclnnRoiAlignV2 wants the rois packed as [K, 5] in the map's dtype,
+// kernels before the one the library timing profiles; the task says why, and library_impl_for passes it on.
+TEST(AscendLibrary, RoiAlignSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("roi_align"), "ascend", &why));
+  EXPECT_NE(why.find("aclnnRoiAlignV2, which follows torchvision"), std::string::npos) << why;
+}
+
+// grouped_matmul_swiglu_quant: the A8W8 path takes the weight only in FRACTAL_NZ on Atlas A2/A3.
+TEST(AscendLibrary, GroupedMatmulSwigluQuantSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("grouped_matmul_swiglu_quant"), "ascend", &why));
+  EXPECT_NE(why.find("A8W8 weight only in FRACTAL_NZ"), std::string::npos) << why;
+}
+
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
   register_fake_board();
   test::TempDir tmp;
