@@ -429,6 +429,29 @@ TEST(AscendLibrary, GroupedMatmulSwigluQuantSaysWhyThereIsNoAclnnBaseline) {
   EXPECT_NE(why.find("A8W8 weight only in FRACTAL_NZ"), std::string::npos) << why;
 }
 
+// dilation_2d: Dilation2D is a graph operator with no aclnn call (and an Ascend 950 kernel only).
+TEST(AscendLibrary, Dilation2dSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("dilation_2d"), "ascend", &why));
+  EXPECT_NE(why.find("no aclnnDilation2d two-phase call"), std::string::npos) << why;
+}
+
+// mhc_sinkhorn: aclnnMhcSinkhorn runs on Ascend 950 only; engram_gate_fusion: CANN documents no Engram operator.
+TEST(AscendLibrary, MhcSinkhornAndEngramGateFusionSayWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("mhc_sinkhorn"), "ascend", &why));
+  EXPECT_NE(why.find("marks Atlas A2 and A3 unsupported"), std::string::npos) << why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("engram_gate_fusion"), "ascend", &why));
+  EXPECT_NE(why.find("no aclnn operator for Engram's gate"), std::string::npos) << why;
+}
+
+// sparse_flash_attention: the operator wants valid indices before invalid ones, which the task's lists are not.
+TEST(AscendLibrary, SparseFlashAttentionSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("sparse_flash_attention"), "ascend", &why));
+  EXPECT_NE(why.find("valid entries all come before the invalid ones"), std::string::npos) << why;
+}
+
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
   register_fake_board();
   test::TempDir tmp;
