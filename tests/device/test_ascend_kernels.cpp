@@ -304,7 +304,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
                                  "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
                                  "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d", "strided_slice",
-                                 "quant_matmul", "grouped_matmul"}) {
+                                 "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -326,7 +326,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"depthwise_conv_2d", "n1_c8_h15_w16_k3x5_p2_d2_fp16"},
                                                        {"strided_slice", "d2_9_10_12_positive"},
                                                        {"quant_matmul", "m9_k40_n17_fp16"},
-                                                       {"grouped_matmul", "g3_c5_k7_n9"}};
+                                                       {"grouped_matmul", "g3_c5_k7_n9"},
+                                                       {"conv_3d_backprop_filter", "n2_ci4_d7_h9_w8_co5_k3_s2_p1"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;
@@ -411,6 +412,44 @@ TEST(AscendLibrary, MoeReRoutingSaysWhyThereIsNoAclnnBaseline) {
   std::string why;
   EXPECT_FALSE(library_impl_for(*all_tasks().find("moe_re_routing"), "ascend", &why));
   EXPECT_NE(why.find("no aclnnMoeReRouting two-phase call"), std::string::npos) << why;
+}
+
+// roi_align: aclnnRoiAlign has no aligned, and aclnnRoiAlignV2 wants the rois packed as [K, 5] in the map's dtype,
+// kernels before the one the library timing profiles; the task says why, and library_impl_for passes it on.
+TEST(AscendLibrary, RoiAlignSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("roi_align"), "ascend", &why));
+  EXPECT_NE(why.find("aclnnRoiAlignV2, which follows torchvision"), std::string::npos) << why;
+}
+
+// grouped_matmul_swiglu_quant: the A8W8 path takes the weight only in FRACTAL_NZ on Atlas A2/A3.
+TEST(AscendLibrary, GroupedMatmulSwigluQuantSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("grouped_matmul_swiglu_quant"), "ascend", &why));
+  EXPECT_NE(why.find("A8W8 weight only in FRACTAL_NZ"), std::string::npos) << why;
+}
+
+// dilation_2d: Dilation2D is a graph operator with no aclnn call (and an Ascend 950 kernel only).
+TEST(AscendLibrary, Dilation2dSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("dilation_2d"), "ascend", &why));
+  EXPECT_NE(why.find("no aclnnDilation2d two-phase call"), std::string::npos) << why;
+}
+
+// mhc_sinkhorn: aclnnMhcSinkhorn runs on Ascend 950 only; engram_gate_fusion: CANN documents no Engram operator.
+TEST(AscendLibrary, MhcSinkhornAndEngramGateFusionSayWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("mhc_sinkhorn"), "ascend", &why));
+  EXPECT_NE(why.find("marks Atlas A2 and A3 unsupported"), std::string::npos) << why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("engram_gate_fusion"), "ascend", &why));
+  EXPECT_NE(why.find("no aclnn operator for Engram's gate"), std::string::npos) << why;
+}
+
+// sparse_flash_attention: the operator wants valid indices before invalid ones, which the task's lists are not.
+TEST(AscendLibrary, SparseFlashAttentionSaysWhyThereIsNoAclnnBaseline) {
+  std::string why;
+  EXPECT_FALSE(library_impl_for(*all_tasks().find("sparse_flash_attention"), "ascend", &why));
+  EXPECT_NE(why.find("valid entries all come before the invalid ones"), std::string::npos) << why;
 }
 
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {

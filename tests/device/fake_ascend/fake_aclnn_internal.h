@@ -43,6 +43,11 @@ struct aclIntArray {
   std::vector<int64_t> values;
 };
 
+// A host array of booleans copied at creation (an operator's output mask).
+struct aclBoolArray {
+  std::vector<bool> values;
+};
+
 // The executor runs once, on the host, and is freed by the second phase, as CANN's is unless made repeatable.
 struct aclOpExecutor {
   std::string kernel;          // what the fake runtime records as launched (and the fake msprof times)

@@ -1,7 +1,7 @@
-// A stand-in for CANN's libnnopbase: the create / destroy calls of aclTensor, aclTensorList, aclScalar and
-// aclIntArray with the documented signatures (include/aclnn/acl_meta.h cites each page). Only contiguous tensors in
-// the ND, NCHW and NHWC formats are accepted (the format kept for the operators that check it): what kope's library
-// baselines create; scalars only of the types the faked operators take.
+// A stand-in for CANN's libnnopbase: the create / destroy calls of aclTensor, aclTensorList, aclScalar, aclIntArray
+// and aclBoolArray with the documented signatures (include/aclnn/acl_meta.h cites each page). Only contiguous tensors
+// in the ND, NCHW, NHWC and NCDHW formats are accepted (the format kept for the operators that check it): what kope's
+// library baselines create; scalars only of the types the faked operators take.
 #include "fake_aclnn_internal.h"
 
 extern "C" {
@@ -9,7 +9,8 @@ extern "C" {
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
                            int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
                            void* tensorData) {
-  const bool known = format == ACL_FORMAT_ND || format == ACL_FORMAT_NCHW || format == ACL_FORMAT_NHWC;
+  const bool known = format == ACL_FORMAT_ND || format == ACL_FORMAT_NCHW || format == ACL_FORMAT_NHWC ||
+                     format == ACL_FORMAT_NCDHW;
   if ((viewDimsNum && !viewDims) || !known || (storageDimsNum && !storageDims)) return nullptr;
   auto* t = new aclTensor;
   t->dims.assign(viewDims, viewDims + viewDimsNum);
@@ -75,6 +76,17 @@ aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
 }
 
 aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
+  delete array;
+  return ACLNN_SUCCESS;
+}
+
+// The documented size is a positive integer.
+aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
+  if (!value || size == 0) return nullptr;
+  return new aclBoolArray{std::vector<bool>(value, value + size)};
+}
+
+aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
   delete array;
   return ACLNN_SUCCESS;
 }

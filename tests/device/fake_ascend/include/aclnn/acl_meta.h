@@ -8,7 +8,8 @@
    aclCreateScalar; https://hiascend.com/document/detail/zh/canncommercial/800/apiref/aolapi/operatorlist_00025.html,
    aclDestroyScalar; https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/operatorlist_00016.html,
    aclCreateIntArray; https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/operatorlist_00024.html,
-   aclDestroyIntArray).
+   aclDestroyIntArray; https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/operatorlist_00014.html,
+   aclCreateBoolArray, to be used with aclDestroyBoolArray).
    For contract tests only: tensors live in host memory, as the fake runtime's device memory does. */
 #ifndef FAKE_ACLNN_ACL_META_H
 #define FAKE_ACLNN_ACL_META_H
@@ -24,6 +25,7 @@ typedef struct aclTensor aclTensor;
 typedef struct aclTensorList aclTensorList;
 typedef struct aclScalar aclScalar;
 typedef struct aclIntArray aclIntArray;
+typedef struct aclBoolArray aclBoolArray;
 typedef int32_t aclnnStatus;
 
 #define ACLNN_SUCCESS 0
@@ -42,6 +44,8 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType);
 aclnnStatus aclDestroyScalar(const aclScalar* scalar);
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size);
 aclnnStatus aclDestroyIntArray(const aclIntArray* array);
+aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size);
+aclnnStatus aclDestroyBoolArray(const aclBoolArray* array);
 
 #ifdef __cplusplus
 }
