@@ -155,7 +155,7 @@ ProcessResult run_kope(const std::vector<std::string>& args) {
 
 // One measured run: attempts, seconds, tokens, evaluation-busy share and each kernel's speedup and interval.
 struct Measured {
-  std::string name;  // "latency 20 s, --jobs 4", "alone 1"
+  std::string name;  // its workspace folder: "lat20-jobs4", "alone1"
   int jobs = 0;
   double seconds = 0, busy_share = 0;
   int attempts = 0;
@@ -249,8 +249,8 @@ std::string task_list(const Options& o) {
 
 // Each kernel's speedup interval alone: the union of its 95% intervals over `alone` (the --jobs 1 runs), the range
 // its speedup takes with nothing beside it on this machine. One run's bootstrap interval covers that run's noise
-// only: the same kernels measured alone again fall outside it about as often as beside other tasks (stop 29's
-// control), so the reference is every alone run, and each alone run is itself checked against the others.
+// only: the same kernels judged alone again fall outside it about half the time (bench/interval_coverage.py), so
+// the reference is every alone run, and each alone run is itself checked against the others.
 using Intervals = std::map<std::string, std::pair<double, double>>;
 Intervals alone_intervals(const std::vector<const Measured*>& alone) {
   Intervals out;
