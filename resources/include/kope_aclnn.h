@@ -30,15 +30,21 @@ static aclTensor* kope_acl(const kope_tensor& t, aclFormat format = ACL_FORMAT_N
   return aclCreateTensor(dims.data(), dims.size(), dt, strides.data(), 0, format, dims.data(), dims.size(), t.data);
 }
 
+// Bytes per element of a kope_dtype, and the bytes a contiguous tensor spans.
+static inline uint64_t kope_elem_bytes(int32_t d) {
+  static const uint64_t size[] = {4, 8, 2, 2, 4, 8, 1, 1};  // by enum kope_dtype
+  return size[d];
+}
+static inline uint64_t kope_bytes(const kope_tensor& t) { return static_cast<uint64_t>(t.numel) * kope_elem_bytes(t.dtype); }
+
 // t seen with other dims (the same count or fewer elements, contiguous), from element `first` on: a [S, D] table as
 // the [1, S, 1, D] an operator wants, or one batch of a [B, ...] tensor.
 static inline kope_tensor kope_view(const kope_tensor& t, std::initializer_list<int64_t> dims, int64_t first = 0) {
-  static const int size[] = {4, 8, 2, 2, 4, 8, 1, 1};  // bytes per element, by enum kope_dtype
   kope_tensor v = t;
   v.ndim = 0;
   v.numel = 1;
   for (int64_t d : dims) v.shape[v.ndim++] = d, v.numel *= d;
-  v.data = static_cast<char*>(t.data) + first * size[t.dtype];
+  v.data = static_cast<char*>(t.data) + first * kope_elem_bytes(t.dtype);
   return v;
 }
 

@@ -15,7 +15,7 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   void* step_dev = kope_device_float(static_cast<float>(kope_attr_or(a, "step", 1)));  // a one-element FLOAT32 tensor
   if (!step_dev) return 207001;
   int rc = ACL_SUCCESS;
-  const size_t bytes = a->inputs[0].numel * (a->inputs[0].dtype == KOPE_F32 ? 4 : 2);
+  const uint64_t bytes = kope_bytes(a->inputs[0]);
   for (int i = 0; i < 3 && rc == ACL_SUCCESS; ++i)
     rc = aclrtMemcpy(a->outputs[i].data, bytes, a->inputs[i].data, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE);
   if (rc != ACL_SUCCESS) return rc;

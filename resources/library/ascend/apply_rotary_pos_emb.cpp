@@ -19,12 +19,12 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
     std::fprintf(stderr, "aclnnApplyRotaryPosEmb takes head sizes 64 and 128, not %lld\n", static_cast<long long>(D));
     return ACLNN_ERR_PARAM_INVALID;
   }
-  const size_t elem = q.dtype == KOPE_F32 ? 4 : 2, table = S * D * elem, need = 2 * B * table;
+  const uint64_t table = S * D * kope_elem_bytes(q.dtype), need = 2 * B * table;
   char* tables = static_cast<char*>(kope_scratch(need));  // cos then sin, each [B, S, 1, D]
   if (!tables) return 207001;
-  int rc = aclrtMemcpy(a->outputs[0].data, q.numel * elem, q.data, q.numel * elem, ACL_MEMCPY_DEVICE_TO_DEVICE);
+  int rc = aclrtMemcpy(a->outputs[0].data, kope_bytes(q), q.data, kope_bytes(q), ACL_MEMCPY_DEVICE_TO_DEVICE);
   if (rc == ACL_SUCCESS)
-    rc = aclrtMemcpy(a->outputs[1].data, k.numel * elem, k.data, k.numel * elem, ACL_MEMCPY_DEVICE_TO_DEVICE);
+    rc = aclrtMemcpy(a->outputs[1].data, kope_bytes(k), k.data, kope_bytes(k), ACL_MEMCPY_DEVICE_TO_DEVICE);
   for (int64_t b = 0; b < B && rc == ACL_SUCCESS; ++b) {
     rc = aclrtMemcpy(tables + b * table, table, a->inputs[2].data, table, ACL_MEMCPY_DEVICE_TO_DEVICE);
     if (rc == ACL_SUCCESS)

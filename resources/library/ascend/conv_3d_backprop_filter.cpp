@@ -13,11 +13,10 @@
 #include "aclnnop/aclnn_convolution_backward.h"
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
-  static const int64_t size[] = {4, 8, 2, 2, 4, 8, 1, 1};  // bytes per element, by enum kope_dtype
   const kope_tensor& x = a->inputs[0];
   const kope_tensor& gw = a->outputs[0];
-  const uint64_t w_bytes = (gw.numel * size[gw.dtype] + 511) / 512 * 512;
-  char* scratch = static_cast<char*>(kope_scratch(w_bytes + x.numel * size[x.dtype]));  // weight, then gradInput
+  const uint64_t w_bytes = (kope_bytes(gw) + 511) / 512 * 512;
+  char* scratch = static_cast<char*>(kope_scratch(w_bytes + kope_bytes(x)));  // weight, then gradInput
   if (!scratch) {
     std::fprintf(stderr, "aclrtMalloc of the weight and gradInput scratch failed\n");
     return 207001;

@@ -14,7 +14,7 @@
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor& y = a->outputs[0];
-  const size_t bytes = static_cast<size_t>(y.numel) * (y.dtype == KOPE_F32 ? 4 : 2);
+  const uint64_t bytes = kope_bytes(y);
   if (aclError e = aclrtMemset(y.data, bytes, 0, bytes); e != ACL_SUCCESS) return e;
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
