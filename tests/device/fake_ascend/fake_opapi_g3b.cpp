@@ -36,6 +36,21 @@ std::vector<int64_t> strides_of(const std::vector<int64_t>& dims) {
   return s;
 }
 
+// out's elements in order, each taken from self's element base + sum over out's axes k of pos[k] * from[k]: a
+// permutation (from = self's strides in out's axis order) or a strided slice. Values moved, `size` bytes each.
+void gather_strided(const aclTensor* self, aclTensor* out, int64_t size, int64_t base, const std::vector<int64_t>& from) {
+  const int64_t nd = rank(out);
+  std::vector<int64_t> pos(nd, 0);
+  const char* src = static_cast<const char*>(self->data) + self->offset * size;
+  char* dst = static_cast<char*>(out->data) + out->offset * size;
+  for (int64_t o = 0; o < out->numel(); ++o) {
+    int64_t i = base;
+    for (int64_t k = 0; k < nd; ++k) i += pos[k] * from[k];
+    std::memcpy(dst + o * size, src + i * size, size);
+    for (int64_t k = nd - 1; k >= 0 && ++pos[k] == out->dims[k]; --k) pos[k] = 0;
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -60,15 +75,9 @@ aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArra
   }
   return make("Transpose", 0, [=](void*) {
     const std::vector<int64_t> is = strides_of(self->dims);
-    std::vector<int64_t> pos(nd, 0);
-    const char* src = static_cast<const char*>(self->data) + self->offset * size;
-    char* dst = static_cast<char*>(out->data) + out->offset * size;
-    for (int64_t o = 0; o < out->numel(); ++o) {
-      int64_t i = 0;
-      for (int64_t k = 0; k < nd; ++k) i += pos[k] * is[perm[k]];
-      std::memcpy(dst + o * size, src + i * size, size);
-      for (int64_t k = nd - 1; k >= 0 && ++pos[k] == out->dims[k]; --k) pos[k] = 0;
-    }
+    std::vector<int64_t> from(nd);
+    for (int64_t k = 0; k < nd; ++k) from[k] = is[perm[k]];
+    gather_strided(self, out, size, 0, from);
   }, ws, ex);
 }
 aclnnStatus aclnnPermute(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
@@ -317,15 +326,13 @@ aclnnStatus aclnnSliceV2GetWorkspaceSize(const aclTensor* self, const aclIntArra
   if (out->dims != want) return ACLNN_ERR_PARAM_INVALID;
   return make("StridedSliceV2", 0, [=](void*) {
     const std::vector<int64_t> is = strides_of(self->dims);
-    std::vector<int64_t> pos(nd, 0);
-    const char* src = static_cast<const char*>(self->data) + self->offset * size;
-    char* dst = static_cast<char*>(out->data) + out->offset * size;
-    for (int64_t o = 0; o < out->numel(); ++o) {
-      int64_t i = 0;
-      for (int64_t k = 0; k < nd; ++k) i += (first[k] + pos[k] * step[k]) * is[k];
-      std::memcpy(dst + o * size, src + i * size, size);
-      for (int64_t k = nd - 1; k >= 0 && ++pos[k] == out->dims[k]; --k) pos[k] = 0;
+    std::vector<int64_t> from(nd);
+    int64_t base = 0;
+    for (int64_t k = 0; k < nd; ++k) {
+      base += first[k] * is[k];
+      from[k] = step[k] * is[k];
     }
+    gather_strided(self, out, size, base, from);
   }, ws, ex);
 }
 aclnnStatus aclnnSliceV2(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
