@@ -34,6 +34,7 @@
 
 #include "kope/base/error.h"
 #include "kope/base/process.h"
+#include "kope/model/report.h"
 #include "kope/model/suite.h"
 #include "kope/workspace/workspace.h"
 #include "scripted_llm_server.h"
@@ -276,13 +277,6 @@ std::map<std::string, double> alone_speedups(const std::vector<const Measured*>&
   return out;
 }
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 struct Agreement {
   int compared = 0, inside = 0, above = 0, below = 0;
   double shift = 0, shift_low = 0, shift_high = 0;  // median over kernels of speedup / alone speedup, 95% interval
@@ -303,14 +297,14 @@ Agreement agreement(const Measured& m, const std::vector<const Measured*>& alone
     if (auto c = centre.find(k); c != centre.end()) ratios.push_back(s[0] / c->second);
   }
   if (ratios.empty()) return g;
-  g.shift = median_of(ratios);
+  g.shift = median(ratios);
   // Bootstrap over kernels: which kernels ran is the sample, so the interval says how far the median could move.
   std::mt19937_64 rng(0x6a6f6273);
   std::uniform_int_distribution<std::size_t> pick(0, ratios.size() - 1);
   std::vector<double> medians, draw(ratios.size());
   for (int r = 0; r < 2000; ++r) {
     for (double& d : draw) d = ratios[pick(rng)];
-    medians.push_back(median_of(draw));
+    medians.push_back(median(draw));
   }
   std::sort(medians.begin(), medians.end());
   g.shift_low = medians[50];
