@@ -407,49 +407,29 @@ TEST(AscendLibrary, QuantMatmulLeavesFp32OutputsToTheNaiveBaseline) {
   expect_refused_and_taken("quant_matmul", "m7_k33_n5", "m9_k40_n17_fp16");
 }
 
-// moe_re_routing has no aclnn operator: the task says why, and library_impl_for passes it on.
-TEST(AscendLibrary, MoeReRoutingSaysWhyThereIsNoAclnnBaseline) {
-  std::string why;
-  EXPECT_FALSE(library_impl_for(*all_tasks().find("moe_re_routing"), "ascend", &why));
-  EXPECT_NE(why.find("no aclnnMoeReRouting two-phase call"), std::string::npos) << why;
-}
-
-// roi_align: aclnnRoiAlign has no aligned, and aclnnRoiAlignV2 wants the rois packed as [K, 5] in the map's dtype,
-// kernels before the one the library timing profiles; the task says why, and library_impl_for passes it on.
-TEST(AscendLibrary, RoiAlignSaysWhyThereIsNoAclnnBaseline) {
-  std::string why;
-  EXPECT_FALSE(library_impl_for(*all_tasks().find("roi_align"), "ascend", &why));
-  EXPECT_NE(why.find("aclnnRoiAlignV2, which follows torchvision"), std::string::npos) << why;
-}
-
-// grouped_matmul_swiglu_quant: the A8W8 path takes the weight only in FRACTAL_NZ on Atlas A2/A3.
-TEST(AscendLibrary, GroupedMatmulSwigluQuantSaysWhyThereIsNoAclnnBaseline) {
-  std::string why;
-  EXPECT_FALSE(library_impl_for(*all_tasks().find("grouped_matmul_swiglu_quant"), "ascend", &why));
-  EXPECT_NE(why.find("A8W8 weight only in FRACTAL_NZ"), std::string::npos) << why;
-}
-
-// dilation_2d: Dilation2D is a graph operator with no aclnn call (and an Ascend 950 kernel only).
-TEST(AscendLibrary, Dilation2dSaysWhyThereIsNoAclnnBaseline) {
-  std::string why;
-  EXPECT_FALSE(library_impl_for(*all_tasks().find("dilation_2d"), "ascend", &why));
-  EXPECT_NE(why.find("no aclnnDilation2d two-phase call"), std::string::npos) << why;
-}
-
-// mhc_sinkhorn: aclnnMhcSinkhorn runs on Ascend 950 only; engram_gate_fusion: CANN documents no Engram operator.
-TEST(AscendLibrary, MhcSinkhornAndEngramGateFusionSayWhyThereIsNoAclnnBaseline) {
-  std::string why;
-  EXPECT_FALSE(library_impl_for(*all_tasks().find("mhc_sinkhorn"), "ascend", &why));
-  EXPECT_NE(why.find("marks Atlas A2 and A3 unsupported"), std::string::npos) << why;
-  EXPECT_FALSE(library_impl_for(*all_tasks().find("engram_gate_fusion"), "ascend", &why));
-  EXPECT_NE(why.find("no aclnn operator for Engram's gate"), std::string::npos) << why;
-}
-
-// sparse_flash_attention: the operator wants valid indices before invalid ones, which the task's lists are not.
-TEST(AscendLibrary, SparseFlashAttentionSaysWhyThereIsNoAclnnBaseline) {
-  std::string why;
-  EXPECT_FALSE(library_impl_for(*all_tasks().find("sparse_flash_attention"), "ascend", &why));
-  EXPECT_NE(why.find("valid entries all come before the invalid ones"), std::string::npos) << why;
+// The L3 tasks with no aclnn baseline: each task's "why" names its reason, and library_impl_for passes it on.
+TEST(AscendLibrary, TasksWithoutAnAclnnBaselineSayWhy) {
+  const std::map<std::string, std::string> reason = {
+      // no aclnn call: MoeReRouting is a graph operator
+      {"moe_re_routing", "no aclnnMoeReRouting two-phase call"},
+      // aclnnRoiAlign has no aligned; aclnnRoiAlignV2 wants the rois packed as [K, 5] in the map's dtype, kernels
+      // before the one the library timing profiles
+      {"roi_align", "aclnnRoiAlignV2, which follows torchvision"},
+      // the A8W8 path takes the weight only in FRACTAL_NZ on Atlas A2/A3
+      {"grouped_matmul_swiglu_quant", "A8W8 weight only in FRACTAL_NZ"},
+      // Dilation2D is a graph operator with no aclnn call (and an Ascend 950 kernel only)
+      {"dilation_2d", "no aclnnDilation2d two-phase call"},
+      // aclnnMhcSinkhorn runs on Ascend 950 only
+      {"mhc_sinkhorn", "marks Atlas A2 and A3 unsupported"},
+      // CANN documents no Engram operator
+      {"engram_gate_fusion", "no aclnn operator for Engram's gate"},
+      // the operator wants valid indices before invalid ones, which the task's lists are not
+      {"sparse_flash_attention", "valid entries all come before the invalid ones"}};
+  for (const auto& [task, words] : reason) {
+    std::string why;
+    EXPECT_FALSE(library_impl_for(*all_tasks().find(task), "ascend", &why)) << task;
+    EXPECT_NE(why.find(words), std::string::npos) << task << ": " << why;
+  }
 }
 
 TEST(AscendLibrary, ATaskWithoutAnAclnnOperatorSaysWhy) {
