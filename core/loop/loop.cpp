@@ -73,6 +73,9 @@ Recorded evaluate_recorded(Workspace& ws, Evaluator& ev, int64_t run, const Task
   try {
     r.report = ev.evaluate(task, kernel.source, kernel.name, options);
     r.report.device = device;
+    // One evaluation's interval holds its own noise; how far whole evaluations move on this device is learned from
+    // the baselines timed in the workspace's earlier ones, and widens the interval that promotion reads.
+    if (const BetweenEvaluations b = ws.between_evaluations(device); b.dof > 0) r.report.between = b;
     ws.finish_evaluation(r.evaluation_id, r.report);
   } catch (const InfraError& e) {
     r.error = "infrastructure failure: " + escape_invalid_utf8(e.what());
@@ -107,7 +110,7 @@ Promotion decide_promotion(const EvalReport& rep, double incumbent_speedup, doub
   const bool vs_naive = incumbent_baseline == "naive" && own != "naive";
   p.baseline = vs_naive ? "naive" : own;
   p.speedup = vs_naive ? rep.speedup_vs_naive() : rep.speedup();
-  p.interval = vs_naive ? task_speedup_interval_vs_naive(rep.cases) : task_speedup_interval(rep.cases);
+  p.interval = report_speedup_interval(rep, vs_naive);
   const bool incomparable = !incumbent_baseline.empty() && incumbent_baseline != "naive" && own == "naive";
   for (const CaseResult& c : rep.cases)
     if (faster_than_hardware_floor(c)) {
@@ -135,6 +138,9 @@ Promotion decide_promotion(const EvalReport& rep, double incumbent_speedup, doub
   s.precision(4);
   s << "95% interval [" << p.interval->low << ", " << p.interval->high << "]x against the " << p.baseline
     << " baseline";
+  if (rep.between && rep.between->dof >= kBetweenMinDof)
+    s << " (with evaluations' spread, sd " << rep.between->sd_log << " in log, from " << rep.between->evaluations
+      << " earlier evaluations)";
   if (p.interval->low > bar) {
     p.promote = true;
     s << ": its lower bound beats " << incumbent_speedup << "x by the margin " << min_gain;
@@ -407,7 +413,7 @@ class TaskRun {
     const Promotion pr = decide_promotion(rep, state_.incumbent_speedup, options_.min_gain, false, incumbent_baseline_);
     // The interval beside the attempt's speedup is against the same baseline as that speedup (the report's own);
     // the promotion's may be against the naive one, like the incumbent's.
-    if (const auto iv = task_speedup_interval(rep.cases)) {
+    if (const auto iv = report_speedup_interval(rep)) {
       a.speedup_low = iv->low;
       a.speedup_high = iv->high;
     }

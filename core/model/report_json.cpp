@@ -183,6 +183,14 @@ EvalReport report_from_json(const json& j) {
     get(*it, "flush", r.flush_method);
   }
   get(j, "worker_isolation", r.worker_isolation);
+  if (auto it = j.find("between_evaluations"); it != j.end() && it->is_object()) {
+    BetweenEvaluations b;
+    get(*it, "sd_log", b.sd_log);
+    get(*it, "dof", b.dof);
+    get(*it, "evaluations", b.evaluations);
+    get(*it, "tasks", b.tasks);
+    if (std::isfinite(b.sd_log) && b.sd_log >= 0 && b.dof >= 0) r.between = b;
+  }
   return r;
 }
 
@@ -279,6 +287,9 @@ json EvalReport::to_json() const {
                  {"share_in_timed_calls", wall_seconds > 0 ? timed_call_seconds / wall_seconds : 0.0},
                  {"flush", flush_method}};
   j["worker_isolation"] = worker_isolation;
+  if (between)
+    j["between_evaluations"] = {{"sd_log", between->sd_log}, {"dof", between->dof},
+                                {"evaluations", between->evaluations}, {"tasks", between->tasks}};
   return j;
 }
 

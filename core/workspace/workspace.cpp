@@ -344,6 +344,17 @@ std::optional<EvaluationRow> Workspace::evaluation(int64_t id) const {
   return eval_row(s);
 }
 
+BetweenEvaluations Workspace::between_evaluations(const std::string& device, int limit) const {
+  Stmt s(db_(), "SELECT e.id, e.task || ' ' || e.task_digest, c.case_name, c.baseline_median_ns FROM "
+                "(SELECT id, task, task_digest FROM evaluations WHERE device=? AND status='passed' "
+                "ORDER BY id DESC LIMIT ?) e JOIN case_results c ON c.evaluation_id=e.id "
+                "WHERE c.correct=1 AND c.baseline_median_ns IS NOT NULL");
+  s.bind(1, device).bind(2, static_cast<int64_t>(limit));
+  std::vector<BaselineMedian> rows;
+  while (s.step()) rows.push_back({s.i64(0), s.text(1), s.text(2), *s.opt_f64(3)});
+  return kope::between_evaluations(rows);
+}
+
 std::optional<Incumbent> Workspace::incumbent(const std::string& task, const std::string& device) const {
   Stmt s(db_(), "SELECT kernel_id, evaluation_id, speedup, baseline FROM incumbents WHERE task=? AND device=?");
   s.bind(1, task).bind(2, device);

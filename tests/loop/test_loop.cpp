@@ -120,6 +120,32 @@ TEST_F(LoopTest, IncumbentCarriesOverAndNeedsToBeBeaten) {
   EXPECT_EQ(latest[0].prev_evaluation_id, rows[0].id);
 }
 
+// Every evaluation the loop records carries how far the workspace's earlier evaluations on the device moved (their
+// baselines' spread), and the attempt's interval is widened by it: the first evaluation has nothing to learn from,
+// the fourth has three evaluations of the same baseline behind it (2 degrees of freedom).
+TEST_F(LoopTest, EachEvaluationCarriesTheSpreadOfTheEarlierOnes) {
+  ListPolicy policy({kernel("a", "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"),
+                     kernel("b", "for (int64_t i = 0; i < n; ++i) y[i] = 1 + 2 * x[i];"),
+                     kernel("c", "for (int64_t i = 0; i < n; ++i) y[i] = x[i] + x[i] + 1;"),
+                     kernel("d", "for (int64_t i = 0; i < n; ++i) y[i] = 1 + x[i] + x[i];")});
+  auto out = run_loop(ws, ev, suite, policy, options, ws.begin_run("spread", "cpu"));
+  ASSERT_EQ(out[0].attempts.size(), 4u);
+  const auto rows = ws.evaluations(std::string("affine"), 10);  // newest first
+  ASSERT_EQ(rows.size(), 4u);
+  auto report = [&](int64_t id) { return report_from_json(nlohmann::json::parse(ws.evaluation(id)->report)); };
+  EXPECT_FALSE(report(rows[3].id).between);
+  const EvalReport last = report(rows[0].id);
+  ASSERT_TRUE(last.between) << ws.evaluation(rows[0].id)->report;
+  EXPECT_EQ(last.between->dof, 2);
+  EXPECT_EQ(last.between->evaluations, 3);
+  EXPECT_GT(last.between->sd_log, 0);
+  const Attempt& a = out[0].attempts[3];
+  ASSERT_TRUE(a.speedup_low && a.speedup_high);
+  const auto iv = report_speedup_interval(last);
+  EXPECT_DOUBLE_EQ(*a.speedup_low, iv->low);
+  EXPECT_LT(iv->low, task_speedup_interval(last.cases)->low);
+}
+
 TEST_F(LoopTest, MaxAttemptsBoundsTheLoop) {
   options.max_attempts = 1;
   ListPolicy policy({kernel("a", "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"),
@@ -268,6 +294,15 @@ TEST(Promotion, OnlyTheLowerBoundOfTheIntervalCounts) {
   EXPECT_GT(p.interval->low, 1.02);
   // ... but not over an incumbent it does not beat by the margin.
   EXPECT_FALSE(decide_promotion(tight, 1.09, 1.02).promote);
+
+  // Whole evaluations that move 5% from one to the next (the workspace's baselines say so): 10% over an incumbent
+  // timed in another evaluation is no longer established, and the reason says why.
+  EvalReport moving = tight;
+  moving.between = BetweenEvaluations{0.05, 20, 24, 12};
+  p = decide_promotion(moving, 1.0, 1.02);
+  EXPECT_FALSE(p.promote) << p.reason;
+  EXPECT_LT(p.interval->low, 1.0);
+  EXPECT_NE(p.reason.find("evaluations' spread"), std::string::npos) << p.reason;
 
   // A wrong kernel never.
   EvalReport wrong = tight;

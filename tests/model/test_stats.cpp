@@ -88,3 +88,85 @@ TEST(Stats, HardwareFloorRule) {
   c.kernel_median_ns = 10;
   EXPECT_FALSE(faster_than_hardware_floor(c));
 }
+
+// Student's t against the printed table (two-sided 95% and 99%), and its symmetry.
+TEST(Stats, StudentTQuantilesMatchTheTable) {
+  EXPECT_NEAR(student_t_quantile(0.975, 1), 12.706, 1e-3);
+  EXPECT_NEAR(student_t_quantile(0.975, 2), 4.303, 1e-3);
+  EXPECT_NEAR(student_t_quantile(0.975, 5), 2.571, 1e-3);
+  EXPECT_NEAR(student_t_quantile(0.975, 30), 2.042, 1e-3);
+  EXPECT_NEAR(student_t_quantile(0.975, 1000), 1.962, 1e-3);
+  EXPECT_NEAR(student_t_quantile(0.995, 3), 5.841, 1e-3);
+  EXPECT_NEAR(student_t_quantile(0.025, 4), -2.776, 1e-3);
+  EXPECT_THROW(student_t_quantile(1.0, 4), std::invalid_argument);
+  EXPECT_THROW(student_t_quantile(0.9, 0.5), std::invalid_argument);
+}
+
+// Two tasks: the first evaluated three times with whole-evaluation shifts of +d, -d and 0 in log (each case its
+// own level), the second twice with +e and -e; a task seen once adds nothing. Pooled: (2d^2 + 2e^2) / 3 dof.
+TEST(Stats, BetweenEvaluationsPoolsEachTasksShiftsOverItsEvaluations) {
+  const double d = 0.2, e = 0.1;
+  std::vector<BaselineMedian> rows;
+  auto add = [&](int64_t ev, const std::string& group, double shift) {
+    rows.push_back({ev, group, "small", 1000 * std::exp(shift)});
+    rows.push_back({ev, group, "large", 90000 * std::exp(shift)});
+  };
+  add(1, "gelu abc", d);
+  add(2, "gelu abc", -d);
+  add(3, "gelu abc", 0);
+  add(4, "exp def", e);
+  add(5, "exp def", -e);
+  add(6, "mish 123", 0.7);
+  rows.push_back({7, "exp def", "small", 0});  // no median: left out, and so is its evaluation
+  const BetweenEvaluations b = between_evaluations(rows);
+  EXPECT_EQ(b.dof, 3);
+  EXPECT_EQ(b.tasks, 2);
+  EXPECT_EQ(b.evaluations, 6);
+  EXPECT_NEAR(b.sd_log, std::sqrt((2 * d * d + 2 * e * e) / 3), 1e-12);
+  // The same digest is what makes evaluations comparable: another digest of gelu is another group.
+  rows[4].group = rows[5].group = "gelu xyz";
+  EXPECT_EQ(between_evaluations(rows).dof, 2);
+  EXPECT_EQ(between_evaluations({}).dof, 0);
+}
+
+// The between-evaluation term widens each side in log space by t(dof) sqrt(2) sd; too few degrees of freedom
+// leave the interval as the evaluation measured it.
+TEST(Stats, WideningAddsTheBetweenEvaluationTermOnEachSide) {
+  const SpeedupInterval iv{1.8, 2.5};
+  BetweenEvaluations b;
+  b.sd_log = 0.05;
+  b.dof = 1;
+  EXPECT_EQ(widen_between_evaluations(iv, 2.0, b).low, 1.8);
+  b.dof = 10;
+  const SpeedupInterval w = widen_between_evaluations(iv, 2.0, b);
+  const double t = student_t_quantile(0.975, 10) * std::sqrt(2.0) * 0.05;
+  EXPECT_NEAR(std::log(2.0) - std::log(w.low), std::hypot(std::log(2.0 / 1.8), t), 1e-9);
+  EXPECT_NEAR(std::log(w.high) - std::log(2.0), std::hypot(std::log(2.5 / 2.0), t), 1e-9);
+  b.sd_log = 0;
+  EXPECT_EQ(widen_between_evaluations(iv, 2.0, b).high, 2.5);
+}
+
+// A report's interval is the cases' bootstrap, widened by the report's between-evaluation term when it has one;
+// the term survives the report's JSON.
+TEST(Stats, AReportsIntervalCarriesItsBetweenEvaluationTerm) {
+  EvalReport rep;
+  CaseResult c;
+  c.baseline_ns = noisy(3000, 0.02, 30, 7);
+  c.kernel_ns = noisy(1000, 0.02, 30, 8);
+  rep.cases = {c};
+  const auto own = report_speedup_interval(rep);
+  ASSERT_TRUE(own);
+  const auto bare = task_speedup_interval(rep.cases);
+  EXPECT_EQ(own->low, bare->low);
+  rep.between = BetweenEvaluations{0.1, 20, 24, 12};
+  const auto wide = report_speedup_interval(rep);
+  ASSERT_TRUE(wide);
+  EXPECT_LT(wide->low, 0.85 * own->low);
+  EXPECT_GT(wide->high, 1.15 * own->high);
+  const EvalReport back = report_from_json(rep.to_json());
+  ASSERT_TRUE(back.between);
+  EXPECT_EQ(back.between->dof, 20);
+  EXPECT_EQ(back.between->evaluations, 24);
+  EXPECT_DOUBLE_EQ(back.between->sd_log, 0.1);
+  EXPECT_FALSE(report_from_json(EvalReport{}.to_json()).between);
+}

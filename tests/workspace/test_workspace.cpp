@@ -764,5 +764,38 @@ TEST(Workspace, AFileWhereTheFolderShouldBeIsAnEnvironmentError) {
   }
 }
 
+
+// The spread of whole evaluations comes from the baseline medians of the passed evaluations on the same device:
+// three of affine whose baselines moved by factors 1.1, 1/1.1 and 1 (sd 0.0953 in log), a wrong one and one on
+// another device that move far more and count for nothing, and a running one that has no medians yet.
+TEST(Workspace, BetweenEvaluationsComesFromTheBaselinesOfPassedEvaluationsOnTheDevice) {
+  Fixture f;
+  auto record = [&](double factor, const std::string& device, bool wrong) {
+    const int64_t e = f.ws.begin_evaluation(f.run, f.kernel, f.task, device, std::nullopt);
+    EvalReport rep = passing_report(f.task);
+    for (CaseResult& c : rep.cases) {
+      *c.baseline_median_ns *= factor;
+      c.speedup = *c.baseline_median_ns / *c.kernel_median_ns;
+    }
+    if (wrong) rep.cases[1].status = CaseStatus::Wrong;
+    f.ws.finish_evaluation(e, rep);
+  };
+  EXPECT_EQ(f.ws.between_evaluations("cpu").dof, 0);
+  record(1.1, "cpu", false);
+  record(1 / 1.1, "cpu", false);
+  record(1.0, "cpu", false);
+  record(5.0, "cpu", true);
+  record(9.0, "cuda", false);
+  f.ws.begin_evaluation(f.run, f.kernel, f.task, "cpu", std::nullopt);
+  const BetweenEvaluations b = f.ws.between_evaluations("cpu");
+  EXPECT_EQ(b.dof, 2);
+  EXPECT_EQ(b.evaluations, 3);
+  EXPECT_EQ(b.tasks, 1);
+  EXPECT_NEAR(b.sd_log, std::log(1.1), 1e-9);
+  // Only the newest `limit` passed evaluations: the last two differ by a factor 1.1, sd log(1.1)/sqrt(2).
+  EXPECT_NEAR(f.ws.between_evaluations("cpu", 2).sd_log, std::log(1.1) / std::sqrt(2.0), 1e-9);
+  EXPECT_EQ(f.ws.between_evaluations("cuda").dof, 0);
+}
+
 }  // namespace
 }  // namespace kope

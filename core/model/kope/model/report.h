@@ -105,6 +105,16 @@ struct CaseResult {
   std::optional<double> library_median_ns, naive_median_ns, speedup_vs_naive, hap_vs_naive;
 };
 
+// What one evaluation cannot see of its own noise: how far a whole evaluation's timing moves from one evaluation to
+// the next. The same baseline, timed in every evaluation of a task, measures it: `sd_log` is the pooled standard
+// deviation, over evaluations, of the baseline's log geometric mean over the task's cases, from `evaluations`
+// evaluations of `tasks` tasks (with `dof` degrees of freedom) in this workspace on this device.
+struct BetweenEvaluations {
+  double sd_log = 0.0;
+  int dof = 0;
+  int evaluations = 0;
+  int tasks = 0;
+};
 struct EvalReport {
   std::string task;
   std::string task_digest;
@@ -125,6 +135,9 @@ struct EvalReport {
   double timed_call_seconds = 0.0;    // inside timed kernel calls (candidate and baseline), as the judge measured
   std::string flush_method;           // "lines" or "read"
   std::string worker_isolation;       // what confined the candidate's worker
+  // The workspace's between-evaluation spread on this device when the evaluation was recorded (kope/model/stats.h
+  // widens the task interval by it); absent outside a workspace or before it has repeated measurements.
+  std::optional<BetweenEvaluations> between;
 
   bool correct() const;
   std::string status() const;           // cancelled, passed, compile_error, or the first failing case's status

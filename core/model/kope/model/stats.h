@@ -1,7 +1,9 @@
 // The evidence behind a verdict: the bootstrap interval of a task's speedup, and the hardware-floor check.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -30,6 +32,38 @@ std::optional<SpeedupInterval> task_speedup_interval(const std::vector<CaseResul
 // measured before the library baseline.
 std::optional<SpeedupInterval> task_speedup_interval_vs_naive(const std::vector<CaseResult>& cases,
                                                               int resamples = 2000, double confidence = 0.95);
+
+// One case's baseline median in one earlier evaluation: `group` names what makes medians comparable (the task and
+// its digest: the same cases and the same baseline build).
+struct BaselineMedian {
+  int64_t evaluation = 0;
+  std::string group;
+  std::string case_name;
+  double median_ns = 0.0;
+};
+// The pooled spread of whole evaluations from `rows`: in each group, each evaluation's mean over its cases of
+// log(median) less the case's mean over the group's evaluations; its variance pooled over groups, with one degree
+// of freedom per evaluation beyond the first of its group. dof 0 when no group has two evaluations. Rows with a
+// median that is not positive and finite are left out.
+BetweenEvaluations between_evaluations(const std::vector<BaselineMedian>& rows);
+
+// The fewest degrees of freedom that make an estimate worth adding (below it the interval holds one evaluation's
+// noise only, and says so).
+inline constexpr int kBetweenMinDof = 2;
+
+// The p quantile of Student's t with `dof` degrees of freedom (p in (0, 1), dof >= 1), to 1e-6.
+double student_t_quantile(double p, double dof);
+
+// `iv` around the speedup `point`, with the between-evaluation term added in log space on each side: the kernel's
+// and the baseline's evaluations each move by sd_log, independently, so the log speedup by sqrt(2) sd_log, scaled
+// by the t quantile of its degrees of freedom. `iv` unchanged when `b` has fewer than kBetweenMinDof.
+SpeedupInterval widen_between_evaluations(const SpeedupInterval& iv, double point, const BetweenEvaluations& b,
+                                          double confidence = 0.95);
+
+// A report's task interval (against the baseline its speedup is against, or the naive one), with its
+// between-evaluation term when the report carries one: what promotion and the attempt's record use.
+std::optional<SpeedupInterval> report_speedup_interval(const EvalReport& rep, bool vs_naive = false,
+                                                       double confidence = 0.95);
 
 // Flushed caches and rotated inputs leave no honest way under half the memory-bound floor: a case whose
 // kernel median is below 0.5 x hw_bound_ns, where the floor is above 1000 ns (below that, timer and call

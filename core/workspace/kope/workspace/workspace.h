@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kope/model/report.h"
+#include "kope/model/stats.h"
 #include "kope/model/task.h"
 #include "kope/store/db.h"
 
@@ -96,6 +97,9 @@ class Workspace {
   // A listing: `report` holds only the error text of "error" rows, never a full report (evaluation() loads it).
   std::vector<EvaluationRow> evaluations(const std::optional<std::string>& task, int limit) const;
   std::optional<EvaluationRow> evaluation(int64_t id) const;
+  // How far whole evaluations move on `device`, from the baseline medians of its last `limit` passed evaluations
+  // (kope/model/stats.h): what the judge's interval, one evaluation's noise, cannot see.
+  BetweenEvaluations between_evaluations(const std::string& device, int limit = 400) const;
 
   std::optional<Incumbent> incumbent(const std::string& task, const std::string& device) const;
   void set_incumbent(const Incumbent& inc);
