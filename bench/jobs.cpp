@@ -2,15 +2,17 @@
 // scripted OpenAI-compatible server on 127.0.0.1 that answers every request after a fixed latency with the next
 // shipped kernel of the task in the prompt. For each latency and each N it prints attempts per minute, the share
 // of wall time with at least one evaluation running, the tokens spent, and, for the same shipped kernels, the
-// speedup measured at N beside the one measured alone (--jobs 1) with whether it lies in the alone interval: the
-// union of the kernel's intervals over every --jobs 1 run of any latency, and over --alone R more runs at --jobs 1
-// with no model latency (cheap: nothing but the evaluations), half before the sweep and half after it, so that the
-// alone reference brackets the machine's drift. Each alone run is checked against the others as the control: how
-// often a kernel leaves the interval with nothing beside it. The shift is what interference would move: the median
-// over kernels of speedup / the kernel's alone speedup (geometric mean over the other alone runs), with a 95%
-// bootstrap interval over kernels.
+// speedup measured at N beside the one measured alone: every --jobs 1 run of any latency, and --alone R more runs
+// at --jobs 1 with no model latency (cheap: nothing but the evaluations), half before the sweep and half after it,
+// so that the alone reference brackets the machine's drift. A speedup agrees with the alone ones when it lies in
+// their 95% prediction band (Student's t over the alone runs' log speedups: the spread of whole runs, which one
+// evaluation's bootstrap interval cannot see); "all-at-once" counts the kernels within the band that holds every
+// kernel of the run at once with 95% (Bonferroni), the test of "every speedup agrees". Each alone run is checked
+// against the others as the control. The shift is what interference would move: the median over kernels of
+// speedup / the kernel's alone speedup (geometric mean over the alone runs), with a 95% bootstrap interval over
+// kernels.
 //
-//   bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--alone 2] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]
+//   bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--alone 4] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]
 //
 // Builds and goldens are made once, untimed, in a warm-up workspace whose caches every measured run starts from
 // (hard links), so each run's figure is the loop's own pace. Run it on a machine with nothing else running.
@@ -35,6 +37,7 @@
 #include "kope/base/error.h"
 #include "kope/base/process.h"
 #include "kope/model/report.h"
+#include "kope/model/stats.h"
 #include "kope/model/suite.h"
 #include "kope/workspace/workspace.h"
 #include "scripted_llm_server.h"
@@ -49,7 +52,7 @@ namespace {
 struct Options {
   std::vector<double> latencies = {20, 2};
   std::vector<int> jobs = {1, 2, 4, 8};
-  int alone = 2;  // more --jobs 1 runs with no model latency, for the alone reference
+  int alone = 4;  // more --jobs 1 runs with no model latency, for the alone reference
   std::vector<std::string> tasks;  // empty: the tasks of `levels`
   std::string levels = "1,2";
   int attempts = 1;
@@ -68,7 +71,7 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 constexpr const char* kUsage =
-    "usage: bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--alone 2] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]\n"
+    "usage: bench_jobs [--latency 20,2] [--jobs 1,2,4,8] [--alone 4] [--tasks a,b] [--levels 1,2] [--attempts 1] [--device D] [--keep DIR]\n"
     "  runs kope run --policy llm --jobs N against a scripted model server with a fixed reply latency (tens of\n"
     "  minutes at the defaults); prints attempts per minute, the share of wall time evaluating, tokens, and each\n"
     "  speedup beside the one measured alone (every --jobs 1 run, and --alone R more with no model latency)\n";
@@ -248,53 +251,61 @@ std::string task_list(const Options& o) {
   return out;
 }
 
-// Each kernel's speedup interval alone: the union of its 95% intervals over `alone` (the --jobs 1 runs), the range
-// its speedup takes with nothing beside it on this machine. One run's bootstrap interval covers that run's noise
-// only: the same kernels judged alone again fall outside it about half the time (bench/interval_coverage.py), so
-// the reference is every alone run, and each alone run is itself checked against the others.
-using Intervals = std::map<std::string, std::pair<double, double>>;
-Intervals alone_intervals(const std::vector<const Measured*>& alone) {
-  Intervals out;
-  for (const Measured* m : alone)
-    for (const auto& [k, s] : m->speedups) {
-      auto [it, fresh] = out.try_emplace(k, s[1], s[2]);
-      if (!fresh) it->second = {std::min(it->second.first, s[1]), std::max(it->second.second, s[2])};
-    }
-  return out;
-}
-
-// Each kernel's alone speedup: the geometric mean of its speedups over `alone`.
-std::map<std::string, double> alone_speedups(const std::vector<const Measured*>& alone) {
-  std::map<std::string, std::pair<double, int>> sum;
+// What a kernel's speedup does alone, from the --jobs 1 runs: the mean and standard deviation of its log speedup
+// over them. One evaluation's bootstrap interval holds that evaluation's noise only (the same kernels judged alone
+// again fall outside it about half the time: bench/interval_coverage.py), so the alone reference is the spread of
+// whole runs, measured: a new measurement with nothing beside it falls in the prediction band
+// mean +- t(R-1) sd sqrt(1 + 1/R) with the band's probability (Student's t, R alone runs).
+struct Alone {
+  double mean = 0, sd = 0;
+  int runs = 0;
+};
+std::map<std::string, Alone> alone_spread(const std::vector<const Measured*>& alone) {
+  std::map<std::string, std::vector<double>> logs;
   for (const Measured* m : alone)
     for (const auto& [k, s] : m->speedups)
-      if (s[0] > 0) {
-        sum[k].first += std::log(s[0]);
-        ++sum[k].second;
-      }
-  std::map<std::string, double> out;
-  for (const auto& [k, v] : sum) out[k] = std::exp(v.first / v.second);
+      if (s[0] > 0) logs[k].push_back(std::log(s[0]));
+  std::map<std::string, Alone> out;
+  for (const auto& [k, v] : logs) {
+    Alone a;
+    a.runs = static_cast<int>(v.size());
+    for (double x : v) a.mean += x / a.runs;
+    for (double x : v) a.sd += (x - a.mean) * (x - a.mean);
+    a.sd = a.runs > 1 ? std::sqrt(a.sd / (a.runs - 1)) : 0;
+    out[k] = a;
+  }
   return out;
 }
 
 struct Agreement {
-  int compared = 0, inside = 0, above = 0, below = 0;
+  int compared = 0;      // kernels with at least two alone runs beside this one
+  int inside = 0;        // within their 95% prediction band
+  int inside_all = 0;    // within the band that holds all `compared` at once with 95% (Bonferroni)
+  int above = 0, below = 0;  // outside the 95% band
   double shift = 0, shift_low = 0, shift_high = 0;  // median over kernels of speedup / alone speedup, 95% interval
 };
 
 Agreement agreement(const Measured& m, const std::vector<const Measured*>& alone) {
-  const Intervals ref = alone_intervals(alone);
-  const std::map<std::string, double> centre = alone_speedups(alone);
+  const std::map<std::string, Alone> ref = alone_spread(alone);
   Agreement g;
+  std::vector<std::pair<double, const Alone*>> seen;  // log speedup, its alone reference
   std::vector<double> ratios;
   for (const auto& [k, s] : m.speedups) {
     auto it = ref.find(k);
-    if (it == ref.end()) continue;
-    ++g.compared;
-    g.inside += s[0] >= it->second.first && s[0] <= it->second.second;
-    g.above += s[0] > it->second.second;
-    g.below += s[0] < it->second.first;
-    if (auto c = centre.find(k); c != centre.end()) ratios.push_back(s[0] / c->second);
+    if (it == ref.end() || s[0] <= 0) continue;
+    ratios.push_back(s[0] / std::exp(it->second.mean));
+    if (it->second.runs >= 2) seen.push_back({std::log(s[0]), &it->second});
+  }
+  g.compared = static_cast<int>(seen.size());
+  for (const auto& [x, a] : seen) {
+    const double spread = a->sd * std::sqrt(1.0 + 1.0 / a->runs);
+    const double t95 = student_t_quantile(0.975, a->runs - 1);
+    const double t_all = student_t_quantile(1 - 0.025 / g.compared, a->runs - 1);
+    const bool in = std::abs(x - a->mean) <= t95 * spread;
+    g.inside += in;
+    g.above += !in && x > a->mean;
+    g.below += !in && x < a->mean;
+    g.inside_all += std::abs(x - a->mean) <= t_all * spread;
   }
   if (ratios.empty()) return g;
   g.shift = median(ratios);
@@ -320,13 +331,13 @@ void print_row(const Measured& m, const std::vector<const Measured*>& alone, dou
   const double apm = m.attempts / (m.seconds / 60);
   char vs1[32] = "";
   if (apm1 > 0) std::snprintf(vs1, sizeof vs1, "%.2fx", apm / apm1);
-  std::printf("%8s %9d %9.1f %12.2f %9s %9.0f%% %10lld %8d of %-3d %5d/%-4d %7.3f [%.3f, %.3f]%s\n", label,
-              m.attempts, m.seconds, apm, vs1, m.busy_share * 100,
-              static_cast<long long>(m.tokens), g.inside, g.compared, g.above, g.below, g.shift, g.shift_low,
-              g.shift_high, ref.empty() ? "  (no other alone run)" : "");
+  std::printf("%8s %9d %9.1f %12.2f %9s %9.0f%% %10lld %7d of %-3d %5d/%-4d %8d of %-3d %7.3f [%.3f, %.3f]%s\n",
+              label, m.attempts, m.seconds, apm, vs1, m.busy_share * 100, static_cast<long long>(m.tokens), g.inside,
+              g.compared, g.above, g.below, g.inside_all, g.compared, g.shift, g.shift_low, g.shift_high,
+              ref.size() < 2 ? "  (fewer than two other alone runs)" : "");
 }
 
-constexpr const char* kHeader = "%8s %9s %9s %12s %9s %10s %10s %14s %10s %24s\n";
+constexpr const char* kHeader = "%8s %9s %9s %12s %9s %10s %10s %13s %10s %14s %24s\n";
 
 std::vector<const Measured*> alone_runs(const std::vector<Measured>& all) {
   std::vector<const Measured*> alone;
@@ -342,7 +353,7 @@ void print(double latency, const std::vector<Measured>& all, std::size_t first, 
   const double apm1 = all[first].attempts / (all[first].seconds / 60);
   std::printf("\nlatency %.0f s (the alone reference: %zu --jobs 1 runs)\n", latency, alone.size());
   std::printf(kHeader, "jobs", "attempts", "seconds", "attempts/min", "vs jobs1", "eval busy", "tokens",
-              "speedups in CI", "above/below", "shift vs alone [95%]");
+              "in 95% band", "above/below", "all-at-once", "shift vs alone [95%]");
   for (std::size_t i = first; i < last; ++i) print_row(all[i], alone, apm1, std::to_string(all[i].jobs).c_str());
 }
 
@@ -350,8 +361,8 @@ void print(double latency, const std::vector<Measured>& all, std::size_t first, 
 void print_control(const std::vector<Measured>& all) {
   const std::vector<const Measured*> alone = alone_runs(all);
   std::printf("\nthe control: each --jobs 1 run with no model latency against the other alone runs\n");
-  std::printf(kHeader, "run", "attempts", "seconds", "attempts/min", "", "eval busy", "tokens", "speedups in CI",
-              "above/below", "shift vs alone [95%]");
+  std::printf(kHeader, "run", "attempts", "seconds", "attempts/min", "", "eval busy", "tokens", "in 95% band",
+              "above/below", "all-at-once", "shift vs alone [95%]");
   for (const Measured& m : all)
     if (m.name.rfind("alone", 0) == 0) print_row(m, alone, 0, m.name.c_str());
 }

@@ -112,8 +112,9 @@ void EvalCommand::print(const Recorded& rec, const Workspace& ws, std::ostream& 
   json j = rep.to_json();
   j["evaluation_id"] = rec.evaluation_id;
   j["workspace"] = ws.dir().string();
-  // The task-level interval: the bootstrap of the geometric mean over cases (what promotion is decided on).
-  auto ci = rep.correct() ? task_speedup_interval(rep.cases) : std::nullopt;
+  // The task-level interval: the bootstrap of the geometric mean over cases, widened by how far the workspace's
+  // earlier evaluations moved (what promotion is decided on).
+  auto ci = rep.correct() ? report_speedup_interval(rep) : std::nullopt;
   j["speedup_ci95"] = ci ? json::array({ci->low, ci->high}) : json(nullptr);
   out << dump_json(j, 2) << "\n";
 }

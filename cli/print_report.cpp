@@ -97,7 +97,13 @@ void print_report(const EvalReport& rep, std::ostream& out) {
   if (auto s = rep.speedup()) {
     out << ", speedup " << fmt_x(s) << " against the " << rep.baseline() << " baseline (geometric mean over "
         << rep.cases.size() << " cases";
-    if (auto ci = task_speedup_interval(rep.cases)) out << ", 95% interval " << fmt_x(ci->low) << " .. " << fmt_x(ci->high);
+    if (auto ci = report_speedup_interval(rep)) {
+      out << ", 95% interval " << fmt_x(ci->low) << " .. " << fmt_x(ci->high);
+      if (rep.between && rep.between->dof >= kBetweenMinDof)
+        out << " with the spread of " << rep.between->evaluations << " earlier evaluations";
+      else
+        out << " of this evaluation's noise alone";
+    }
     out << ")";
     if (rep.baseline() != "naive")
       if (auto n = rep.speedup_vs_naive()) out << "; " << fmt_x(n) << " against the naive baseline";
