@@ -304,7 +304,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
                                  "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
                                  "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d", "strided_slice",
-                                 "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter"}) {
+                                 "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter", "gru"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -312,8 +312,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
     o.device = "ascend-board";
     // Where the operator refuses a task's first small cases (they go to the naive baseline), the first it takes;
     // for scatter, a case with duplicate indices, and for resize_bilinear one that is no identity (their first
-    // cases, 1x1x1 and 1x1 to 1x1, cannot tell a wrong index or coordinate rule); for the L3 tasks a small case
-    // that a wrong rule would fail, not their first (often a single element).
+    // cases, 1x1x1 and 1x1 to 1x1, cannot tell a wrong index or coordinate rule); for the L3 and L4 tasks a small
+    // case that a wrong rule would fail, not their first (often a single element).
     const std::map<std::string, std::string> taken = {{"apply_rotary_pos_emb", "b2_s33_n4_h32"},
                                                        {"dynamic_quant", "m3_k7_fp16"},
                                                        {"scatter", "a3_r10_j40_b1_dups"},
@@ -327,7 +327,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"strided_slice", "d2_9_10_12_positive"},
                                                        {"quant_matmul", "m9_k40_n17_fp16"},
                                                        {"grouped_matmul", "g3_c5_k7_n9"},
-                                                       {"conv_3d_backprop_filter", "n2_ci4_d7_h9_w8_co5_k3_s2_p1"}};
+                                                       {"conv_3d_backprop_filter", "n2_ci4_d7_h9_w8_co5_k3_s2_p1"},
+                                                       {"gru", "t5_b3_i7_h9"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;

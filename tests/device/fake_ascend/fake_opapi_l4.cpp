@@ -1,0 +1,82 @@
+// More of the stand-in for CANN's libopapi (see fake_opapi.cpp): the operators of the L4 suite's library baselines,
+// aclnnGRU, each the documented two-phase pair with the signatures of the include/aclnnop headers beside this file.
+// As in fake_opapi_g3b.cpp, the first phase checks what the page says it checks and refuses the rest with
+// ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); arithmetic in double with one
+// rounding to the output's dtype. Each run tells the fake runtime it launched a kernel named after the operator's AI
+// Core kernel; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_gru.h"
+#include "fake_opapi_common.h"
+
+namespace {
+
+int64_t rank(const aclTensor* t) { return static_cast<int64_t>(t->dims.size()); }
+double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+
+// A tensor's elements as doubles (FLOAT, FLOAT16 or BFLOAT16).
+std::vector<double> reals(const aclTensor* t) {
+  std::vector<double> v(static_cast<size_t>(t->numel()));
+  for (int64_t e = 0; e < t->numel(); ++e) v[e] = real_at(t, e);
+  return v;
+}
+
+}  // namespace
+
+extern "C" {
+
+// One layer, one direction, fixed length, sequence first (batchSizes null, numLayers 1, bidirection and batchFirst
+// false: the multi-layer, bidirectional, packed and batch-first forms are not modelled), inference (train false, the
+// five gate outputs null), with biases: input [T, B, I], params [w_ih [3H, I], w_hh [3H, H], b_ih [3H], b_hh [3H]]
+// with the 3H rows in the page's order r, z, n, hx [1, B, H] (null: zeros), output [T, B, H], hy [1, B, H]. The
+// page's formula: r = sigmoid(W_ir x + b_ir + W_hr h + b_hr), z likewise, n = tanh(W_in x + b_in + r (W_hn h + b_hn)),
+// h' = (1 - z) n + z h. Every tensor FLOAT or FLOAT16 (the page's two) and one dtype, as the page checks.
+aclnnStatus aclnnGRUGetWorkspaceSize(const aclTensor* input, const aclTensorList* params, const aclTensor* hx,
+                                     const aclTensor* batchSizes, bool hasBias, int64_t numLayers, double dropout,
+                                     bool train, bool bidirection, bool batchFirst, aclTensor* output, aclTensor* hy,
+                                     aclTensorList* rOut, aclTensorList* zOut, aclTensorList* nOut,
+                                     aclTensorList* hnOut, aclTensorList* hOut, uint64_t* ws, aclOpExecutor** ex) {
+  (void)dropout;  // the page: not implemented, any value computes the same
+  if (!input || !params || !output || !hy) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclDataType dt = input->dtype;
+  if ((dt != ACL_FLOAT && dt != ACL_FLOAT16) || batchSizes || !hasBias || numLayers != 1 || train || bidirection ||
+      batchFirst || rOut || zOut || nOut || hnOut || hOut || params->size() != 4 || rank(input) != 3)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t T = input->dims[0], B = input->dims[1], I = input->dims[2], H = hy->dims.size() == 3 ? hy->dims[2] : 0;
+  const aclTensor *wi = params->tensors[0], *wh = params->tensors[1], *bi = params->tensors[2], *bh = params->tensors[3];
+  for (const aclTensor* t : {wi, wh, bi, bh, hx, static_cast<const aclTensor*>(output), static_cast<const aclTensor*>(hy)})
+    if (t && t->dtype != dt) return ACLNN_ERR_PARAM_INVALID;
+  if (!wi || !wh || !bi || !bh || wi->dims != std::vector<int64_t>{3 * H, I} ||
+      wh->dims != std::vector<int64_t>{3 * H, H} || bi->dims != std::vector<int64_t>{3 * H} ||
+      bh->dims != std::vector<int64_t>{3 * H} || (hx && hx->dims != std::vector<int64_t>{1, B, H}) ||
+      output->dims != std::vector<int64_t>{T, B, H} || hy->dims != std::vector<int64_t>{1, B, H} || H < 1)
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("Gru", 0, [=](void*) {
+    const std::vector<double> x = reals(input), Wi = reals(wi), Wh = reals(wh), Bi = reals(bi), Bh = reals(bh);
+    std::vector<double> h = hx ? reals(hx) : std::vector<double>(B * H, 0.0), next(B * H), gx(3 * H), gh(3 * H);
+    for (int64_t t = 0; t < T; ++t) {
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t r = 0; r < 3 * H; ++r) {
+          double s = Bi[r], u = Bh[r];
+          for (int64_t k = 0; k < I; ++k) s += Wi[r * I + k] * x[(t * B + b) * I + k];
+          for (int64_t k = 0; k < H; ++k) u += Wh[r * H + k] * h[b * H + k];
+          gx[r] = s, gh[r] = u;
+        }
+        for (int64_t e = 0; e < H; ++e) {
+          const double rg = sigmoid(gx[e] + gh[e]), zg = sigmoid(gx[H + e] + gh[H + e]);
+          const double ng = std::tanh(gx[2 * H + e] + rg * gh[2 * H + e]);
+          next[b * H + e] = (1 - zg) * ng + zg * h[b * H + e];
+          set_real(output, (t * B + b) * H + e, next[b * H + e]);
+        }
+      }
+      h.swap(next);
+    }
+    for (int64_t e = 0; e < B * H; ++e) set_real(hy, e, h[e]);
+  }, ws, ex);
+}
+aclnnStatus aclnnGRU(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+}  // extern "C"
