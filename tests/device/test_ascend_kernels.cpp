@@ -304,7 +304,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
                                  "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
                                  "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d", "strided_slice",
-                                 "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter", "gru"}) {
+                                 "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter", "gru",
+                                 "lstm"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -328,7 +329,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"quant_matmul", "m9_k40_n17_fp16"},
                                                        {"grouped_matmul", "g3_c5_k7_n9"},
                                                        {"conv_3d_backprop_filter", "n2_ci4_d7_h9_w8_co5_k3_s2_p1"},
-                                                       {"gru", "t5_b3_i7_h9"}};
+                                                       {"gru", "t5_b3_i7_h9"},
+                                                       {"lstm", "t5_b3_i7_h9"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;

@@ -1,5 +1,5 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): the operators of the L4 suite's library baselines,
-// aclnnGRU, each the documented two-phase pair with the signatures of the include/aclnnop headers beside this file.
+// aclnnGRU and aclnnLSTM, each the documented two-phase pair with the signatures of the include/aclnnop headers beside this file.
 // As in fake_opapi_g3b.cpp, the first phase checks what the page says it checks and refuses the rest with
 // ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); arithmetic in double with one
 // rounding to the output's dtype. Each run tells the fake runtime it launched a kernel named after the operator's AI
@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_gru.h"
+#include "aclnnop/aclnn_lstm.h"
 #include "fake_opapi_common.h"
 
 namespace {
@@ -78,5 +79,66 @@ aclnnStatus aclnnGRUGetWorkspaceSize(const aclTensor* input, const aclTensorList
   }, ws, ex);
 }
 aclnnStatus aclnnGRU(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// One layer, one direction, fixed length, sequence first (batchSizes null, numLayers 1, bidirectional and batchFirst
+// false: the multi-layer, bidirectional, packed and batch-first forms are not modelled), inference (train false, the
+// seven gate outputs null), with biases: input [T, B, I], params [w_ih [4H, I], w_hh [4H, H], b_ih [4H], b_hh [4H]],
+// hx [h0, c0] each [1, B, H] (null: zeros), output [T, B, H], hy and cy [1, B, H]. The 4H rows are taken in torch's
+// order i, f, g, o: the page gives torch's shapes and names and no other order, and the operator hands the
+// concatenated, transposed weights to DynamicRNN, whose torch_npu callers name that order "ifjo" (j the cell input
+// g). gates = W_ih x + b_ih + W_hh h + b_hh; c' = sigmoid(f) c + sigmoid(i) tanh(g); h' = sigmoid(o) tanh(c'). Every
+// tensor FLOAT or FLOAT16 (the page's two) and one dtype, as the page checks.
+aclnnStatus aclnnLSTMGetWorkspaceSize(const aclTensor* input, const aclTensorList* params, const aclTensorList* hx,
+                                      const aclTensor* batchSizes, bool hasBias, int64_t numLayers, double dropout,
+                                      bool train, bool bidirectional, bool batchFirst, aclTensor* output,
+                                      aclTensor* hy, aclTensor* cy, aclTensorList* iOut, aclTensorList* jOut,
+                                      aclTensorList* fOut, aclTensorList* oOut, aclTensorList* hOut,
+                                      aclTensorList* cOut, aclTensorList* tanhCOut, uint64_t* ws, aclOpExecutor** ex) {
+  (void)dropout;  // the page: not supported, any value computes the same
+  if (!input || !params || !output || !hy || !cy) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclDataType dt = input->dtype;
+  if ((dt != ACL_FLOAT && dt != ACL_FLOAT16) || batchSizes || !hasBias || numLayers != 1 || train || bidirectional ||
+      batchFirst || iOut || jOut || fOut || oOut || hOut || cOut || tanhCOut || params->size() != 4 ||
+      (hx && hx->size() != 2) || rank(input) != 3 || rank(hy) != 3)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t T = input->dims[0], B = input->dims[1], I = input->dims[2], H = hy->dims[2];
+  const aclTensor *wi = params->tensors[0], *wh = params->tensors[1], *bi = params->tensors[2], *bh = params->tensors[3];
+  const aclTensor* h0 = hx ? hx->tensors[0] : nullptr;
+  const aclTensor* c0 = hx ? hx->tensors[1] : nullptr;
+  const std::vector<int64_t> state{1, B, H};
+  for (const aclTensor* t : {wi, wh, bi, bh, h0, c0, static_cast<const aclTensor*>(output),
+                             static_cast<const aclTensor*>(hy), static_cast<const aclTensor*>(cy)})
+    if (t && t->dtype != dt) return ACLNN_ERR_PARAM_INVALID;
+  if (!wi || !wh || !bi || !bh || (hx && (!h0 || !c0)) || wi->dims != std::vector<int64_t>{4 * H, I} ||
+      wh->dims != std::vector<int64_t>{4 * H, H} || bi->dims != std::vector<int64_t>{4 * H} ||
+      bh->dims != std::vector<int64_t>{4 * H} || (h0 && (h0->dims != state || c0->dims != state)) ||
+      output->dims != std::vector<int64_t>{T, B, H} || hy->dims != state || cy->dims != state || H < 1)
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("DynamicRNN", 0, [=](void*) {
+    const std::vector<double> x = reals(input), Wi = reals(wi), Wh = reals(wh), Bi = reals(bi), Bh = reals(bh);
+    std::vector<double> h = h0 ? reals(h0) : std::vector<double>(B * H, 0.0);
+    std::vector<double> c = c0 ? reals(c0) : std::vector<double>(B * H, 0.0), hn(B * H), g(4 * H);
+    for (int64_t t = 0; t < T; ++t) {
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t r = 0; r < 4 * H; ++r) {
+          double s = Bi[r] + Bh[r];
+          for (int64_t k = 0; k < I; ++k) s += Wi[r * I + k] * x[(t * B + b) * I + k];
+          for (int64_t k = 0; k < H; ++k) s += Wh[r * H + k] * h[b * H + k];
+          g[r] = s;
+        }
+        for (int64_t e = 0; e < H; ++e) {
+          const double ig = sigmoid(g[e]), fg = sigmoid(g[H + e]), gg = std::tanh(g[2 * H + e]);
+          const double og = sigmoid(g[3 * H + e]);
+          c[b * H + e] = fg * c[b * H + e] + ig * gg;
+          hn[b * H + e] = og * std::tanh(c[b * H + e]);
+          set_real(output, (t * B + b) * H + e, hn[b * H + e]);
+        }
+      }
+      h.swap(hn);
+    }
+    for (int64_t e = 0; e < B * H; ++e) set_real(hy, e, h[e]), set_real(cy, e, c[e]);
+  }, ws, ex);
+}
+aclnnStatus aclnnLSTM(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
