@@ -1,14 +1,16 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): the operators of the L4 suite's library baselines,
-// aclnnGRU and aclnnLSTM, each the documented two-phase pair with the signatures of the include/aclnnop headers beside this file.
-// As in fake_opapi_g3b.cpp, the first phase checks what the page says it checks and refuses the rest with
-// ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what); arithmetic in double with one
-// rounding to the output's dtype. Each run tells the fake runtime it launched a kernel named after the operator's AI
-// Core kernel; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnGRU, aclnnLSTM and aclnnFlashAttentionScore, each the documented two-phase pair with the signatures of the
+// include/aclnnop headers beside this file. As in fake_opapi_g3b.cpp, the first phase checks what the page says it
+// checks and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what);
+// arithmetic in double with one rounding to the output's dtype. Each run tells the fake runtime it launched a kernel
+// named after the operator's AI Core kernel; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_flash_attention_score.h"
 #include "aclnnop/aclnn_gru.h"
 #include "aclnnop/aclnn_lstm.h"
 #include "fake_opapi_common.h"
@@ -140,5 +142,84 @@ aclnnStatus aclnnLSTMGetWorkspaceSize(const aclTensor* input, const aclTensorLis
   }, ws, ex);
 }
 aclnnStatus aclnnLSTM(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// Attention in BNSD layout (BSH, SBH and BSND are not modelled): query [B, Nq, Sq, D], key [B, Nkv, Skv, D], value
+// [B, Nkv, Skv, Dv] with Dv <= D (the page: qD == kD >= vD), attentionOut [B, Nq, Sq, Dv], one dtype among FLOAT,
+// FLOAT16 and BFLOAT16; headNum = Nq, Nq a multiple of Nkv (query head n reads key/value head n / (Nq / Nkv)), and
+// the page's ranges N in [1, 256], D in [1, 768]. out = softmax(scaleValue q k^T, masked) v, the keys a query does
+// not see dropped: sparseMode 0 with no attenMask sees every key; 2 (leftUpCausal) sees j <= i and 3 (rightDownCausal)
+// j <= i + Skv - Sq, each with the page's optimised mask, a BOOL or UINT8 [2048, 2048] that is 1 exactly above the
+// diagonal (any other mask, which the page says computes wrong results, is refused, as is mode 3 with Sq > Skv,
+// whose all-masked rows are not modelled). softmaxMaxOut and softmaxSumOut FLOAT [B, Nq, Sq, 8] get each row's
+// maximum scaled score and its sum of exp(score - maximum), repeated 8 times. Not modelled, so refused: pse, dropout
+// (keepProb other than 1), the padding mask, the prefix modes and other sparse modes, a full mask in mode 0, and
+// innerPrecise other than 0.
+aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
+    const aclTensor* query, const aclTensor* key, const aclTensor* value, const aclTensor* realShiftOptional,
+    const aclTensor* dropMaskOptional, const aclTensor* paddingMaskOptional, const aclTensor* attenMaskOptional,
+    const aclIntArray* prefixOptional, double scaleValue, double keepProb, int64_t preTokens, int64_t nextTokens,
+    int64_t headNum, char* inputLayout, int64_t innerPrecise, int64_t sparseMode, const aclTensor* softmaxMaxOut,
+    const aclTensor* softmaxSumOut, const aclTensor* softmaxOutOut, const aclTensor* attentionOutOut, uint64_t* ws,
+    aclOpExecutor** ex) {
+  (void)prefixOptional, (void)preTokens, (void)nextTokens, (void)softmaxOutOut;  // unused in modes 0 (no mask), 2, 3
+  if (!query || !key || !value || !attentionOutOut || !softmaxMaxOut || !softmaxSumOut || !inputLayout)
+    return ACLNN_ERR_PARAM_NULLPTR;
+  const aclDataType dt = query->dtype;
+  const aclTensor* mask = attenMaskOptional;
+  if (!is_real(query) || key->dtype != dt || value->dtype != dt || attentionOutOut->dtype != dt ||
+      softmaxMaxOut->dtype != ACL_FLOAT || softmaxSumOut->dtype != ACL_FLOAT || std::strcmp(inputLayout, "BNSD") ||
+      realShiftOptional || dropMaskOptional || paddingMaskOptional || keepProb != 1.0 || innerPrecise != 0 ||
+      rank(query) != 4 || rank(key) != 4 || rank(value) != 4 || rank(attentionOutOut) != 4)
+    return ACLNN_ERR_PARAM_INVALID;
+  if (sparseMode == 0 ? mask != nullptr
+                      : (sparseMode != 2 && sparseMode != 3) || !mask || mask->dims != std::vector<int64_t>{2048, 2048} ||
+                            (mask->dtype != ACL_BOOL && mask->dtype != ACL_UINT8))
+    return ACLNN_ERR_PARAM_INVALID;
+  if (mask) {
+    const uint8_t* m = at<uint8_t>(mask);
+    for (int64_t i = 0; i < 2048; ++i)
+      for (int64_t j = 0; j < 2048; ++j)
+        if (m[i * 2048 + j] != (j > i ? 1 : 0)) return ACLNN_ERR_PARAM_INVALID;
+  }
+  const int64_t B = query->dims[0], Nq = query->dims[1], Sq = query->dims[2], D = query->dims[3];
+  const int64_t Nkv = key->dims[1], Skv = key->dims[2], Dv = value->dims[3];
+  const std::vector<int64_t> stats{B, Nq, Sq, 8};
+  if (headNum != Nq || Nq < 1 || Nq > 256 || Nkv < 1 || Nq % Nkv || D < 1 || D > 768 || Dv < 1 || Dv > D ||
+      key->dims != std::vector<int64_t>{B, Nkv, Skv, D} || value->dims != std::vector<int64_t>{B, Nkv, Skv, Dv} ||
+      attentionOutOut->dims != std::vector<int64_t>{B, Nq, Sq, Dv} || softmaxMaxOut->dims != stats ||
+      softmaxSumOut->dims != stats || (sparseMode == 3 && Sq > Skv))
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("FlashAttentionScore", 0, [=](void*) {
+    const std::vector<double> q = reals(query), k = reals(key), v = reals(value);
+    std::vector<double> p(static_cast<size_t>(Skv));
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t n = 0; n < Nq; ++n) {
+        const int64_t kv = (b * Nkv + n / (Nq / Nkv)) * Skv;
+        for (int64_t i = 0; i < Sq; ++i) {
+          const int64_t row = (b * Nq + n) * Sq + i;
+          const int64_t last = sparseMode == 2 ? i : sparseMode == 3 ? i + Skv - Sq : Skv - 1;
+          const int64_t seen = last + 1 < Skv ? last + 1 : Skv;
+          double m = -INFINITY, sum = 0;
+          for (int64_t j = 0; j < seen; ++j) {
+            double s = 0;
+            for (int64_t d = 0; d < D; ++d) s += q[row * D + d] * k[(kv + j) * D + d];
+            p[j] = scaleValue * s;
+            if (p[j] > m || std::isnan(p[j])) m = std::isnan(m) ? m : p[j];
+          }
+          for (int64_t j = 0; j < seen; ++j) sum += p[j] = std::exp(p[j] - m);
+          for (int64_t d = 0; d < Dv; ++d) {
+            double acc = 0;
+            for (int64_t j = 0; j < seen; ++j) acc += p[j] * v[(kv + j) * Dv + d];
+            set_real(attentionOutOut, row * Dv + d, acc / sum);
+          }
+          for (int64_t e = 0; e < 8; ++e) softmaxMaxOut->f32()[row * 8 + e] = static_cast<float>(m),
+                                           softmaxSumOut->f32()[row * 8 + e] = static_cast<float>(sum);
+        }
+      }
+  }, ws, ex);
+}
+aclnnStatus aclnnFlashAttentionScore(void* w, uint64_t n, aclOpExecutor* e, const aclrtStream s) {
+  return launch(w, n, e, s);
+}
 
 }  // extern "C"
