@@ -1,9 +1,11 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): the operators of the L4 suite's library baselines,
-// aclnnGRU, aclnnLSTM and aclnnFlashAttentionScore, each the documented two-phase pair with the signatures of the
-// include/aclnnop headers beside this file. As in fake_opapi_g3b.cpp, the first phase checks what the page says it
-// checks and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what);
-// arithmetic in double with one rounding to the output's dtype. Each run tells the fake runtime it launched a kernel
-// named after the operator's AI Core kernel; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+// aclnnGRU, aclnnLSTM, aclnnFlashAttentionScore and aclnnFusedInferAttentionScoreV3, each the documented two-phase
+// pair with the signatures of the include/aclnnop headers beside this file. As in fake_opapi_g3b.cpp, the first phase
+// checks what the page says it checks and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake
+// does not model (each says what); arithmetic in double with one rounding to the output's dtype. Each run tells the
+// fake runtime it launched a kernel named after the operator's AI Core kernel; FAKE_ACLNN_FAIL=<that name> makes the
+// first phase fail.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -11,6 +13,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_flash_attention_score.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
 #include "aclnnop/aclnn_gru.h"
 #include "aclnnop/aclnn_lstm.h"
 #include "fake_opapi_common.h"
@@ -49,8 +52,10 @@ aclnnStatus aclnnGRUGetWorkspaceSize(const aclTensor* input, const aclTensorList
       batchFirst || rOut || zOut || nOut || hnOut || hOut || params->size() != 4 || rank(input) != 3)
     return ACLNN_ERR_PARAM_INVALID;
   const int64_t T = input->dims[0], B = input->dims[1], I = input->dims[2], H = hy->dims.size() == 3 ? hy->dims[2] : 0;
-  const aclTensor *wi = params->tensors[0], *wh = params->tensors[1], *bi = params->tensors[2], *bh = params->tensors[3];
-  for (const aclTensor* t : {wi, wh, bi, bh, hx, static_cast<const aclTensor*>(output), static_cast<const aclTensor*>(hy)})
+  const aclTensor *wi = params->tensors[0], *wh = params->tensors[1];
+  const aclTensor *bi = params->tensors[2], *bh = params->tensors[3];
+  for (const aclTensor* t : {wi, wh, bi, bh, hx, static_cast<const aclTensor*>(output),
+                             static_cast<const aclTensor*>(hy)})
     if (t && t->dtype != dt) return ACLNN_ERR_PARAM_INVALID;
   if (!wi || !wh || !bi || !bh || wi->dims != std::vector<int64_t>{3 * H, I} ||
       wh->dims != std::vector<int64_t>{3 * H, H} || bi->dims != std::vector<int64_t>{3 * H} ||
@@ -104,7 +109,8 @@ aclnnStatus aclnnLSTMGetWorkspaceSize(const aclTensor* input, const aclTensorLis
       (hx && hx->size() != 2) || rank(input) != 3 || rank(hy) != 3)
     return ACLNN_ERR_PARAM_INVALID;
   const int64_t T = input->dims[0], B = input->dims[1], I = input->dims[2], H = hy->dims[2];
-  const aclTensor *wi = params->tensors[0], *wh = params->tensors[1], *bi = params->tensors[2], *bh = params->tensors[3];
+  const aclTensor *wi = params->tensors[0], *wh = params->tensors[1];
+  const aclTensor *bi = params->tensors[2], *bh = params->tensors[3];
   const aclTensor* h0 = hx ? hx->tensors[0] : nullptr;
   const aclTensor* c0 = hx ? hx->tensors[1] : nullptr;
   const std::vector<int64_t> state{1, B, H};
@@ -171,9 +177,9 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
       realShiftOptional || dropMaskOptional || paddingMaskOptional || keepProb != 1.0 || innerPrecise != 0 ||
       rank(query) != 4 || rank(key) != 4 || rank(value) != 4 || rank(attentionOutOut) != 4)
     return ACLNN_ERR_PARAM_INVALID;
-  if (sparseMode == 0 ? mask != nullptr
-                      : (sparseMode != 2 && sparseMode != 3) || !mask || mask->dims != std::vector<int64_t>{2048, 2048} ||
-                            (mask->dtype != ACL_BOOL && mask->dtype != ACL_UINT8))
+  const bool mask_ok = mask && mask->dims == std::vector<int64_t>{2048, 2048} &&
+                       (mask->dtype == ACL_BOOL || mask->dtype == ACL_UINT8);
+  if (sparseMode == 0 ? mask != nullptr : (sparseMode != 2 && sparseMode != 3) || !mask_ok)
     return ACLNN_ERR_PARAM_INVALID;
   if (mask) {
     const uint8_t* m = at<uint8_t>(mask);
@@ -204,7 +210,7 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
             double s = 0;
             for (int64_t d = 0; d < D; ++d) s += q[row * D + d] * k[(kv + j) * D + d];
             p[j] = scaleValue * s;
-            if (p[j] > m || std::isnan(p[j])) m = std::isnan(m) ? m : p[j];
+            if (std::isnan(p[j]) || p[j] > m) m = std::isnan(m) ? m : p[j];
           }
           for (int64_t j = 0; j < seen; ++j) sum += p[j] = std::exp(p[j] - m);
           for (int64_t d = 0; d < Dv; ++d) {
@@ -219,6 +225,116 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
   }, ws, ex);
 }
 aclnnStatus aclnnFlashAttentionScore(void* w, uint64_t n, aclOpExecutor* e, const aclrtStream s) {
+  return launch(w, n, e, s);
+}
+
+// Only the MLA form of the operator is modelled, as Atlas A2 takes it with a 512-wide query (the page's "query的d等于
+// 512" rules): queryRope and keyRope given, layout BSND, query [B, S, N, 512] with S in [1, 16], queryRope
+// [B, S, N, 64], numHeads N, numKeyValueHeads 1, FLOAT16 or BFLOAT16 throughout; page attention (which the page
+// requires there): blockTable INT32 [B, maxBlocks], blockSize 16 or 128, key and value one tensor each of shape
+// [blockNum, blockSize, 512] (BnBsH with one head), keyRope [blockNum, blockSize, 64], actualSeqLengthsKv of length 1
+// or B (each in [1, maxBlocks blockSize]) and actualSeqLengths null; S = 1 takes sparseMode 0 and no mask, S > 1
+// sparseMode 3 (rightDownCausal: query s sees keys j <= Lkv - S + s) with the optimised [2048, 2048] mask that is 1
+// exactly above the diagonal (any other mask is refused). Key position j of batch b is row j % blockSize of block
+// blockTable[b][j / blockSize] (a block id past blockNum, which the page leaves unchecked, is refused).
+// out = softmax(scaleValue (q k^T + qRope kRope^T)) v, attentionOut [B, S, N, 512]. Everything else of the page is
+// not modelled, so refused: the plain (non-MLA) forms, other layouts and query widths, masks in other modes, pse,
+// every quantisation and antiquantisation input, padding, shared prefixes, tensor lists of more than one tensor, and
+// softmaxLseFlag.
+aclnnStatus aclnnFusedInferAttentionScoreV3GetWorkspaceSize(
+    const aclTensor* query, const aclTensorList* key, const aclTensorList* value, const aclTensor* pseShiftOptional,
+    const aclTensor* attenMaskOptional, const aclIntArray* actualSeqLengthsOptional,
+    const aclIntArray* actualSeqLengthsKvOptional, const aclTensor* deqScale1Optional,
+    const aclTensor* quantScale1Optional, const aclTensor* deqScale2Optional, const aclTensor* quantScale2Optional,
+    const aclTensor* quantOffset2Optional, const aclTensor* antiquantScaleOptional,
+    const aclTensor* antiquantOffsetOptional, const aclTensor* blockTableOptional,
+    const aclTensor* queryPaddingSizeOptional, const aclTensor* kvPaddingSizeOptional,
+    const aclTensor* keyAntiquantScaleOptional, const aclTensor* keyAntiquantOffsetOptional,
+    const aclTensor* valueAntiquantScaleOptional, const aclTensor* valueAntiquantOffsetOptional,
+    const aclTensor* keySharedPrefixOptional, const aclTensor* valueSharedPrefixOptional,
+    const aclIntArray* actualSharedPrefixLenOptional, const aclTensor* queryRopeOptional,
+    const aclTensor* keyRopeOptional, const aclTensor* keyRopeAntiquantScaleOptional, int64_t numHeads,
+    double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout, int64_t numKeyValueHeads,
+    int64_t sparseMode, int64_t innerPrecise, int64_t blockSize, int64_t antiquantMode, bool softmaxLseFlag,
+    int64_t keyAntiquantMode, int64_t valueAntiquantMode, const aclTensor* attentionOut, const aclTensor* softmaxLse,
+    uint64_t* ws, aclOpExecutor** ex) {
+  (void)preTokens, (void)nextTokens, (void)softmaxLse;  // ignored in modes 0 (no mask) and 3; no lse asked for
+  if (!query || !key || !value || !attentionOut) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclTensor* const unmodelled[] = {pseShiftOptional, deqScale1Optional, quantScale1Optional, deqScale2Optional,
+                                         quantScale2Optional, quantOffset2Optional, antiquantScaleOptional,
+                                         antiquantOffsetOptional, queryPaddingSizeOptional, kvPaddingSizeOptional,
+                                         keyAntiquantScaleOptional, keyAntiquantOffsetOptional,
+                                         valueAntiquantScaleOptional, valueAntiquantOffsetOptional,
+                                         keySharedPrefixOptional, valueSharedPrefixOptional,
+                                         keyRopeAntiquantScaleOptional};
+  for (const aclTensor* t : unmodelled)
+    if (t) return ACLNN_ERR_PARAM_INVALID;
+  const aclTensor *qr = queryRopeOptional, *kr = keyRopeOptional, *table = blockTableOptional;
+  const aclIntArray* kvLens = actualSeqLengthsKvOptional;
+  const aclDataType dt = query->dtype;
+  if ((dt != ACL_FLOAT16 && dt != ACL_BF16) || !qr || !kr || !table || !kvLens || actualSeqLengthsOptional ||
+      actualSharedPrefixLenOptional || key->size() != 1 || value->size() != 1 || !inputLayout ||
+      std::strcmp(inputLayout, "BSND") || softmaxLseFlag || antiquantMode || keyAntiquantMode || valueAntiquantMode ||
+      (innerPrecise != 0 && innerPrecise != 1) || (blockSize != 16 && blockSize != 128))
+    return ACLNN_ERR_PARAM_INVALID;
+  const aclTensor *k = key->tensors[0], *v = value->tensors[0];
+  if (!k || !v || k->dtype != dt || v->dtype != dt || qr->dtype != dt || kr->dtype != dt ||
+      attentionOut->dtype != dt || table->dtype != ACL_INT32 || rank(query) != 4 || rank(k) != 3 || rank(table) != 2)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t B = query->dims[0], S = query->dims[1], N = query->dims[2], D = 512, R = 64;
+  const int64_t blocks = k->dims[0], per = table->dims[1];
+  if (query->dims[3] != D || S < 1 || S > 16 || numHeads != N || numKeyValueHeads != 1 ||
+      qr->dims != std::vector<int64_t>{B, S, N, R} || k->dims != std::vector<int64_t>{blocks, blockSize, D} ||
+      v->dims != k->dims || kr->dims != std::vector<int64_t>{blocks, blockSize, R} || table->dims[0] != B ||
+      attentionOut->dims != query->dims || (kvLens->values.size() != 1 && kvLens->values.size() != size_t(B)))
+    return ACLNN_ERR_PARAM_INVALID;
+  for (int64_t len : kvLens->values)
+    if (len < 1 || len > per * blockSize) return ACLNN_ERR_PARAM_INVALID;
+  for (int64_t e = 0; e < B * per; ++e)
+    if (i32(table)[e] < 0 || i32(table)[e] >= blocks) return ACLNN_ERR_PARAM_INVALID;
+  const aclTensor* mask = attenMaskOptional;
+  if (S == 1 ? sparseMode != 0 || mask : sparseMode != 3 || !mask || mask->numel() != 2048 * 2048 ||
+                                             mask->dims.back() != 2048 ||
+                                             (mask->dtype != ACL_BOOL && mask->dtype != ACL_UINT8 &&
+                                              mask->dtype != ACL_INT8))
+    return ACLNN_ERR_PARAM_INVALID;
+  if (mask) {
+    const uint8_t* m = at<uint8_t>(mask);
+    for (int64_t i = 0; i < 2048; ++i)
+      for (int64_t j = 0; j < 2048; ++j)
+        if (m[i * 2048 + j] != (j > i ? 1 : 0)) return ACLNN_ERR_PARAM_INVALID;
+  }
+  const std::vector<int64_t> lens = kvLens->values;
+  return make("FusedInferAttentionScore", 0, [=](void*) {
+    const std::vector<double> q = reals(query), qrope = reals(qr), kc = reals(k), krope = reals(kr), vc = reals(v);
+    std::vector<double> p;
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t L = lens.size() == 1 ? lens[0] : lens[b];
+      std::vector<int64_t> row(static_cast<size_t>(L));  // key position j's row of the block pool
+      for (int64_t j = 0; j < L; ++j) row[j] = i32(table)[b * per + j / blockSize] * blockSize + j % blockSize;
+      p.assign(static_cast<size_t>(L), 0.0);
+      for (int64_t s = 0; s < S; ++s)
+        for (int64_t n = 0; n < N; ++n) {
+          const int64_t qi = (b * S + s) * N + n, seen = S == 1 ? L : std::min(L, L - S + s + 1);
+          double m = -INFINITY, sum = 0;
+          for (int64_t j = 0; j < seen; ++j) {
+            double dot = 0;
+            for (int64_t d = 0; d < D; ++d) dot += q[qi * D + d] * kc[row[j] * D + d];
+            for (int64_t d = 0; d < R; ++d) dot += qrope[qi * R + d] * krope[row[j] * R + d];
+            p[j] = scaleValue * dot;
+            if (std::isnan(p[j]) || p[j] > m) m = std::isnan(m) ? m : p[j];
+          }
+          for (int64_t j = 0; j < seen; ++j) sum += p[j] = std::exp(p[j] - m);
+          for (int64_t d = 0; d < D; ++d) {
+            double acc = 0;
+            for (int64_t j = 0; j < seen; ++j) acc += p[j] * vc[row[j] * D + d];
+            set_real(attentionOut, qi * D + d, acc / sum);
+          }
+        }
+    }
+  }, ws, ex);
+}
+aclnnStatus aclnnFusedInferAttentionScoreV3(void* w, uint64_t n, aclOpExecutor* e, const aclrtStream s) {
   return launch(w, n, e, s);
 }
 
