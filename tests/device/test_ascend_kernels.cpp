@@ -413,7 +413,7 @@ TEST(AscendLibrary, QuantMatmulLeavesFp32OutputsToTheNaiveBaseline) {
   expect_refused_and_taken("quant_matmul", "m7_k33_n5", "m9_k40_n17_fp16");
 }
 
-// The L3 tasks with no aclnn baseline: each task's "why" names its reason, and library_impl_for passes it on.
+// The L3 and L4 tasks with no aclnn baseline: each task's "why" names its reason, and library_impl_for passes it on.
 TEST(AscendLibrary, TasksWithoutAnAclnnBaselineSayWhy) {
   const std::map<std::string, std::string> reason = {
       // no aclnn call: MoeReRouting is a graph operator
@@ -430,7 +430,9 @@ TEST(AscendLibrary, TasksWithoutAnAclnnBaselineSayWhy) {
       // CANN documents no Engram operator
       {"engram_gate_fusion", "no aclnn operator for Engram's gate"},
       // the operator wants valid indices before invalid ones, which the task's lists are not
-      {"sparse_flash_attention", "valid entries all come before the invalid ones"}};
+      {"sparse_flash_attention", "valid entries all come before the invalid ones"},
+      // MlaProlog takes its three large weights in FRACTAL_NZ only and writes the key rows only into paged caches
+      {"mla_prolog", "weightDkvKr only in FRACTAL_NZ"}};
   for (const auto& [task, words] : reason) {
     std::string why;
     EXPECT_FALSE(library_impl_for(*all_tasks().find(task), "ascend", &why)) << task;
