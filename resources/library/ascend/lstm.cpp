@@ -3,9 +3,10 @@
 // (https://gitcode.com/cann/ops-nn/blob/master/rnn/dynamic_rnn/docs/aclnnLSTM.md), built by the Ascend device's
 // "library" mode and linked with -lopapi -lnnopbase -lascendcl. params is the task's [w_ih, w_hh, b_ih, b_hh] as they
 // are, hx the list [h0, c0], as torch's at::lstm takes them; the page gives torch's names and shapes ([4H, I],
-// [4H, H], [4H], [4H]) and no other gate order, and the operator passes the weights on to DynamicRNN concatenated and
-// transposed, not reordered (ops-nn rnn/dynamic_rnn/op_api/aclnn_lstm.cpp), in the order torch_npu's LSTM names
-// "ifjo": torch's i, f, g, o. The page takes FLOAT32 and FLOAT16 only: the task's bf16 case is refused here and
+// [4H, H], [4H], [4H]) and no other gate order, and ops-nn's source says which: aclnn_lstm.cpp passes the weights on
+// to DynamicRNN concatenated and transposed, not reordered, with b_ih + b_hh as its bias, and l0op::DynamicRNN
+// launches it with gate_order "ifjo" (j the cell input: torch's i, f, g, o) and forget_bias 0 (rnn/dynamic_rnn in
+// https://gitcode.com/cann/ops-nn). The page takes FLOAT32 and FLOAT16 only: the task's bf16 case is refused here and
 // timed against the naive baseline.
 #include <cstdio>
 #include "kope_aclnn.h"

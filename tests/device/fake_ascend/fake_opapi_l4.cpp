@@ -92,8 +92,7 @@ aclnnStatus aclnnGRU(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { ret
 // seven gate outputs null), with biases: input [T, B, I], params [w_ih [4H, I], w_hh [4H, H], b_ih [4H], b_hh [4H]],
 // hx [h0, c0] each [1, B, H] (null: zeros), output [T, B, H], hy and cy [1, B, H]. The 4H rows are taken in torch's
 // order i, f, g, o: the page gives torch's shapes and names and no other order, and the operator hands the
-// concatenated, transposed weights to DynamicRNN, whose torch_npu callers name that order "ifjo" (j the cell input
-// g). gates = W_ih x + b_ih + W_hh h + b_hh; c' = sigmoid(f) c + sigmoid(i) tanh(g); h' = sigmoid(o) tanh(c'). Every
+// concatenated, transposed weights to DynamicRNN with gate_order "ifjo" (j the cell input g) and forget_bias 0. gates = W_ih x + b_ih + W_hh h + b_hh; c' = sigmoid(f) c + sigmoid(i) tanh(g); h' = sigmoid(o) tanh(c'). Every
 // tensor FLOAT or FLOAT16 (the page's two) and one dtype, as the page checks.
 aclnnStatus aclnnLSTMGetWorkspaceSize(const aclTensor* input, const aclTensorList* params, const aclTensorList* hx,
                                       const aclTensor* batchSizes, bool hasBias, int64_t numLayers, double dropout,
