@@ -414,67 +414,95 @@ TEST(AscendLibrary, QuantMatmulLeavesFp32OutputsToTheNaiveBaseline) {
   expect_refused_and_taken("quant_matmul", "m7_k33_n5", "m9_k40_n17_fp16");
 }
 
-// No case of mla is one both its shipped Ascend kernels (fp32 only) and the MLA form of aclnnFusedInferAttentionScoreV3
-// (FLOAT16 and BFLOAT16 only) take, so the shipped-kernels test cannot run it: the library baseline is measured here
-// beside a candidate that computes nothing (the device does not judge; the test does), its outputs checked against
-// the fp64 golden on an fp16 case it takes, and its refusal (161002) of an fp32 case.
-TEST(AscendLibrary, MlaRunsTheOperatorsMlaFormOnItsOwn) {
+namespace {
+// The task's library baseline measured on the fake board on case `name`'s seeded inputs, beside a candidate that
+// computes nothing (the device does not judge; the caller does): the library's own outputs or its refusal, where no
+// shipped kernel takes the case.
+struct LibraryAlone {
+  ConcreteCase c;
+  MeasureRequest q;
+  MeasureResult m;
+};
+LibraryAlone measure_library_alone(const std::string& task, const std::string& name, const fs::path& dir) {
   auto dev = make_device("ascend", cann().config({"FAKE_BISHENG_TWIN=1"}));
-  test::TempDir tmp;
-  const Task& t = *all_tasks().find("mla");
+  const Task& t = *all_tasks().find(task);
+  LibraryAlone r;
   std::string why;
   auto lib = library_impl_for(t, "ascend", &why);
-  ASSERT_TRUE(lib) << why;
+  if (!lib) {
+    ADD_FAILURE() << task << ": " << why;
+    return r;
+  }
   BuildOptions lo;
   lo.mode = "library";
-  lo.build_dir = tmp / "build";
+  lo.build_dir = dir / "build";
   for (const auto& l : lib->link) lo.flags.push_back("-l" + l);
   BuildResult lb = dev->build(lib->source, lo);
-  ASSERT_TRUE(lb.ok) << lb.error << "\n" << lb.log;
   const std::string idle =
-      "#include \"kernel_operator.h\"\n#include \"kope_ascend.h\"\n#ifdef ASCENDC_CPU_DEBUG\n#include \"tikicpulib.h\"\n"
-      "#endif\nextern \"C\" __global__ __aicore__ void idle_custom(GM_ADDR y) {}\n"
+      "#include \"kernel_operator.h\"\n#include \"kope_ascend.h\"\n"
+      "#ifdef ASCENDC_CPU_DEBUG\n#include \"tikicpulib.h\"\n#endif\nextern \"C\" __global__ __aicore__ void idle_custom(GM_ADDR y) {}\n"
       "extern \"C\" int kope_ascend_kernel(const kope_args* a, void* stream) {\n#ifdef ASCENDC_CPU_DEBUG\n"
       "  ICPU_RUN_KF(idle_custom, 1, (GM_ADDR)a->outputs[0].data);\n#else\n"
       "  idle_custom<<<1, nullptr, stream>>>((GM_ADDR)a->outputs[0].data);\n#endif\n  return 0;\n}\n";
   BuildOptions ko;
-  ko.build_dir = tmp / "build";
+  ko.build_dir = dir / "build";
   BuildResult kb = dev->build(idle, ko);
-  ASSERT_TRUE(kb.ok) << kb.error << "\n" << kb.log;
+  auto it = std::find_if(t.cases.begin(), t.cases.end(), [&](const auto& c) { return c.name == name; });
+  if (!lb.ok || !kb.ok || it == t.cases.end()) {
+    ADD_FAILURE() << task << "/" << name << ": " << lb.error << kb.error << (it == t.cases.end() ? "no such case" : "");
+    return r;
+  }
+  r.c = resolve_case(t, *it);
+  r.q.kcase = r.c;
+  for (std::size_t i = 0; i < r.c.inputs.size(); ++i) {
+    std::string bytes(static_cast<std::size_t>(r.c.inputs[i].numel) * dtype_size(r.c.inputs[i].dtype), '\0');
+    generate_tensor(r.c.inputs[i], r.c.seed, i, bytes.data());
+    r.q.inputs.push_back(bytes);
+  }
+  r.q.candidate = r.q.baseline = kb.artifact;
+  r.q.library = lb.artifact;
+  r.q.scratch = dir / ("job_" + name);
+  r.m = dev->measure(r.q);
+  EXPECT_EQ(r.m.outcome, Outcome::Ok) << task << "/" << name << ": " << r.m.message << "\n" << r.m.log;
+  return r;
+}
+}  // namespace
+
+// No case of mla is one both its shipped Ascend kernels (fp32 only) and the MLA form of aclnnFusedInferAttentionScoreV3
+// (FLOAT16 and BFLOAT16 only) take, so the shipped-kernels test cannot run it: the library baseline is measured on
+// its own, its outputs checked against the fp64 golden on an fp16 case it takes, and its refusal (161002) of an fp32
+// case.
+TEST(AscendLibrary, MlaRunsTheOperatorsMlaFormOnItsOwn) {
+  test::TempDir tmp;
+  const std::string taken = "b2_s1_h16_l128_c512_r64_fp16";
+  LibraryAlone r = measure_library_alone("mla", taken, tmp / "mla");
+  ASSERT_EQ(r.m.library_outputs.size(), 1u) << r.m.library_message;
+  EXPECT_FALSE(r.m.library_ns.empty());
   TrustedSide trusted{EvalPaths::under(tmp / "ws")};
-  for (const std::string name : {"b2_s1_h16_l128_c512_r64_fp16", "b2_s3_h5_l37_c40_r8_causal"}) {
-    const bool taken = name.find("fp16") != std::string::npos;
-    auto it = std::find_if(t.cases.begin(), t.cases.end(), [&](const auto& c) { return c.name == name; });
-    ASSERT_NE(it, t.cases.end()) << name;
-    const ConcreteCase c = resolve_case(t, *it);
-    MeasureRequest q;
-    q.kcase = c;
-    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-      std::string bytes(static_cast<std::size_t>(c.inputs[i].numel) * dtype_size(c.inputs[i].dtype), '\0');
-      generate_tensor(c.inputs[i], c.seed, i, bytes.data());
-      q.inputs.push_back(bytes);
-    }
-    q.candidate = q.baseline = kb.artifact;
-    q.library = lb.artifact;
-    q.scratch = tmp / ("job_" + name);
-    MeasureResult m = dev->measure(q);
-    ASSERT_EQ(m.outcome, Outcome::Ok) << name << ": " << m.message << "\n" << m.log;
-    if (!taken) {
-      EXPECT_TRUE(m.library_outputs.empty()) << name;
-      EXPECT_NE(m.library_message.find("the library returned 161002"), std::string::npos) << m.library_message;
-      continue;
-    }
-    ASSERT_EQ(m.library_outputs.size(), 1u) << name << ": " << m.library_message;
-    EXPECT_FALSE(m.library_ns.empty()) << name;
-    EvalOptions o;
-    o.cases = {name};
-    const auto golden = trusted.goldens(t, {c}, o);
-    ASSERT_EQ(golden.size(), 1u);
-    std::vector<const void*> in;
-    for (const std::string& b : q.inputs) in.push_back(b.data());
-    const OutputCheck k =
-        check_case_output(c, 0, m.library_outputs[0].data(), (*golden[0])[0].data(), c.outputs[0].threshold, in);
-    EXPECT_TRUE(k.ok) << name << ": " << describe_check(k);
+  EvalOptions o;
+  o.cases = {taken};
+  const auto golden = trusted.goldens(*all_tasks().find("mla"), {r.c}, o);
+  ASSERT_EQ(golden.size(), 1u);
+  std::vector<const void*> in;
+  for (const std::string& b : r.q.inputs) in.push_back(b.data());
+  const OutputCheck k =
+      check_case_output(r.c, 0, r.m.library_outputs[0].data(), (*golden[0])[0].data(), r.c.outputs[0].threshold, in);
+  EXPECT_TRUE(k.ok) << describe_check(k);
+  LibraryAlone refused = measure_library_alone("mla", "b2_s3_h5_l37_c40_r8_causal", tmp / "mla");
+  EXPECT_TRUE(refused.m.library_outputs.empty());
+  EXPECT_NE(refused.m.library_message.find("the library returned 161002"), std::string::npos)
+      << refused.m.library_message;
+}
+
+// aclnnGRU and aclnnLSTM take FLOAT32 and FLOAT16 only: their baselines refuse the tasks' bf16 case (161002), which
+// is then timed against the naive baseline (their fp32 cases run in the shipped-kernels test).
+TEST(AscendLibrary, RecurrentBaselinesLeaveBf16ToTheNaiveBaseline) {
+  test::TempDir tmp;
+  for (const std::string task : {"gru", "lstm"}) {
+    LibraryAlone r = measure_library_alone(task, "t32_b8_i128_h128_bf16", tmp / "rnn");
+    EXPECT_TRUE(r.m.library_outputs.empty()) << task;
+    EXPECT_NE(r.m.library_message.find("the library returned 161002"), std::string::npos)
+        << task << ": " << r.m.library_message;
   }
 }
 
