@@ -3,6 +3,7 @@
 // against the toolkit's include/ and linked with -lopapi -lnnopbase -lascendcl.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <vector>
@@ -88,6 +89,32 @@ static inline void* kope_device_float(float value) {
     now = value;
   }
   return block;
+}
+
+// The optimised causal mask that CANN's attention operators take in sparse modes 2 and 3 (leftUpCausal and
+// rightDownCausal; their pages ask for a 2048 x 2048 lower-triangular one, 1 where a position is masked): UINT8
+// [2048, 2048], 1 above the diagonal and 0 on and below it, written to device memory on the first call and kept, so a
+// timed call copies nothing. nullptr when it cannot be had.
+static inline aclTensor* kope_causal_mask_2048() {
+  static void* block = nullptr;
+  static uint64_t have = 0;
+  static bool written = false;
+  const int64_t n = 2048, dims[2] = {n, n}, strides[2] = {n, 1};
+  if (!kope_grow(block, have, n * n)) {
+    std::fprintf(stderr, "aclrtMalloc of the causal mask failed\n");
+    return nullptr;
+  }
+  if (!written) {
+    std::vector<uint8_t> m(static_cast<size_t>(n * n));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j) m[i * n + j] = 1;
+    written = aclrtMemcpy(block, m.size(), m.data(), m.size(), ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS;
+    if (!written) {
+      std::fprintf(stderr, "aclrtMemcpy of the causal mask to the device failed\n");
+      return nullptr;
+    }
+  }
+  return aclCreateTensor(dims, 2, ACL_UINT8, strides, 0, ACL_FORMAT_ND, dims, 2, block);
 }
 
 // The second phase with its workspace (device memory, kept across calls and grown when a call asks for more).

@@ -14,6 +14,8 @@
 #include "fake_cann.h"
 #include "kope/device/device.h"
 #include "kope/eval/evaluator.h"
+#include "kope/eval/goldens.h"
+#include "kope/model/check.h"
 #include "kope/model/inputs.h"
 #include "kope/model/suite.h"
 #include "test_support.h"
@@ -304,7 +306,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "dynamic_quant", "cross_entropy_loss", "apply_adam_w",
                                  "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
                                  "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d", "strided_slice",
-                                 "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter"}) {
+                                 "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter", "gru",
+                                 "lstm", "mha", "gqa"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -312,8 +315,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
     o.device = "ascend-board";
     // Where the operator refuses a task's first small cases (they go to the naive baseline), the first it takes;
     // for scatter, a case with duplicate indices, and for resize_bilinear one that is no identity (their first
-    // cases, 1x1x1 and 1x1 to 1x1, cannot tell a wrong index or coordinate rule); for the L3 tasks a small case
-    // that a wrong rule would fail, not their first (often a single element).
+    // cases, 1x1x1 and 1x1 to 1x1, cannot tell a wrong index or coordinate rule); for the L3 and L4 tasks a small
+    // case that a wrong rule would fail, not their first (often a single element).
     const std::map<std::string, std::string> taken = {{"apply_rotary_pos_emb", "b2_s33_n4_h32"},
                                                        {"dynamic_quant", "m3_k7_fp16"},
                                                        {"scatter", "a3_r10_j40_b1_dups"},
@@ -327,7 +330,11 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"strided_slice", "d2_9_10_12_positive"},
                                                        {"quant_matmul", "m9_k40_n17_fp16"},
                                                        {"grouped_matmul", "g3_c5_k7_n9"},
-                                                       {"conv_3d_backprop_filter", "n2_ci4_d7_h9_w8_co5_k3_s2_p1"}};
+                                                       {"conv_3d_backprop_filter", "n2_ci4_d7_h9_w8_co5_k3_s2_p1"},
+                                                       {"gru", "t5_b3_i7_h9"},
+                                                       {"lstm", "t5_b3_i7_h9"},
+                                                       {"mha", "b2_h3_s33_d17_causal"},
+                                                       {"gqa", "b1_hkv2_g3_s5_l11_d7"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;
@@ -407,7 +414,99 @@ TEST(AscendLibrary, QuantMatmulLeavesFp32OutputsToTheNaiveBaseline) {
   expect_refused_and_taken("quant_matmul", "m7_k33_n5", "m9_k40_n17_fp16");
 }
 
-// The L3 tasks with no aclnn baseline: each task's "why" names its reason, and library_impl_for passes it on.
+namespace {
+// The task's library baseline measured on the fake board on case `name`'s seeded inputs, beside a candidate that
+// computes nothing (the device does not judge; the caller does): the library's own outputs or its refusal, where no
+// shipped kernel takes the case.
+struct LibraryAlone {
+  ConcreteCase c;
+  MeasureRequest q;
+  MeasureResult m;
+};
+LibraryAlone measure_library_alone(const std::string& task, const std::string& name, const fs::path& dir) {
+  auto dev = make_device("ascend", cann().config({"FAKE_BISHENG_TWIN=1"}));
+  const Task& t = *all_tasks().find(task);
+  LibraryAlone r;
+  std::string why;
+  auto lib = library_impl_for(t, "ascend", &why);
+  if (!lib) {
+    ADD_FAILURE() << task << ": " << why;
+    return r;
+  }
+  BuildOptions lo;
+  lo.mode = "library";
+  lo.build_dir = dir / "build";
+  for (const auto& l : lib->link) lo.flags.push_back("-l" + l);
+  BuildResult lb = dev->build(lib->source, lo);
+  const std::string idle =
+      "#include \"kernel_operator.h\"\n#include \"kope_ascend.h\"\n"
+      "#ifdef ASCENDC_CPU_DEBUG\n#include \"tikicpulib.h\"\n#endif\nextern \"C\" __global__ __aicore__ void idle_custom(GM_ADDR y) {}\n"
+      "extern \"C\" int kope_ascend_kernel(const kope_args* a, void* stream) {\n#ifdef ASCENDC_CPU_DEBUG\n"
+      "  ICPU_RUN_KF(idle_custom, 1, (GM_ADDR)a->outputs[0].data);\n#else\n"
+      "  idle_custom<<<1, nullptr, stream>>>((GM_ADDR)a->outputs[0].data);\n#endif\n  return 0;\n}\n";
+  BuildOptions ko;
+  ko.build_dir = dir / "build";
+  BuildResult kb = dev->build(idle, ko);
+  auto it = std::find_if(t.cases.begin(), t.cases.end(), [&](const auto& c) { return c.name == name; });
+  if (!lb.ok || !kb.ok || it == t.cases.end()) {
+    ADD_FAILURE() << task << "/" << name << ": " << lb.error << kb.error << (it == t.cases.end() ? "no such case" : "");
+    return r;
+  }
+  r.c = resolve_case(t, *it);
+  r.q.kcase = r.c;
+  for (std::size_t i = 0; i < r.c.inputs.size(); ++i) {
+    std::string bytes(static_cast<std::size_t>(r.c.inputs[i].numel) * dtype_size(r.c.inputs[i].dtype), '\0');
+    generate_tensor(r.c.inputs[i], r.c.seed, i, bytes.data());
+    r.q.inputs.push_back(bytes);
+  }
+  r.q.candidate = r.q.baseline = kb.artifact;
+  r.q.library = lb.artifact;
+  r.q.scratch = dir / ("job_" + name);
+  r.m = dev->measure(r.q);
+  EXPECT_EQ(r.m.outcome, Outcome::Ok) << task << "/" << name << ": " << r.m.message << "\n" << r.m.log;
+  return r;
+}
+}  // namespace
+
+// No case of mla is one both its shipped Ascend kernels (fp32 only) and the MLA form of aclnnFusedInferAttentionScoreV3
+// (FLOAT16 and BFLOAT16 only) take, so the shipped-kernels test cannot run it: the library baseline is measured on
+// its own, its outputs checked against the fp64 golden on an fp16 case it takes, and its refusal (161002) of an fp32
+// case.
+TEST(AscendLibrary, MlaRunsTheOperatorsMlaFormOnItsOwn) {
+  test::TempDir tmp;
+  const std::string taken = "b2_s1_h16_l128_c512_r64_fp16";
+  LibraryAlone r = measure_library_alone("mla", taken, tmp / "mla");
+  ASSERT_EQ(r.m.library_outputs.size(), 1u) << r.m.library_message;
+  EXPECT_FALSE(r.m.library_ns.empty());
+  TrustedSide trusted{EvalPaths::under(tmp / "ws")};
+  EvalOptions o;
+  o.cases = {taken};
+  const auto golden = trusted.goldens(*all_tasks().find("mla"), {r.c}, o);
+  ASSERT_EQ(golden.size(), 1u);
+  std::vector<const void*> in;
+  for (const std::string& b : r.q.inputs) in.push_back(b.data());
+  const OutputCheck k =
+      check_case_output(r.c, 0, r.m.library_outputs[0].data(), (*golden[0])[0].data(), r.c.outputs[0].threshold, in);
+  EXPECT_TRUE(k.ok) << describe_check(k);
+  LibraryAlone refused = measure_library_alone("mla", "b2_s3_h5_l37_c40_r8_causal", tmp / "mla");
+  EXPECT_TRUE(refused.m.library_outputs.empty());
+  EXPECT_NE(refused.m.library_message.find("the library returned 161002"), std::string::npos)
+      << refused.m.library_message;
+}
+
+// aclnnGRU and aclnnLSTM take FLOAT32 and FLOAT16 only: their baselines refuse the tasks' bf16 case (161002), which
+// is then timed against the naive baseline (their fp32 cases run in the shipped-kernels test).
+TEST(AscendLibrary, RecurrentBaselinesLeaveBf16ToTheNaiveBaseline) {
+  test::TempDir tmp;
+  for (const std::string task : {"gru", "lstm"}) {
+    LibraryAlone r = measure_library_alone(task, "t32_b8_i128_h128_bf16", tmp / "rnn");
+    EXPECT_TRUE(r.m.library_outputs.empty()) << task;
+    EXPECT_NE(r.m.library_message.find("the library returned 161002"), std::string::npos)
+        << task << ": " << r.m.library_message;
+  }
+}
+
+// The L3 and L4 tasks with no aclnn baseline: each task's "why" names its reason, and library_impl_for passes it on.
 TEST(AscendLibrary, TasksWithoutAnAclnnBaselineSayWhy) {
   const std::map<std::string, std::string> reason = {
       // no aclnn call: MoeReRouting is a graph operator
@@ -424,7 +523,9 @@ TEST(AscendLibrary, TasksWithoutAnAclnnBaselineSayWhy) {
       // CANN documents no Engram operator
       {"engram_gate_fusion", "no aclnn operator for Engram's gate"},
       // the operator wants valid indices before invalid ones, which the task's lists are not
-      {"sparse_flash_attention", "valid entries all come before the invalid ones"}};
+      {"sparse_flash_attention", "valid entries all come before the invalid ones"},
+      // MlaProlog takes its three large weights in FRACTAL_NZ only and writes the key rows only into paged caches
+      {"mla_prolog", "weightDkvKr only in FRACTAL_NZ"}};
   for (const auto& [task, words] : reason) {
     std::string why;
     EXPECT_FALSE(library_impl_for(*all_tasks().find(task), "ascend", &why)) << task;
