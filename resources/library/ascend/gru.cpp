@@ -10,7 +10,7 @@
 #include "aclnnop/aclnn_gru.h"
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
-  if (a->inputs[0].dtype != KOPE_F32) {
+  if (a->inputs[0].dtype == KOPE_BF16) {
     std::fprintf(stderr, "aclnnGRU takes FLOAT32 and FLOAT16 only, not BFLOAT16\n");
     return ACLNN_ERR_PARAM_INVALID;
   }
