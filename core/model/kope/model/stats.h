@@ -1,4 +1,5 @@
-// The evidence behind a verdict: the bootstrap interval of a task's speedup, and the hardware-floor check.
+// The evidence behind a verdict: the bootstrap interval of a task's speedup, the spread of whole evaluations that
+// widens it, and the hardware-floor check.
 #pragma once
 
 #include <cstdint>
@@ -51,8 +52,8 @@ BetweenEvaluations between_evaluations(const std::vector<BaselineMedian>& rows);
 // noise only, and says so).
 inline constexpr int kBetweenMinDof = 2;
 
-// The p quantile of Student's t with `dof` degrees of freedom (p in (0, 1), dof >= 1), to 1e-6.
-double student_t_quantile(double p, double dof);
+// The p quantile of Student's t with `dof` degrees of freedom (p in (0, 1), dof >= 1).
+double student_t_quantile(double p, int dof);
 
 // `iv` around the speedup `point`, with the between-evaluation term added in log space on each side: the kernel's
 // and the baseline's evaluations each move by sd_log, independently, so the log speedup by sqrt(2) sd_log, scaled
