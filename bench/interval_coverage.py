@@ -4,7 +4,9 @@
 Judges each task's first shipped CPU kernel alone R times, every `kope eval` a process of its own, round robin over
 the tasks, and prints:
   - how often one run's speedup lies in another run's 95% interval, per case and per task (a calibrated 95%
-    interval gives about 83%: the second run's own noise takes it below 95%);
+    interval gives about 83%: the second run's own noise takes it below 95%); a case's interval holds its
+    evaluation's noise only, a task's is widened by the spread of the workspace's earlier evaluations once they
+    have two degrees of freedom (kope/model/stats.h), so the task figure is given for both kinds;
   - per case, the spread of the log speedup between runs beside the spread its interval implies;
   - whether the shifts of a whole evaluation come together in time: the spread of each round's mean shift beside
     what independent shifts would give.
@@ -56,7 +58,10 @@ for r in range(1, a.rounds + 1):
         runs[t][r] = judge(t, out / f"{t}-{r}.json")
     print(f"round {r} of {a.rounds} done", flush=True)
 
-case_in = case_all = task_in = task_all = 0
+case_in = case_all = 0
+task_in = collections.Counter()  # "widened" or "one evaluation" -> pairs inside
+task_all = collections.Counter()
+sds = []
 rows, shift = [], {}
 for t, rr in runs.items():
     R = sorted(rr)
@@ -79,16 +84,25 @@ for t, rr in runs.items():
     for x in R:
         shift[(t, x)] = logs[x] - centre
         lo, hi = rr[x]["speedup_ci95"]
+        b = rr[x].get("between_evaluations") or {}
+        kind = "widened" if b.get("dof", 0) >= 2 else "one evaluation"
+        if kind == "widened":
+            sds.append(b["sd_log"])
         for y in R:
             if x != y:
-                task_all += 1
-                task_in += lo <= rr[y]["speedup"] <= hi
+                task_all[kind] += 1
+                task_in[kind] += lo <= rr[y]["speedup"] <= hi
 
 print(f"\n{'task':12s} {'case':26s} {'timed':>6s} {'sd between runs':>16s} {'sd its interval implies':>24s} {'ratio':>6s}")
 for t, c, n, between, implied in rows:
     print(f"{t:12s} {c:26s} {n:6.1f} {between:16.3f} {implied:24.3f} {between / implied if implied else 0:6.2f}")
 print(f"\nanother run's speedup inside a run's 95% interval: cases {case_in} of {case_all} "
-      f"({case_in / max(1, case_all):.0%}), tasks {task_in} of {task_all} ({task_in / max(1, task_all):.0%})")
+      f"({case_in / max(1, case_all):.0%}, one evaluation's noise)")
+for kind in ("one evaluation", "widened"):
+    print(f"  tasks, interval of {kind:14s}: {task_in[kind]} of {task_all[kind]} "
+          f"({task_in[kind] / max(1, task_all[kind]):.0%})")
+if sds:
+    print(f"  the widened intervals' between-evaluation sd (log): {min(sds):.3f} to {max(sds):.3f}")
 used = sorted({t for t, _ in shift})
 if used and a.rounds > 1:
     means = [st.mean(shift[(t, r)] for t in used) for r in range(1, a.rounds + 1)]
