@@ -1,42 +1,9 @@
-// Ascend library baseline for gqa: CANN's aclnnFlashAttentionScore (softmax(scale q k^T, masked) v) in BNSD layout
-// with H query heads over HKV key/value heads (the page's GQA: Nq a multiple of Nkv, query head n reading key/value
-// head n / (Nq / Nkv), consecutive query heads sharing one, as the task's repeat_interleave), headNum = H, scale
-// 1/sqrt(D), no pse, dropout (keepProb 1) or padding, the documented two-phase call
-// (https://gitcode.com/cann/ops-transformer/blob/master/attention/flash_attention_score/docs/aclnnFlashAttentionScore.md),
-// built by the Ascend device's "library" mode and linked with -lopapi -lnnopbase -lascendcl. The task is causal with
-// queries at the end of the sequence: sparseMode 3 (rightDownCausal, key j <= L - S + i) with the page's optimised
-// [2048, 2048] mask. softmaxMaxOut and softmaxSumOut, which the operator writes for its backward, live in scratch
-// device memory. The page takes FLOAT16, BFLOAT16 and FLOAT32, D in [1, 768], Nq in [1, 256], and L >= S in every
-// case: every case of the task is one the operator takes.
-#include <cmath>
-#include "kope_aclnn.h"
-#include "aclnnop/aclnn_flash_attention_score.h"
+// Ascend library baseline for gqa: CANN's aclnnFlashAttentionScore in BNSD layout (kope_aclnn_attention.h) with H
+// query heads over HKV key/value heads (the page's GQA: query head n reads key/value head n / (Nq / Nkv), as the
+// task's repeat_interleave), built by the Ascend device's "library" mode and linked with -lopapi -lnnopbase
+// -lascendcl. The task is causal with queries at the end of the sequence: sparseMode 3 (rightDownCausal, key j <=
+// L - S + i) with the page's optimised mask. The page takes FLOAT16, BFLOAT16 and FLOAT32, D in [1, 768], Nq in
+// [1, 256], and L >= S in every case: every case of the task is one the operator takes.
+#include "kope_aclnn_attention.h"
 
-extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
-  const kope_tensor& q = a->inputs[0];
-  const int64_t B = q.shape[0], N = q.shape[1], S = q.shape[2], D = q.shape[3];
-  const uint64_t stat_bytes = static_cast<uint64_t>(B * N * S * 8) * sizeof(float);
-  char* scratch = static_cast<char*>(kope_scratch(2 * stat_bytes));  // softmaxMaxOut, then softmaxSumOut
-  if (!scratch) return 207001;
-  kope_tensor smax = kope_view(q, {B, N, S, 8}), ssum = smax;
-  smax.dtype = ssum.dtype = KOPE_F32;
-  smax.data = scratch;
-  ssum.data = scratch + stat_bytes;
-  aclTensor* mask = kope_causal_mask_2048();
-  if (!mask) return 207001;
-  char layout[] = "BNSD";
-  uint64_t ws = 0;
-  aclOpExecutor* ex = nullptr;
-  aclTensor* query = kope_acl(q);
-  aclTensor* key = kope_acl(a->inputs[1]);
-  aclTensor* value = kope_acl(a->inputs[2]);
-  aclTensor* out = kope_acl(a->outputs[0]);
-  aclTensor* maxOut = kope_acl(smax);
-  aclTensor* sumOut = kope_acl(ssum);
-  const aclnnStatus st = aclnnFlashAttentionScoreGetWorkspaceSize(
-      query, key, value, nullptr, nullptr, nullptr, mask, nullptr, 1.0 / std::sqrt(static_cast<double>(D)), 1.0,
-      2147483647, 2147483647, N, layout, 0, 3, maxOut, sumOut, nullptr, out, &ws, &ex);
-  const int rc = kope_run(st, ws, ex, stream, aclnnFlashAttentionScore, "aclnnFlashAttentionScore");
-  for (aclTensor* t : {query, key, value, out, maxOut, sumOut, mask}) aclDestroyTensor(t);
-  return rc;
-}
+extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) { return kope_flash_attention_bnsd(a, stream, 3); }
