@@ -121,25 +121,31 @@ TEST_F(LoopTest, IncumbentCarriesOverAndNeedsToBeBeaten) {
 }
 
 // Every evaluation the loop records carries how far the workspace's earlier evaluations on the device moved (their
-// baselines' spread), and the attempt's interval is widened by it: the first evaluation has nothing to learn from,
-// the fourth has three evaluations of the same baseline behind it (2 degrees of freedom).
+// baselines' spread), and the attempt's interval is widened by it once that has kBetweenMinDof degrees of freedom:
+// the first evaluation has nothing to learn from, the fourth has 2 degrees of freedom (not enough: its interval is
+// its own), the sixth 4.
 TEST_F(LoopTest, EachEvaluationCarriesTheSpreadOfTheEarlierOnes) {
-  ListPolicy policy({kernel("a", "for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;"),
-                     kernel("b", "for (int64_t i = 0; i < n; ++i) y[i] = 1 + 2 * x[i];"),
-                     kernel("c", "for (int64_t i = 0; i < n; ++i) y[i] = x[i] + x[i] + 1;"),
-                     kernel("d", "for (int64_t i = 0; i < n; ++i) y[i] = 1 + x[i] + x[i];")});
+  std::vector<Proposal> list;
+  for (const char* body : {"y[i] = 2 * x[i] + 1;", "y[i] = 1 + 2 * x[i];", "y[i] = x[i] + x[i] + 1;",
+                           "y[i] = 1 + x[i] + x[i];", "y[i] = x[i] * 2 + 1;", "y[i] = 1 + x[i] * 2;"})
+    list.push_back(kernel(std::to_string(list.size()), std::string("for (int64_t i = 0; i < n; ++i) ") + body));
+  ListPolicy policy(list);
   auto out = run_loop(ws, ev, suite, policy, options, ws.begin_run("spread", "cpu"));
-  ASSERT_EQ(out[0].attempts.size(), 4u);
+  ASSERT_EQ(out[0].attempts.size(), 6u);
   const auto rows = ws.evaluations(std::string("affine"), 10);  // newest first
-  ASSERT_EQ(rows.size(), 4u);
+  ASSERT_EQ(rows.size(), 6u);
   auto report = [&](int64_t id) { return report_from_json(nlohmann::json::parse(ws.evaluation(id)->report)); };
-  EXPECT_FALSE(report(rows[3].id).between);
+  EXPECT_FALSE(report(rows[5].id).between);
+  const EvalReport fourth = report(rows[2].id);
+  ASSERT_TRUE(fourth.between);
+  EXPECT_EQ(fourth.between->dof, 2);
+  EXPECT_EQ(report_speedup_interval(fourth)->low, task_speedup_interval(fourth.cases)->low);
   const EvalReport last = report(rows[0].id);
   ASSERT_TRUE(last.between) << ws.evaluation(rows[0].id)->report;
-  EXPECT_EQ(last.between->dof, 2);
-  EXPECT_EQ(last.between->evaluations, 3);
+  EXPECT_EQ(last.between->dof, kBetweenMinDof);
+  EXPECT_EQ(last.between->evaluations, 5);
   EXPECT_GT(last.between->sd_log, 0);
-  const Attempt& a = out[0].attempts[3];
+  const Attempt& a = out[0].attempts[5];
   ASSERT_TRUE(a.speedup_low && a.speedup_high);
   const auto iv = report_speedup_interval(last);
   EXPECT_DOUBLE_EQ(*a.speedup_low, iv->low);

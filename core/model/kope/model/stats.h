@@ -50,7 +50,7 @@ BetweenEvaluations between_evaluations(const std::vector<BaselineMedian>& rows);
 
 // The fewest degrees of freedom that make an estimate worth adding (below it the interval holds one evaluation's
 // noise only, and says so).
-inline constexpr int kBetweenMinDof = 2;
+inline constexpr int kBetweenMinDof = 4;
 
 // The p quantile of Student's t with `dof` degrees of freedom (p in (0, 1), dof >= 1).
 double student_t_quantile(double p, int dof);
