@@ -55,7 +55,6 @@ class TwinAscend : public Device {
 const std::map<std::string, std::string> kNotYet = {
     {"nms", "a score sort and a sequential sweep over up to 20,000 boxes: the entry has no scratch memory in GM "
             "and the twin no cross-core sync or Sort (issue 18)"},
-    {"unique", "a sort across every core: the twin's headers have no Sort, Gather or shifts (issue 18)"},
     {"dequant_swiglu_quant", "its int8 output needs Swish rounded correctly to fp32, which the vector unit's fp32 "
                              "Exp does not give (issue 18)"}};
 
