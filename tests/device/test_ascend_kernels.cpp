@@ -53,8 +53,6 @@ class TwinAscend : public Device {
 // The tasks that do not ship Ascend kernels yet, and why: the test checks that each is still missing (a task that
 // gains its kernels leaves this list) and that every other task of the 53 ships them.
 const std::map<std::string, std::string> kNotYet = {
-    {"nms", "a score sort and a sequential sweep over up to 20,000 boxes: the entry has no scratch memory in GM "
-            "and the twin no cross-core sync or Sort (issue 18)"},
     {"dequant_swiglu_quant", "its int8 output needs Swish rounded correctly to fp32, which the vector unit's fp32 "
                              "Exp does not give (issue 18)"}};
 
