@@ -52,9 +52,7 @@ class TwinAscend : public Device {
 
 // The tasks that do not ship Ascend kernels yet, and why: the test checks that each is still missing (a task that
 // gains its kernels leaves this list) and that every other task of the 53 ships them.
-const std::map<std::string, std::string> kNotYet = {
-    {"dequant_swiglu_quant", "its int8 output needs Swish rounded correctly to fp32, which the vector unit's fp32 "
-                             "Exp does not give (issue 18)"}};
+const std::map<std::string, std::string> kNotYet = {};
 
 // Every task of the suite (read from the source tree) that ships Ascend kernels.
 const Suite& all_tasks() {
