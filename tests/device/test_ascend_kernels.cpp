@@ -54,12 +54,7 @@ class TwinAscend : public Device {
 
 // The tasks that do not ship Ascend kernels yet, and why: the test checks that each is still missing (a task that
 // gains its kernels leaves this list) and that every other task of the 53 ships them.
-const std::map<std::string, std::string> kNotYet = {
-    {"nms", "a score sort and a sequential sweep over up to 20,000 boxes: the entry has no scratch memory in GM "
-            "and the twin no cross-core sync or Sort (issue 18)"},
-    {"unique", "a sort across every core: the twin's headers have no Sort, Gather or shifts (issue 18)"},
-    {"dequant_swiglu_quant", "its int8 output needs Swish rounded correctly to fp32, which the vector unit's fp32 "
-                             "Exp does not give (issue 18)"}};
+const std::map<std::string, std::string> kNotYet = {};
 
 // Every task of the suite (read from the source tree) that ships Ascend kernels.
 const Suite& all_tasks() {
@@ -240,8 +235,8 @@ TEST(AscendKernels, OnTheCpuTwinEveryCorrectOnePassesAndEveryWrongOneIsCaught) {
   for (const auto& f : failures) ADD_FAILURE() << f;
 }
 
-// The twin's headers hold a kernel to the board's rules: an unaligned DataCopy and a UB overflow stop it with a
-// message naming the call, reported as a crash, not as a wrong answer.
+// The twin's headers hold a kernel to the board's rules: an unaligned DataCopy, a UB overflow and a SyncAll whose
+// workspace was not zeroed stop it with a message naming the call, reported as a crash, not as a wrong answer.
 TEST(AscendKernels, TheTwinStopsUnalignedCopiesAndUbOverflow) {
   auto dev = make_device("ascend", cann().config({"FAKE_NPU_SMI=fail"}));
   auto kernel = [](const std::string& body) {
@@ -279,6 +274,13 @@ TEST(AscendKernels, TheTwinStopsUnalignedCopiesAndUbOverflow) {
   MeasureResult big = run("  pipe.InitBuffer(q, 2, 100 * 1024);\n" + with(copy, "64"), "overflow");
   EXPECT_EQ(big.outcome, Outcome::Crash);
   EXPECT_NE((big.message + big.log).find("Unified Buffer overflow"), std::string::npos) << big.message << "\n" << big.log;
+  // SyncAll's gmWorkspace flags must be 0 before a launch's first SyncAll (here x's first int32 holds a stale 7).
+  MeasureResult stale = run("  TBuf<QuePosition::VECCALC> b;\n  pipe.InitBuffer(b, 256);\n  GlobalTensor<int32_t> w;\n"
+                            "  w.SetGlobalBuffer((__gm__ int32_t*)x, 64);\n  w.SetValue(0, 7);\n  SyncAll(w, b.Get<int32_t>());",
+                            "stale_sync");
+  EXPECT_EQ(stale.outcome, Outcome::Crash);
+  EXPECT_NE((stale.message + stale.log).find("SyncAll: gmWorkspace slot of block 0 holds 7"), std::string::npos)
+      << stale.message << "\n" << stale.log;
 }
 
 // The library baselines (issue 18): on a fake board that computes (the fake bisheng builds kernels against the

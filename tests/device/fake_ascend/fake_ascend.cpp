@@ -84,16 +84,14 @@ int npu_smi(int argc, char** argv) {
 }
 
 // ---- bisheng ----------------------------------------------------------------------------------------------
-// The kernel itself, built against the CPU twin's headers: its ICPU_RUN_KF launches run it block by block and
-// tell the fake runtime (so the fake msprof) that it launched.
+// The kernel itself, built against the CPU twin's headers: its ICPU_RUN_KF launches run it block by block (as the
+// twin's tikicpulib.h does) and tell the fake runtime (so the fake msprof) that it launched.
 int build_on_twin(const std::string& src, const std::string& out, const std::vector<std::string>& includes,
                   const fs::path& home) {
   const fs::path wrap = fs::path(out).string() + ".twin.cpp";
   spit(wrap, "#include \"tikicpulib.h\"\n#include \"acl/acl.h\"\n#undef ICPU_RUN_KF\n"
              "#define ICPU_RUN_KF(func, blockdim, ...) do { fake_acl_record_launch(#func, (uint32_t)(blockdim)); "
-             "AscendC::kope_fake_block_num() = (int64_t)(blockdim); "
-             "for (int64_t kope_b = 0; kope_b < (int64_t)(blockdim); ++kope_b) { "
-             "AscendC::kope_fake_block_idx() = kope_b; func(__VA_ARGS__); } } while (0)\n"
+             "AscendC::kope_fake_run_blocks((int64_t)(blockdim), [&] { func(__VA_ARGS__); }); } while (0)\n"
              "#include \"" + fs::absolute(src).string() + "\"\n");
   std::vector<std::string> cmd = {env("FAKE_CXX", "c++"), "-shared", "-fPIC", "-O1", "-std=c++17", "-DASCENDC_CPU_DEBUG",
                                   "-I" + (home / "tools/tikicpulib/lib/include").string()};

@@ -2,8 +2,9 @@
 // reference: every operand is a LocalTensor in the UB at a 32-byte aligned address and `count` elements lie in
 // each; a violation stops the run as kope_fake_fail does. Arithmetic is IEEE in the operand type (half as
 // _Float16, so fp16 accumulation rounds as on the board); Exp, Ln, Sqrt use the C library, which is at least as
-// accurate as the vector unit. Max and Min propagate NaN. Compare writes one bit per element (bit i % 8 of byte
-// i / 8) and, as on the board, needs count * sizeof(T) to be a multiple of 256 bytes.
+// accurate as the vector unit. Max and Min propagate NaN; And and Or take 16-bit integers only. Compare writes one
+// bit per element (bit i % 8 of byte i / 8) and, as on the board, needs count * sizeof(T) to be a multiple of 256
+// bytes.
 #pragma once
 #include <cmath>
 #include <limits>
@@ -39,6 +40,21 @@ KOPE_FAKE_UNARY(Rsqrt, 1.0f / std::sqrt(static_cast<float>(x)))
 KOPE_FAKE_UNARY(Reciprocal, 1.0f / static_cast<float>(x))
 KOPE_FAKE_UNARY(Relu, x > T(0) ? x : (x != x ? x : T(0)))
 #undef KOPE_FAKE_UNARY
+
+// And and Or: bitwise, on 16-bit integers only (int16_t, uint16_t on Atlas A2: the reference's And and Or; wider or
+// narrower data go through a ReinterpretCast<uint16_t>).
+#define KOPE_FAKE_BITWISE(Name, op)                                                                            \
+  template <typename T>                                                                                        \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) { \
+    static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>, #Name " takes int16_t or uint16_t"); \
+    T* d = kope_fake_operands(#Name, count, dst, src0, src1);                                                  \
+    const T* p = src0.GetPhyAddr();                                                                            \
+    const T* q = src1.GetPhyAddr();                                                                            \
+    for (int32_t i = 0; i < count; ++i) d[i] = static_cast<T>(p[i] op q[i]);                                  \
+  }
+KOPE_FAKE_BITWISE(And, &)
+KOPE_FAKE_BITWISE(Or, |)
+#undef KOPE_FAKE_BITWISE
 
 template <typename T> T kope_fake_max(T a, T b) { return a != a ? a : b != b ? b : (a > b ? a : b); }
 template <typename T> T kope_fake_min(T a, T b) { return a != a ? a : b != b ? b : (a < b ? a : b); }

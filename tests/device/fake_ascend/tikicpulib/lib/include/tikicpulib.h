@@ -1,5 +1,6 @@
 // A stand-in for tikicpulib.h: GmAlloc/GmFree, SetKernelMode and ICPU_RUN_KF, which runs the kernel once per
-// block with GetBlockIdx() and GetBlockNum() set, as the CPU twin does (functionally; no pipes, no timing).
+// block with GetBlockIdx() and GetBlockNum() set, as the CPU twin does (functionally; no pipes, no timing): each
+// block on a thread of its own, one at a time, handing on at SyncAll (kope_fake_ascendc_cores.h).
 #pragma once
 #include <cstddef>
 #include <cstdlib>
@@ -12,11 +13,5 @@ inline void GmFree(void* p) { std::free(p); }
 inline void SetKernelMode(KernelMode) {}
 }  // namespace AscendC
 
-#define ICPU_RUN_KF(func, blockdim, ...)                                           \
-  do {                                                                             \
-    AscendC::kope_fake_block_num() = (int64_t)(blockdim);                          \
-    for (int64_t kope_b = 0; kope_b < (int64_t)(blockdim); ++kope_b) {             \
-      AscendC::kope_fake_block_idx() = kope_b;                                     \
-      func(__VA_ARGS__);                                                           \
-    }                                                                              \
-  } while (0)
+#define ICPU_RUN_KF(func, blockdim, ...) \
+  AscendC::kope_fake_run_blocks((int64_t)(blockdim), [&] { func(__VA_ARGS__); })
