@@ -6,13 +6,15 @@ the tasks, and prints:
   - how often one run's speedup lies in another run's 95% interval, per case and per task (a calibrated 95%
     interval gives about 83%: the second run's own noise takes it below 95%); a case's interval holds its
     evaluation's noise only, a task's is widened by the spread of the workspace's earlier evaluations once they
-    have two degrees of freedom (kope/model/stats.h), so the task figure is given for both kinds;
+    have four degrees of freedom (kope/model/stats.h), so the task figure is given for both kinds, and for the
+    widened ones also as they were before the term (the term taken back out in quadrature);
   - per case, the spread of the log speedup between runs beside the spread its interval implies;
   - whether the shifts of a whole evaluation come together in time: the spread of each round's mean shift beside
     what independent shifts would give.
 
-Usage: bench/interval_coverage.py [--rounds 5] [--tasks exp,mish,...] [--out DIR] [--bin build/bin]
-Run it on a machine with nothing else running (a few minutes at the defaults)."""
+Usage: bench/interval_coverage.py [--rounds 5] [--tasks exp,mish,...] [--out DIR] [--bin build/bin] [--analyze]
+Run it on a machine with nothing else running (a few minutes at the defaults). --analyze reads the reports a
+run left in --out again, judging nothing."""
 import argparse
 import collections
 import json
@@ -29,6 +31,7 @@ ap.add_argument("--rounds", type=int, default=5)
 ap.add_argument("--tasks", default="exp,mish,softmax,rms_norm,gather,group_norm,arg_max,swi_glu")
 ap.add_argument("--out", default="/tmp/kope-interval-coverage")
 ap.add_argument("--bin", default=str(root / "build/bin"))
+ap.add_argument("--analyze", action="store_true", help="judge nothing: read the reports an earlier run left in --out")
 a = ap.parse_args()
 tasks = a.tasks.split(",")
 out = pathlib.Path(a.out)
@@ -49,19 +52,56 @@ def judge(task, dest):
     return json.loads(r.stdout)
 
 
-print("warming up builds and goldens (untimed)...", flush=True)
-for t in tasks:
-    judge(t, out / f"{t}-warm.json")
 runs = collections.defaultdict(dict)  # task -> round -> report
-for r in range(1, a.rounds + 1):
+if a.analyze:
     for t in tasks:
-        runs[t][r] = judge(t, out / f"{t}-{r}.json")
-    print(f"round {r} of {a.rounds} done", flush=True)
+        for r in range(1, a.rounds + 1):
+            runs[t][r] = json.loads((out / f"{t}-{r}.json").read_text())
+else:
+    print("warming up builds and goldens (untimed)...", flush=True)
+    for t in tasks:
+        judge(t, out / f"{t}-warm.json")
+    for r in range(1, a.rounds + 1):
+        for t in tasks:
+            runs[t][r] = judge(t, out / f"{t}-{r}.json")
+        print(f"round {r} of {a.rounds} done", flush=True)
 
 case_in = case_all = 0
-task_in = collections.Counter()  # "widened" or "one evaluation" -> pairs inside
+task_in = collections.Counter()  # "widened", "one evaluation", "the same, unwidened" -> pairs inside
 task_all = collections.Counter()
 sds = []
+
+
+def t_quantile(p, dof):
+    """Student's t quantile for an integer dof, as kope/model/stats.cpp computes it (A&S 26.7.3/4, bisected)."""
+    def mass(theta):
+        c2, term, total = math.cos(theta) ** 2, 1.0, 1.0
+        if dof % 2 == 0:
+            for j in range(1, (dof - 2) // 2 + 1):
+                term *= (2 * j - 1) / (2 * j) * c2
+                total += term
+            return math.sin(theta) * total
+        if dof == 1:
+            return 2 * theta / math.pi
+        for j in range(1, (dof - 3) // 2 + 1):
+            term *= (2 * j) / (2 * j + 1) * c2
+            total += term
+        return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
+    lo, hi = 0.0, math.pi / 2
+    for _ in range(64):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if mass(mid) < 2 * p - 1 else (lo, mid)
+    return math.sqrt(dof) * math.tan((lo + hi) / 2)
+
+
+def unwidened(report, lo, hi):
+    """The bootstrap interval before the between-evaluation term: each side's log half less the term in quadrature."""
+    b = report["between_evaluations"]
+    w = t_quantile(0.975, b["dof"]) * math.sqrt(2) * b["sd_log"]
+    m = math.log(report["speedup"])
+    below = math.sqrt(max(0.0, (m - math.log(lo)) ** 2 - w * w))
+    above = math.sqrt(max(0.0, (math.log(hi) - m) ** 2 - w * w))
+    return math.exp(m - below), math.exp(m + above)
 rows, shift = [], {}
 for t, rr in runs.items():
     R = sorted(rr)
@@ -85,21 +125,25 @@ for t, rr in runs.items():
         shift[(t, x)] = logs[x] - centre
         lo, hi = rr[x]["speedup_ci95"]
         b = rr[x].get("between_evaluations") or {}
-        kind = "widened" if b.get("dof", 0) >= 2 else "one evaluation"
+        kind = "widened" if b.get("dof", 0) >= 4 else "one evaluation"
         if kind == "widened":
             sds.append(b["sd_log"])
+            bare = unwidened(rr[x], lo, hi)
         for y in R:
             if x != y:
                 task_all[kind] += 1
                 task_in[kind] += lo <= rr[y]["speedup"] <= hi
+                if kind == "widened":
+                    task_all["the same, unwidened"] += 1
+                    task_in["the same, unwidened"] += bare[0] <= rr[y]["speedup"] <= bare[1]
 
 print(f"\n{'task':12s} {'case':26s} {'timed':>6s} {'sd between runs':>16s} {'sd its interval implies':>24s} {'ratio':>6s}")
 for t, c, n, between, implied in rows:
     print(f"{t:12s} {c:26s} {n:6.1f} {between:16.3f} {implied:24.3f} {between / implied if implied else 0:6.2f}")
 print(f"\nanother run's speedup inside a run's 95% interval: cases {case_in} of {case_all} "
       f"({case_in / max(1, case_all):.0%}, one evaluation's noise)")
-for kind in ("one evaluation", "widened"):
-    print(f"  tasks, interval of {kind:14s}: {task_in[kind]} of {task_all[kind]} "
+for kind in ("one evaluation", "widened", "the same, unwidened"):
+    print(f"  tasks, interval of {kind:19s}: {task_in[kind]} of {task_all[kind]} "
           f"({task_in[kind] / max(1, task_all[kind]):.0%})")
 if sds:
     print(f"  the widened intervals' between-evaluation sd (log): {min(sds):.3f} to {max(sds):.3f}")
