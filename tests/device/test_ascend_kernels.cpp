@@ -527,7 +527,9 @@ TEST(AscendLibrary, TasksWithoutAnAclnnBaselineSayWhy) {
       // the operator wants valid indices before invalid ones, which the task's lists are not
       {"sparse_flash_attention", "valid entries all come before the invalid ones"},
       // MlaProlog takes its three large weights in FRACTAL_NZ only and writes the key rows only into paged caches
-      {"mla_prolog", "weightDkvKr only in FRACTAL_NZ"}};
+      {"mla_prolog", "weightDkvKr only in FRACTAL_NZ"},
+      // NonMaxSuppression runs on the inference series only, and keeps at most 700 boxes per class
+      {"nms", "aclnnNonMaxSuppression runs only on the Atlas inference series"}};
   for (const auto& [task, words] : reason) {
     std::string why;
     EXPECT_FALSE(library_impl_for(*all_tasks().find(task), "ascend", &why)) << task;
