@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -157,7 +156,7 @@ ProcessResult run_kope(const std::vector<std::string>& args) {
   return run_process(argv, lim, {}, {"KOPE_RUNNER=" + (self_dir() / "kope-runner").string()});
 }
 
-// One measured run: attempts, seconds, tokens, evaluation-busy share and each kernel's speedup and interval.
+// One measured run: attempts, seconds, tokens, evaluation-busy share and each kernel's speedup.
 struct Measured {
   std::string name;  // its workspace folder: "lat20-jobs4", "alone1"
   int jobs = 0;
@@ -165,7 +164,7 @@ struct Measured {
   int attempts = 0;
   int64_t tokens = 0;
   int server_max_in_flight = 0;
-  std::map<std::string, std::array<double, 3>> speedups;  // kernel name -> speedup, low, high
+  std::map<std::string, double> speedups;  // kernel name -> speedup (of the attempts with an interval)
 };
 
 double iso_seconds(const std::string& iso) {  // "2026-12-04T13:46:18.123Z" -> seconds of the day (runs are short)
@@ -228,8 +227,7 @@ Measured run_once(const Options& o, const std::string& tasks, const fs::path& wa
       ++m.attempts;
       if (a.at("speedup").is_number() && a.at("speedup_ci95").is_array())
         m.speedups[t.at("task").get<std::string>() + " " + a.at("name").get<std::string>() + " " +
-                   a.at("thought").get<std::string>()] = {a["speedup"].get<double>(), a["speedup_ci95"][0].get<double>(),
-                                                           a["speedup_ci95"][1].get<double>()};
+                   a.at("thought").get<std::string>()] = a["speedup"].get<double>();
     }
   m.busy_share = busy_share(ws);
   m.server_max_in_flight = model.max_in_flight();
@@ -264,7 +262,7 @@ std::map<std::string, Alone> alone_spread(const std::vector<const Measured*>& al
   std::map<std::string, std::vector<double>> logs;
   for (const Measured* m : alone)
     for (const auto& [k, s] : m->speedups)
-      if (s[0] > 0) logs[k].push_back(std::log(s[0]));
+      if (s > 0) logs[k].push_back(std::log(s));
   std::map<std::string, Alone> out;
   for (const auto& [k, v] : logs) {
     Alone a;
@@ -292,9 +290,9 @@ Agreement agreement(const Measured& m, const std::vector<const Measured*>& alone
   std::vector<double> ratios;
   for (const auto& [k, s] : m.speedups) {
     auto it = ref.find(k);
-    if (it == ref.end() || s[0] <= 0) continue;
-    ratios.push_back(s[0] / std::exp(it->second.mean));
-    if (it->second.runs >= 2) seen.push_back({std::log(s[0]), &it->second});
+    if (it == ref.end() || s <= 0) continue;
+    ratios.push_back(s / std::exp(it->second.mean));
+    if (it->second.runs >= 2) seen.push_back({std::log(s), &it->second});
   }
   g.compared = static_cast<int>(seen.size());
   for (const auto& [x, a] : seen) {
