@@ -1,12 +1,16 @@
 #include "kope/eval/evaluator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <future>
 #include <optional>
 #include <thread>
+
+#include <pthread.h>
+#include <sched.h>
 
 #include "kope/base/error.h"
 #include "kope/base/sha256.h"
@@ -86,7 +90,14 @@ std::vector<ConcreteCase> selected_cases(const Task& task, const EvalOptions& op
 
 }  // namespace
 
-void Evaluator::evaluating_at_once(std::size_t tasks) { exec::Judge::hold_baselines(tasks); }
+namespace {
+std::atomic<std::size_t> g_at_once{1};  // tasks evaluated at once (Evaluator::evaluating_at_once)
+}  // namespace
+
+void Evaluator::evaluating_at_once(std::size_t tasks) {
+  g_at_once = std::max<std::size_t>(1, tasks);
+  exec::Judge::hold_baselines(tasks);
+}
 
 void Evaluator::prepare(const std::vector<const Task*>& tasks, const EvalOptions& options) {
   if (tasks.empty()) return;
@@ -234,6 +245,18 @@ void add_compile_errors(EvalReport& rep) {
       rep.errors.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
 }
 
+// `f` on a thread of its own at idle priority (SCHED_IDLE, which the processes it starts inherit): it runs only on
+// a core nothing else wants, and gives the core back the moment a timed call's thread wakes there. A thread of its
+// own, since an unprivileged thread cannot leave SCHED_IDLE again; where the policy is refused, normal priority.
+template <class F>
+auto at_idle_priority(F f) {
+  return std::async(std::launch::async, [f = std::move(f)]() mutable {
+    sched_param p{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &p);
+    return f();
+  });
+}
+
 // The cases in order against their goldens: only until the first failure are correct cases timed.
 EvalReport run_cases(EvalRun& run, CaseSession& session, const std::vector<std::shared_ptr<const Golden>>& goldens,
                      device::Device& dev) {
@@ -287,18 +310,30 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   rep.device = d.dev->name();
   rep.device_fingerprint = d.fingerprint;
   if (run.stopped()) return run.end_cancelled();
-  // On this machine's cores, evaluations go one after another in the order they came (kope/base/timing_slots.h).
+  // On this machine's cores, evaluations go one after another in the order they came (kope/base/timing_slots.h),
+  // from the compile to the last timed call. With several tasks evaluated at once on one unpinned slot (where side
+  // work would take turns with timing), the compile and the trusted side come before the turn instead, beside
+  // the other evaluations' timing at idle priority: only the workers' set-up, the checks and the timing take
+  // turns. Side by side, four tasks' compiles (a fifth of an evaluation) no longer queue behind each other's
+  // timing, and a compile that fails takes no turn at all.
+  const bool cpu = d.dev->name() == "cpu";
+  const bool beside = cpu && g_at_once > 1 && TimingSlots::of("cpu").side_cpus().empty();
   std::optional<TimingSlots::Turn> turn;
-  if (d.dev->name() == "cpu") {
-    run.progress(EvalProgress::Phase::Waiting, 0, nullptr);
-    turn.emplace(TimingSlots::of("cpu").turn(run.cancel));
-    if (!*turn) return run.end_cancelled();
-    run.lap("waiting for its turn");
-  }
+  std::optional<TimingSlots::Side> side_work;
+  // The turn, then side work (the compile, the trusted side, the workers' set-up), which takes turns with a
+  // measurement on these cores or is pinned to the cores no slot times on.
+  auto take_turn = [&] {
+    if (cpu) {
+      run.progress(EvalProgress::Phase::Waiting, 0, nullptr);
+      turn.emplace(TimingSlots::of("cpu").turn(run.cancel));
+      if (!*turn) return false;
+      run.lap("waiting for its turn");
+    }
+    side_work.emplace(TimingSlots::of("cpu").side(run.cancel));
+    return true;
+  };
+  if (!beside && !take_turn()) return run.end_cancelled();
   run.progress(EvalProgress::Phase::Compiling, 0, nullptr);
-  // The compile, the trusted side and the workers' set-up are side work on this machine's cores: where they would
-  // share them with another evaluation's timed calls, they take turns (kope/base/timing_slots.h).
-  TimingSlots::Side side_work = TimingSlots::of("cpu").side(run.cancel);
 
   // The trusted side: the baseline, the goldens (kept in kope's memory for the evaluation; their cache in the
   // workspace is out of every worker's view) and the library baseline. On the local CPU it is prepared on a
@@ -312,10 +347,12 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     return p;
   };
   std::future<Prepared> preparing;
-  if (d.runner->prepares_beside_compile()) preparing = std::async(std::launch::async, prepare);  // joined below
-
-  rep.compile =
-      compile_candidate(*d.dev, d.runner->build_timeout_seconds(), paths_.build, source, kernel_name, run);
+  if (d.runner->prepares_beside_compile())  // joined below
+    preparing = beside ? at_idle_priority(prepare) : std::async(std::launch::async, prepare);
+  auto compile = [&] {
+    return compile_candidate(*d.dev, d.runner->build_timeout_seconds(), paths_.build, source, kernel_name, run);
+  };
+  rep.compile = beside ? at_idle_priority(compile).get() : compile();
   if (rep.compile.cancelled || run.stopped()) return run.end_cancelled();
   rep.compiled = rep.compile.ok;
   run.progress(EvalProgress::Phase::Compiled, 0, nullptr);
@@ -337,10 +374,11 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
     return run.end_cancelled();
   }
   run.lap("baseline and goldens");
+  if (beside && !take_turn()) return run.end_cancelled();
   const std::unique_ptr<CaseSession> session =
       d.runner->open(rep.compile.artifact, prepared.builds, cases, options, rep.warnings);
   run.lap("workers set-up");
-  side_work.release();
+  side_work->release();
   return run_cases(run, *session, prepared.goldens, *d.dev);
 }
 

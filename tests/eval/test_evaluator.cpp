@@ -2,13 +2,18 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
+#include <thread>
 
 #include "kope/base/error.h"
+#include "kope/base/timing_slots.h"
 #include "kope/eval/evaluator.h"
 #include "kope/model/suite.h"
 #include "test_support.h"
@@ -386,4 +391,60 @@ TEST(SpeedupInterval, BracketsTheEstimateAndNarrowsWithSteadyTimes) {
   EXPECT_GT(n.second - n.first, 4.0 * (s.second - s.first));
   EXPECT_EQ(speedup_interval(base, steady), s);  // a fixed seed: the same samples give the same interval
   EXPECT_EQ(speedup_interval({}, steady), std::make_pair(0.0, 0.0));
+}
+
+// With several tasks evaluated at once on one unpinned timing slot, the compile comes before the evaluation's turn
+// and runs beside another evaluation's timing at idle priority; the rest of the evaluation waits for the turn.
+TEST_F(EvaluatorTest, SideBySideTheCompileRunsBesideAnotherEvaluationsTurnAtIdlePriority) {
+  TimingSlots& cpu = TimingSlots::of("cpu");
+  ASSERT_TRUE(cpu.side_cpus().empty()) << "the default pool is one unpinned slot";
+  Evaluator::evaluating_at_once(2);
+  struct Reset {
+    ~Reset() { Evaluator::evaluating_at_once(1); }
+  } reset;
+  std::atomic<bool> held{false}, release{false};
+  std::thread other([&] {  // another task's evaluation, holding the turn
+    TimingSlots::Turn t = cpu.turn();
+    held = true;
+    while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  });
+  while (!held) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+
+  // A source the compiler takes a while over, so that its processes can be looked at; it then fails to compile
+  // and takes no turn at all.
+  const std::string slow =
+      "constexpr long burn() { long s = 0; for (long i = 0; i < 40000000; ++i) s += i % 7; return s; }\n"
+      "static_assert(burn() > 0);\nthis is not C++\n";
+  std::atomic<int> policy{-1};
+  std::atomic<bool> compiling{true};
+  std::thread look([&] {
+    while (compiling && policy < 0) {
+      for (int pid : test::processes_mentioning({"cc1plus", dir.path().string()})) policy = sched_getscheduler(pid);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  std::future<EvalReport> judging =
+      std::async(std::launch::async, [&] { return ev.evaluate(task, slow, "slow.cpp", test::quick_options()); });
+  const bool beside = judging.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  if (!beside) release = true;  // it waited for the turn: let both end
+  const EvalReport bad = judging.get();
+  compiling = false;
+  EXPECT_TRUE(beside) << "the compile waited for another evaluation's turn";
+  look.join();
+  EXPECT_EQ(bad.status(), "compile_error");
+  EXPECT_EQ(policy.load(), SCHED_IDLE) << "the compiler's scheduling policy, seen while it ran";
+
+  // A kernel that compiles waits for the turn before its workers start, and passes once it has it.
+  std::atomic<bool> finished{false};
+  EvalReport good;
+  std::thread judged([&] {
+    good = eval(kCorrect);
+    finished = true;
+  });
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_FALSE(finished) << "judged while another evaluation held the turn";
+  release = true;
+  other.join();
+  judged.join();
+  EXPECT_TRUE(good.correct()) << good.status();
 }

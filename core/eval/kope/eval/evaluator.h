@@ -46,7 +46,9 @@ class Evaluator {
   const exec::EvalPaths& paths() const { return paths_; }
 
   // Up to `tasks` tasks are evaluated at once from now on: each keeps its baseline's worker running between its
-  // evaluations (kope/exec/judge.h), instead of taking turns at one.
+  // evaluations (kope/exec/judge.h), instead of taking turns at one. With more than one, where this machine's
+  // cores are one unpinned timing slot, an evaluation's compile and trusted side run before its turn, beside the
+  // other evaluations' timing, at idle priority (see evaluate()).
   static void evaluating_at_once(std::size_t tasks);
 
   // Evaluations whose EvalOptions::device is `spec` run on `dev`, a device the caller made (its own tools, a build
