@@ -309,7 +309,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
                                  "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d", "strided_slice",
                                  "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter", "gru",
-                                 "lstm", "mha", "gqa"}) {
+                                 "lstm", "mha", "gqa", "unique"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -336,7 +336,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"gru", "t5_b3_i7_h9"},
                                                        {"lstm", "t5_b3_i7_h9"},
                                                        {"mha", "b2_h3_s33_d17_causal"},
-                                                       {"gqa", "b1_hkv2_g3_s5_l11_d7"}};
+                                                       {"gqa", "b1_hkv2_g3_s5_l11_d7"},
+                                                       {"unique", "n1000_i64_dups"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;

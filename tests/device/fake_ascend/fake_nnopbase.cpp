@@ -35,6 +35,14 @@ aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  if (!tensor || !viewDims || !viewDimsNum) return ACLNN_ERR_PARAM_NULLPTR;
+  *viewDims = new int64_t[tensor->dims.empty() ? 1 : tensor->dims.size()];
+  for (std::size_t i = 0; i < tensor->dims.size(); ++i) (*viewDims)[i] = tensor->dims[i];
+  *viewDimsNum = tensor->dims.size();
+  return ACLNN_SUCCESS;
+}
+
 // The documented size is a positive integer; a null entry is kept, for the operator to refuse.
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
   if (!value || size == 0) return nullptr;

@@ -1,6 +1,6 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): operators of the L3 suite beside fake_opapi_g3.cpp's,
 // aclnnPermute, aclnnTopk, aclnnAdaptiveAvgPool3d, aclnnAddRmsNormDynamicQuant, aclnnConvolution, aclnnSliceV2,
-// aclnnQuantMatmulV4 and aclnnGroupedMatmulV4, each the documented two-phase pair with the signatures of the
+// aclnnQuantMatmulV4, aclnnGroupedMatmulV4 and aclnnUnique2, each the documented two-phase pair with the signatures of the
 // include/aclnnop headers beside this file. The first phase checks what the documentation says it checks (null
 // pointers, dtypes, ranks, shapes, attributes) and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the
 // fake does not model (each says what); the data are computed on the host: values that are only moved, in any dtype the
@@ -23,6 +23,7 @@
 #include "aclnnop/aclnn_quant_matmul_v4.h"
 #include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_topk.h"
+#include "aclnnop/aclnn_unique2.h"
 #include "fake_opapi_common.h"
 
 namespace {
@@ -49,6 +50,29 @@ void gather_strided(const aclTensor* self, aclTensor* out, int64_t size, int64_t
     std::memcpy(dst + o * size, src + i * size, size);
     for (int64_t k = nd - 1; k >= 0 && ++pos[k] == out->dims[k]; --k) pos[k] = 0;
   }
+}
+
+// aclnnUnique2's data, keys of type T: the distinct values ascending in valueOut[0..U) (-0 and 0 are one value),
+// inverseOut[i] = the position of self[i] among them, countsOut[u] = how often values[u] occurs; what lies beyond U
+// in valueOut and countsOut is left as it was (the operator defines only the first U). Their view shapes become [U],
+// as the operator's are once the stream is synchronised, for aclGetViewShape to read.
+template <class T>
+void unique_sorted(const aclTensor* self, aclTensor* valueOut, aclTensor* inverseOut, aclTensor* countsOut) {
+  const int64_t n = self->numel();
+  std::vector<std::pair<T, int64_t>> v(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[i] = {at<T>(self)[i], i};
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  int64_t u = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    if (i == 0 || v[i - 1].first < v[i].first) {
+      ++u;
+      at<T>(valueOut)[u] = v[i].first;
+      i64(countsOut)[u] = 0;
+    }
+    ++i64(countsOut)[u];
+    i64(inverseOut)[v[i].second] = u;
+  }
+  valueOut->dims = countsOut->dims = {u + 1};
 }
 
 }  // namespace
@@ -427,5 +451,26 @@ aclnnStatus aclnnGroupedMatmulV4GetWorkspaceSize(
   }, ws, ex);
 }
 aclnnStatus aclnnGroupedMatmulV4(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
+
+// The sorted form with inverse and counts, as the task asks for it; FLOAT, INT32 and INT64 (the other listed dtypes
+// are not modelled and are refused). valueOut is one-dimensional with self's element count, inverseOut has self's
+// shape, countsOut valueOut's.
+aclnnStatus aclnnUnique2GetWorkspaceSize(const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts,
+                                         aclTensor* valueOut, aclTensor* inverseOut, aclTensor* countsOut,
+                                         uint64_t* ws, aclOpExecutor** ex) {
+  if (!self || !valueOut || !inverseOut || !countsOut) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclDataType dt = self->dtype;
+  if ((dt != ACL_FLOAT && dt != ACL_INT32 && dt != ACL_INT64) || !sorted || !returnInverse || !returnCounts ||
+      valueOut->dtype != dt || inverseOut->dtype != ACL_INT64 || countsOut->dtype != ACL_INT64 || rank(self) > 8 ||
+      rank(valueOut) != 1 || valueOut->numel() != self->numel() || inverseOut->dims != self->dims ||
+      countsOut->dims != valueOut->dims)
+    return ACLNN_ERR_PARAM_INVALID;
+  return make("Unique2", 0, [=](void*) {
+    if (dt == ACL_FLOAT) unique_sorted<float>(self, valueOut, inverseOut, countsOut);
+    else if (dt == ACL_INT32) unique_sorted<int32_t>(self, valueOut, inverseOut, countsOut);
+    else unique_sorted<int64_t>(self, valueOut, inverseOut, countsOut);
+  }, ws, ex);
+}
+aclnnStatus aclnnUnique2(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"

@@ -38,6 +38,9 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
                            void* tensorData);
 aclnnStatus aclDestroyTensor(const aclTensor* tensor);
+/* The tensor's view shape, in an array this call allocates and the caller frees with delete[] (as the documentation
+   of aclGetViewShape says); after a data-dependent operator (aclnnUnique2) it is the shape the operator gave it. */
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum);
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size);
 aclnnStatus aclDestroyTensorList(const aclTensorList* array);
 aclScalar* aclCreateScalar(void* value, aclDataType dataType);
