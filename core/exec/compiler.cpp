@@ -306,7 +306,10 @@ void record_failure(BuildResult& res, const SandboxRun& pr, const CompileOptions
     res.error = "the compiler ran out of memory: its processes together reached the limit of " +
                 std::to_string(options.memory_bytes >> 20) + " MiB (" + pr.describe() + ")";
   else if (!pr.limit_hit.empty()) res.error = "the compiler reached its " + pr.limit_hit + " limit (" + pr.describe() + ")";
-  else if (pr.timed_out) res.error = "the compiler " + pr.describe();
+  else if (pr.timed_out) {
+    res.timed_out = true;
+    res.error = "the compiler " + pr.describe();
+  }
   else {
     res.error = "compilation failed (" + pr.describe() + ")";
     for (const auto& d : res.diagnostics)

@@ -14,6 +14,7 @@
 
 #include "kope/base/error.h"
 #include "kope/base/timing_slots.h"
+#include "kope/device/device.h"
 #include "kope/eval/evaluator.h"
 #include "kope/model/suite.h"
 #include "test_support.h"
@@ -447,4 +448,46 @@ TEST_F(EvaluatorTest, SideBySideTheCompileRunsBesideAnotherEvaluationsTurnAtIdle
   other.join();
   judged.join();
   EXPECT_TRUE(good.correct()) << good.status();
+}
+
+namespace {
+// The local CPU, but a compile started at idle priority runs past its limit, as on cores that something else
+// keeps busy the whole time.
+class StarvedAtIdlePriority : public device::Device {
+ public:
+  explicit StarvedAtIdlePriority(std::unique_ptr<device::Device> d) : d_(std::move(d)) {}
+  std::string name() const override { return d_->name(); }
+  std::string kind() const override { return d_->kind(); }
+  device::Availability availability() override { return d_->availability(); }
+  device::Capabilities capabilities() override { return d_->capabilities(); }
+  device::Fingerprint fingerprint() override { return d_->fingerprint(); }
+  BuildResult build(const std::string& source, const device::BuildOptions& o) override {
+    if (sched_getscheduler(0) != SCHED_IDLE) return d_->build(source, o);
+    ++starved;
+    BuildResult b;
+    b.timed_out = true;
+    b.error = "the compiler ran past its wall-clock limit of 120 s";
+    return b;
+  }
+  device::MeasureResult measure(const device::MeasureRequest& q) override { return d_->measure(q); }
+  std::atomic<int> starved{0};
+
+ private:
+  std::unique_ptr<device::Device> d_;
+};
+}  // namespace
+
+// A compile that runs past its limit at idle priority is no fault of the source: it compiles again in its turn.
+TEST_F(EvaluatorTest, SideBySideACompileStarvedAtIdlePriorityCompilesAgainInItsTurn) {
+  auto dev = std::make_unique<StarvedAtIdlePriority>(device::make_device("cpu"));
+  StarvedAtIdlePriority& starved = *dev;
+  ev.use_device("cpu", std::move(dev));
+  Evaluator::evaluating_at_once(2);
+  struct Reset {
+    ~Reset() { Evaluator::evaluating_at_once(1); }
+  } reset;
+  const EvalReport r = eval(kCorrect);
+  EXPECT_EQ(starved.starved.load(), 1);
+  EXPECT_TRUE(r.compiled) << r.compile.error;
+  EXPECT_TRUE(r.correct()) << r.status();
 }

@@ -373,3 +373,19 @@ TEST_F(PreludeTest, APreludeTheSandboxCannotShowIsLeftOutNotFatal) {
     EXPECT_TRUE(uses_prelude(r)) << r.log;
   }
 }
+
+// Past its wall-clock limit a compile fails as timed out, which the evaluator tells apart from a source that does
+// not compile (a compile starved at idle priority is redone: kope/eval/evaluator.h).
+TEST_F(CompilerTest, ACompilePastItsLimitSaysItTimedOut) {
+  const std::string src = test::affine_kernel("for (int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;",
+                                              "constexpr long burn() { long s = 0; for (long i = 0; i < 2000000000; "
+                                              "++i) s += i % 7; return s; }\nstatic_assert(burn() > 0);\n");
+  CompileOptions o;
+  o.timeout_seconds = 1;
+  const BuildResult r = compile_kernel(src, "slow.cpp", paths.build, paths.include, o);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.timed_out) << r.error;
+  const BuildResult bad = compile_kernel("this is not C++\n", "bad.cpp", paths.build, paths.include, {});
+  EXPECT_FALSE(bad.ok);
+  EXPECT_FALSE(bad.timed_out) << bad.error;
+}

@@ -244,8 +244,10 @@ void AscendDevice::finish_build(BuildResult& b, const ProcessResult& pr, const s
   }
   b.ok = false;
   if (!pr.started) b.error = tool + " could not be started: " + pr.error;
-  else if (pr.timed_out) b.error = tool + " " + pr.describe();
-  else {
+  else if (pr.timed_out) {
+    b.timed_out = true;
+    b.error = tool + " " + pr.describe();
+  } else {
     b.error = "compilation failed (" + tool + ": " + pr.describe() + ")";
     for (const auto& d : b.diagnostics)
       if (d.severity == "error" || d.severity == "fatal error") {

@@ -174,8 +174,10 @@ class CudaDevice : public Device {
     b.diagnostics = parse_nvcc_output(b.log);
     if (!pr.ok()) {
       if (!pr.started) b.error = "nvcc could not be started: " + pr.error;
-      else if (pr.timed_out) b.error = "nvcc " + pr.describe();
-      else {
+      else if (pr.timed_out) {
+        b.timed_out = true;
+        b.error = "nvcc " + pr.describe();
+      } else {
         b.error = "compilation failed (" + pr.describe() + ")";
         for (const auto& d : b.diagnostics)
           if (d.severity == "error" || d.severity == "fatal error") {

@@ -23,6 +23,7 @@ struct BuildResult {
   bool ok = false;
   bool cached = false;
   bool cancelled = false;  // the cancel token stopped it (then !ok, nothing cached)
+  bool timed_out = false;  // it ran past its wall-clock limit (then !ok): slow, or starved of the CPU
   std::filesystem::path artifact;  // a shared object (cpu, cuda), a program or an installed package (ascend)
   std::vector<Diagnostic> diagnostics;  // with the user's file name and lines
   std::string log;    // the tools' output, as they printed it
