@@ -320,8 +320,8 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   const bool beside = cpu && g_at_once > 1 && TimingSlots::of("cpu").side_cpus().empty();
   std::optional<TimingSlots::Turn> turn;
   std::optional<TimingSlots::Side> side_work;
-  // The turn, then side work (the compile, the trusted side, the workers' set-up), which takes turns with a
-  // measurement on these cores or is pinned to the cores no slot times on.
+  // The turn, then side work (the workers' set-up, and the compile and the trusted side unless they ran beside),
+  // which takes turns with a measurement on these cores or is pinned to the cores no slot times on.
   auto take_turn = [&] {
     if (cpu) {
       run.progress(EvalProgress::Phase::Waiting, 0, nullptr);
