@@ -413,9 +413,7 @@ TEST_F(EvaluatorTest, SideBySideTheCompileRunsBesideAnotherEvaluationsTurnAtIdle
 
   // A source the compiler takes a while over, so that its processes can be looked at; it then fails to compile
   // and takes no turn at all.
-  const std::string slow =
-      "constexpr long burn() { long s = 0; for (long i = 0; i < 40000000; ++i) s += i % 7; return s; }\n"
-      "static_assert(burn() > 0);\nthis is not C++\n";
+  const std::string slow = test::slow_to_compile(4) + "this is not C++\n";
   std::atomic<int> policy{-1};
   std::atomic<bool> compiling{true};
   std::thread look([&] {

@@ -42,6 +42,13 @@ std::string affine_task_json() {
   return text.str();
 }
 
+std::string slow_to_compile(int steps) {
+  return "constexpr long kope_burn(long k) { long s = 0; for (long i = 0; i < 200000; ++i) s += (i ^ k) % 7; return s; }\n"
+         "template <long K> struct KopeBurn { static constexpr long v = kope_burn(K) + KopeBurn<K - 1>::v; };\n"
+         "template <> struct KopeBurn<0> { static constexpr long v = 0; };\n"
+         "static_assert(KopeBurn<" + std::to_string(steps) + ">::v > 0);\n";
+}
+
 Task affine_task() { return parse_task_text(affine_task_json(), "test:affine.json"); }
 
 std::string affine_kernel(const std::string& body, const std::string& header_lines) {

@@ -76,6 +76,10 @@ std::string affine_kernel(const std::string& body, const std::string& header_lin
 // Quick evaluation settings for tests.
 EvalOptions quick_options();
 
+// C++ that g++ takes about `steps` x 0.4 s to compile here (constant evaluation, each step under the compiler's
+// constexpr loop limit), for tests that watch or time out a compile.
+std::string slow_to_compile(int steps);
+
 // Live processes (not this one) whose command line contains every one of `parts` (from /proc/*/cmdline; a
 // zombie has none, so it does not count).
 std::vector<int> processes_mentioning(const std::vector<std::string>& parts);
