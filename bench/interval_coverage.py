@@ -7,7 +7,7 @@ the tasks, and prints:
     interval gives about 83%: the second run's own noise takes it below 95%); a case's interval holds its
     evaluation's noise only, a task's is widened by the spread of the workspace's earlier evaluations once they
     have four degrees of freedom (kope/model/stats.h), so the task figure is given for both kinds, and for the
-    widened ones also as they were before the term (the term taken back out in quadrature);
+    widened ones also as they were before the term (kope eval --json's speedup_ci95_one_evaluation);
   - per case, the spread of the log speedup between runs beside the spread its interval implies;
   - whether the shifts of a whole evaluation come together in time: the spread of each round's mean shift beside
     what independent shifts would give.
@@ -71,37 +71,6 @@ task_in = collections.Counter()  # "widened", "one evaluation", "the same, unwid
 task_all = collections.Counter()
 sds = []
 
-
-def t_quantile(p, dof):
-    """Student's t quantile for an integer dof, as kope/model/stats.cpp computes it (A&S 26.7.3/4, bisected)."""
-    def mass(theta):
-        c2, term, total = math.cos(theta) ** 2, 1.0, 1.0
-        if dof % 2 == 0:
-            for j in range(1, (dof - 2) // 2 + 1):
-                term *= (2 * j - 1) / (2 * j) * c2
-                total += term
-            return math.sin(theta) * total
-        if dof == 1:
-            return 2 * theta / math.pi
-        for j in range(1, (dof - 3) // 2 + 1):
-            term *= (2 * j) / (2 * j + 1) * c2
-            total += term
-        return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
-    lo, hi = 0.0, math.pi / 2
-    for _ in range(64):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if mass(mid) < 2 * p - 1 else (lo, mid)
-    return math.sqrt(dof) * math.tan((lo + hi) / 2)
-
-
-def unwidened(report, lo, hi):
-    """The bootstrap interval before the between-evaluation term: each side's log half less the term in quadrature."""
-    b = report["between_evaluations"]
-    w = t_quantile(0.975, b["dof"]) * math.sqrt(2) * b["sd_log"]
-    m = math.log(report["speedup"])
-    below = math.sqrt(max(0.0, (m - math.log(lo)) ** 2 - w * w))
-    above = math.sqrt(max(0.0, (math.log(hi) - m) ** 2 - w * w))
-    return math.exp(m - below), math.exp(m + above)
 rows, shift = [], {}
 for t, rr in runs.items():
     R = sorted(rr)
@@ -128,12 +97,12 @@ for t, rr in runs.items():
         kind = "widened" if b.get("dof", 0) >= 4 else "one evaluation"
         if kind == "widened":
             sds.append(b["sd_log"])
-            bare = unwidened(rr[x], lo, hi)
+            bare = rr[x].get("speedup_ci95_one_evaluation")  # absent from reports of kope before it
         for y in R:
             if x != y:
                 task_all[kind] += 1
                 task_in[kind] += lo <= rr[y]["speedup"] <= hi
-                if kind == "widened":
+                if kind == "widened" and bare:
                     task_all["the same, unwidened"] += 1
                     task_in["the same, unwidened"] += bare[0] <= rr[y]["speedup"] <= bare[1]
 
@@ -145,6 +114,8 @@ print(f"\nanother run's speedup inside a run's 95% interval: cases {case_in} of 
 for kind in ("one evaluation", "widened", "the same, unwidened"):
     print(f"  tasks, interval of {kind:19s}: {task_in[kind]} of {task_all[kind]} "
           f"({task_in[kind] / max(1, task_all[kind]):.0%})")
+if task_all["widened"] and not task_all["the same, unwidened"]:
+    print("  (the unwidened interval is not in these reports: they are older than kope eval --json's speedup_ci95_one_evaluation)")
 if sds:
     print(f"  the widened intervals' between-evaluation sd (log): {min(sds):.3f} to {max(sds):.3f}")
 used = sorted({t for t, _ in shift})

@@ -116,6 +116,9 @@ void EvalCommand::print(const Recorded& rec, const Workspace& ws, std::ostream& 
   // earlier evaluations moved (what promotion is decided on).
   auto ci = rep.correct() ? report_speedup_interval(rep) : std::nullopt;
   j["speedup_ci95"] = ci ? json::array({ci->low, ci->high}) : json(nullptr);
+  // The same bootstrap without the widening: this evaluation's noise alone (bench/interval_coverage.py scores both).
+  auto bare = rep.correct() ? task_speedup_interval(rep.cases) : std::nullopt;
+  j["speedup_ci95_one_evaluation"] = bare ? json::array({bare->low, bare->high}) : json(nullptr);
   out << dump_json(j, 2) << "\n";
 }
 

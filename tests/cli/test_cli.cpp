@@ -93,6 +93,10 @@ TEST_F(CliTest, EvalCorrectKernelJson) {
   EXPECT_TRUE(j["cases"][0]["kernel_median_ns"].is_number());
   EXPECT_TRUE(j["cases"][0]["baseline_median_ns"].is_number());
   EXPECT_EQ(j["settings"]["reps"], 3);
+  // A fresh workspace has no earlier evaluations to widen by: both intervals are this evaluation's bootstrap.
+  ASSERT_TRUE(j["speedup_ci95"].is_array());
+  EXPECT_LE(j["speedup_ci95"][0].get<double>(), j["speedup_ci95"][1].get<double>());
+  EXPECT_EQ(j["speedup_ci95_one_evaluation"], j["speedup_ci95"]);
 
   // recorded: history lists it and show returns the same report
   Result h = cli({"history", "--json"});
