@@ -9,8 +9,10 @@
 #include <optional>
 #include <thread>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include "kope/base/error.h"
-#include "kope/base/idle_priority.h"
 #include "kope/base/sha256.h"
 #include "kope/base/timing_slots.h"
 #include "kope/eval/case_runner.h"
@@ -243,6 +245,18 @@ void add_compile_errors(EvalReport& rep) {
       rep.errors.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
 }
 
+// `f` on a thread of its own at idle priority (SCHED_IDLE, which the processes it starts inherit): it runs only on
+// a core nothing else wants, and gives the core back the moment a timed call's thread wakes there. A thread of its
+// own, since an unprivileged thread cannot leave SCHED_IDLE again; where the policy is refused, normal priority.
+template <class F>
+auto at_idle_priority(F f) {
+  return std::async(std::launch::async, [f = std::move(f)]() mutable {
+    sched_param p{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &p);
+    return f();
+  });
+}
+
 // The cases in order against their goldens: only until the first failure are correct cases timed.
 EvalReport run_cases(EvalRun& run, CaseSession& session, const std::vector<std::shared_ptr<const Golden>>& goldens,
                      device::Device& dev) {
@@ -369,10 +383,8 @@ EvalReport Evaluator::evaluate(const Task& task, const std::string& source, cons
   }
   run.lap("baseline and goldens");
   if (!turned && !take_turn()) return run.end_cancelled();
-  EvalOptions judged = options;
-  judged.checks_beside = beside;
   const std::unique_ptr<CaseSession> session =
-      d.runner->open(rep.compile.artifact, prepared.builds, cases, judged, rep.warnings);
+      d.runner->open(rep.compile.artifact, prepared.builds, cases, options, rep.warnings);
   run.lap("workers set-up");
   side_work->release();
   return run_cases(run, *session, prepared.goldens, *d.dev);

@@ -4,12 +4,9 @@
 #include <sys/wait.h>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
-#include <future>
 #include <optional>
 
-#include "kope/base/idle_priority.h"
 #include "kope/base/timing_slots.h"
 #include "kope/exec/affinity.h"
 #include "judge_internal.h"
@@ -39,18 +36,10 @@ class Judge::CaseRun {
   bool run_library(const std::string& phase, Call& out);
   bool baseline_limits();
   bool fresh_inputs(int call_no);
-  void make_inputs(int call_no, unsigned char* data) const;
   std::string phase_name(int n) const;
   bool run_one(Worker& w, const std::string& phase, Call& out);
-  std::vector<OutputCheck> compare_pair(const unsigned char* mine, const unsigned char* theirs,
-                                        const unsigned char* inputs) const;
-  bool judge_pair(const std::string& phase, const std::vector<OutputCheck>& checks);
   bool check_pair(const std::string& phase);
-  bool suspicious() const;
-  void check_beside(int n, const std::string& phase);
-  bool checked_beside();
   bool done_timing(int timed);
-  bool record_pair(const Call& bc, const Call& kc, const Call& lc);
   bool time_interleaved();
   bool time_sequential();
   void detail_last_pair();
@@ -81,15 +70,6 @@ class Judge::CaseRun {
   const int warmup_, min_reps_, max_reps_;
   const bool adaptive_;
   Clock::time_point timing_start_;
-  // With JudgeOptions::checks_beside: pair n's inputs in inputs_[n % 2] (made two pairs ahead), and the outputs of
-  // the pair being checked beside the next one (the kernel's as it returned them, the baseline's).
-  std::array<std::vector<unsigned char>, 2> inputs_, mine_, theirs_;
-  struct Beside {
-    std::string phase;
-    std::size_t kernel_ns = 0, baseline_ns = 0, library_ns = 0;  // the timings recorded before the pair
-  };
-  std::optional<Beside> beside_;
-  std::future<std::vector<OutputCheck>> checking_;  // last, so that it is waited for before the buffers go
 };
 
 Judge::CaseRun::CaseRun(Judge& judge, const ConcreteCase& c, const std::vector<std::vector<double>>& golden,
@@ -391,30 +371,13 @@ bool Judge::CaseRun::baseline_limits() {
   return true;
 }
 
-// The inputs of call `call_no` into the arena: made now, or (checks beside) copied from where they were made
-// ahead. The first two pairs' are made here.
 bool Judge::CaseRun::fresh_inputs(int call_no) {
   if (limits_.empty() && !c_.outputs.empty() && !baseline_limits()) return false;
-  if (!j_.options_.checks_beside || !adaptive_) {
-    make_inputs(call_no, in_data_);
-    return true;
-  }
-  std::vector<unsigned char>& ahead = inputs_[static_cast<std::size_t>(call_no) % 2];
-  if (call_no < 2) {
-    ahead.resize(j_.in_bytes_);
-    make_inputs(call_no, ahead.data());
-  }
-  Spend spend(kInputs);
-  std::memcpy(in_data_, ahead.data(), j_.in_bytes_);
-  return true;
-}
-
-// Fresh inputs of call `call_no` at `data`, laid out as in the arena: none an earlier call saw.
-void Judge::CaseRun::make_inputs(int call_no, unsigned char* data) const {
   Spend spend(kInputs);
   for (std::size_t i = 0; i < c_.inputs.size(); ++i)
     generate_fresh(c_.inputs[i], mix_seed(j_.nonce_, case_no_, static_cast<uint64_t>(call_no), i),
-                   data + j_.in_off_[i]);
+                   in_data_ + j_.in_off_[i]);
+  return true;
 }
 
 std::string Judge::CaseRun::phase_name(int n) const {
@@ -449,28 +412,14 @@ bool Judge::CaseRun::run_one(Worker& w, const std::string& phase, Call& out) {
   return true;
 }
 
-// The kernel's outputs (`mine`, laid out as a worker's output block) against the baseline's (`theirs`) on the same
-// fresh inputs (laid out as in the arena), with the correctness call's standard. Touches nothing but its
-// arguments and the case, so that it can run beside the next pair.
-std::vector<OutputCheck> Judge::CaseRun::compare_pair(const unsigned char* mine, const unsigned char* theirs,
-                                                      const unsigned char* inputs) const {
-  Spend spend(kCheck);
-  std::vector<const void*> seen;
-  for (std::size_t i = 0; i < c_.inputs.size(); ++i) seen.push_back(inputs + j_.in_off_[i]);
-  std::vector<OutputCheck> checks;
-  for (std::size_t i = 0; i < c_.outputs.size(); ++i)
-    checks.push_back(check_timed_case_output(c_, i, mine + j_.out_off_[i], theirs + j_.out_off_[i],
-                                             limits_[i].threshold, seen));
-  return checks;
-}
-
-// The last pair's outputs, as they are now, against each other.
+// The kernel's output against the baseline's on the same fresh inputs, with the correctness call's standard.
 bool Judge::CaseRun::check_pair(const std::string& phase) {
-  return judge_pair(phase, compare_pair(j_.snapshot_.data(), b_out_, in_data_));
-}
-
-// A pair's checks into the case: the worst so far, the last, and the verdict when one misses its limit.
-bool Judge::CaseRun::judge_pair(const std::string& phase, const std::vector<OutputCheck>& checks) {
+  Spend spend(kCheck);
+  std::vector<OutputCheck> checks;
+  const std::vector<const void*> inputs = inputs_seen();
+  for (std::size_t i = 0; i < c_.outputs.size(); ++i)
+    checks.push_back(check_timed_case_output(c_, i, j_.snapshot_.data() + j_.out_off_[i], b_out_ + j_.out_off_[i],
+                                             limits_[i].threshold, inputs));
   const bool first = r_.timed_worst.empty();
   if (first) r_.timed_worst.resize(checks.size());
   for (std::size_t i = 0; i < checks.size(); ++i) fold_worst(r_.timed_worst[i], checks[i], first);
@@ -502,45 +451,8 @@ bool Judge::CaseRun::done_timing(int timed) {
   return !r_.stop_rule.empty();
 }
 
-// Whether the pair just timed shows what needs its checks in order (the outputs against each other before what
-// changed after return, as in run_case without checks beside): outputs that changed after return, or CPU
-// outside the calls.
-bool Judge::CaseRun::suspicious() const {
-  return std::memcmp(j_.snapshot_.data(), k_out_, j_.out_bytes_) != 0 || (k_.has_cpu_clock && ledger_->flagged());
-}
-
-// Pair n's checks on a thread at idle priority, while pair n + 1 is timed: on copies of its outputs (the
-// kernel's as it returned them) and its inputs, whose buffer then takes the inputs of pair n + 2.
-void Judge::CaseRun::check_beside(int n, const std::string& phase) {
-  const std::size_t s = static_cast<std::size_t>(n) % 2;
-  if (mine_[s].size() != j_.snapshot_.size()) mine_[s].resize(j_.snapshot_.size());
-  std::swap(mine_[s], j_.snapshot_);
-  theirs_[s].assign(b_out_, b_out_ + j_.out_bytes_);
-  beside_->phase = phase;
-  checking_ = at_idle_priority([this, s, n] {
-    std::vector<OutputCheck> checks = compare_pair(mine_[s].data(), theirs_[s].data(), inputs_[s].data());
-    make_inputs(n + 2, inputs_[s].data());
-    return checks;
-  });
-}
-
-// The checks of the pair before, done beside this one. A miss ends the case as if found before this pair: the
-// missed pair's timings and any after it are taken back.
-bool Judge::CaseRun::checked_beside() {
-  if (!checking_.valid()) return true;
-  const std::vector<OutputCheck> checks = checking_.get();
-  if (judge_pair(beside_->phase, checks)) return true;
-  r_.kernel_ns.resize(std::min(r_.kernel_ns.size(), beside_->kernel_ns));
-  r_.baseline_ns.resize(std::min(r_.baseline_ns.size(), beside_->baseline_ns));
-  r_.library_ns.resize(std::min(r_.library_ns.size(), beside_->library_ns));
-  charge_to_ = static_cast<int64_t>(r_.kernel_ns.size()) - 1;
-  return false;
-}
-
 // Timing: pairs of calls on fresh inputs, baseline and kernel alternating which goes first (with the library, all
 // six orders of the three in turn), until the stop rule fires. False: the case has ended.
-// With checks beside, a pair's outputs are checked while the next pair is timed, and the last pair's (or any that
-// looks suspicious) at once.
 bool Judge::CaseRun::time_interleaved() {
   static constexpr int kOrders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
   for (int n = 0;; ++n) {
@@ -560,32 +472,18 @@ bool Judge::CaseRun::time_interleaved() {
       const bool is_base = who == 0;
       if (!run_one(is_base ? b_ : k_, phase, is_base ? bc : kc)) return false;
     }
-    if (!checked_beside()) return false;
-    const bool beside = j_.options_.checks_beside && !suspicious();
-    if (!beside && !check_pair(phase)) return false;
-    if (snapshot_check(phase) || background(phase)) return false;
-    const Beside before{{}, r_.kernel_ns.size(), r_.baseline_ns.size(), r_.library_ns.size()};
-    const bool done = n >= warmup_ && record_pair(bc, kc, lc);
-    if (beside) {
-      if (done) return check_pair(phase);
-      beside_ = before;
-      check_beside(n, phase);
+    if (!check_pair(phase) || snapshot_check(phase) || background(phase)) return false;
+    if (n < warmup_) continue;
+    r_.baseline_ns.push_back(static_cast<double>(bc.ns));
+    r_.kernel_ns.push_back(static_cast<double>(kc.ns));
+    charge_to_ = static_cast<int64_t>(r_.kernel_ns.size()) - 1;
+    j_.timed_ns_ += static_cast<double>(bc.ns + kc.ns);
+    if (l_) {
+      r_.library_ns.push_back(static_cast<double>(lc.ns));
+      j_.timed_ns_ += static_cast<double>(lc.ns);
     }
-    if (done) return true;
+    if (done_timing(n - warmup_ + 1)) return true;
   }
-}
-
-// A timed pair's calls into the case (and the library's, while it takes part). True: the stop rule fired.
-bool Judge::CaseRun::record_pair(const Call& bc, const Call& kc, const Call& lc) {
-  r_.baseline_ns.push_back(static_cast<double>(bc.ns));
-  r_.kernel_ns.push_back(static_cast<double>(kc.ns));
-  charge_to_ = static_cast<int64_t>(r_.kernel_ns.size()) - 1;
-  j_.timed_ns_ += static_cast<double>(bc.ns + kc.ns);
-  if (l_) {
-    r_.library_ns.push_back(static_cast<double>(lc.ns));
-    j_.timed_ns_ += static_cast<double>(lc.ns);
-  }
-  return done_timing(static_cast<int>(r_.kernel_ns.size()));
 }
 
 // Sequential (for bench/): every baseline call first, then every kernel call, each kernel call checked against an

@@ -6,7 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -74,12 +73,12 @@ inline const char* const kSpentNames[kSpentKinds] = {"worker start", "input gene
                                               "idle CPU reads", "stop rule", "golden checks", "last-pair detail"};
 struct SpentTable {
   const bool on = std::getenv("KOPE_TRACE_EVAL") != nullptr;
-  std::atomic<double> ms[kSpentKinds] = {};  // atomic: checks run beside the next pair on a thread of their own
-  std::atomic<long> count[kSpentKinds] = {};
+  double ms[kSpentKinds] = {};
+  long count[kSpentKinds] = {};
   ~SpentTable() {
     if (!on) return;
     for (int i = 0; i < kSpentKinds; ++i)
-      std::fprintf(stderr, "kope: judge %-18s %9.1f ms in %ld\n", kSpentNames[i], ms[i].load(), count[i].load());
+      std::fprintf(stderr, "kope: judge %-18s %9.1f ms in %ld\n", kSpentNames[i], ms[i], count[i]);
   }
 };
 inline SpentTable spent_table;

@@ -33,9 +33,6 @@ struct JudgeOptions {
   std::size_t flush_bytes = 0;        // "read" only; 0: twice the largest cache (sysfs), 32 MiB to 256 MiB
   double spin_us = 50;                // the judge spins this long on a call, then sleeps on the futex
   bool interleave = true;             // baseline and candidate alternate call by call
-  // Set by the evaluator where evaluations run side by side on these cores: each timed pair's outputs are checked,
-  // and the inputs of the pair after next are made, at idle priority while the next pair is timed.
-  bool checks_beside = false;
   std::shared_ptr<CancelToken> cancel;  // stop now: the case (and the evaluation) ends as cancelled
 };
 
