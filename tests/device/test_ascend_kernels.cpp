@@ -309,7 +309,7 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                  "grid_sampler_3d", "resize_bilinear", "transpose", "top_k", "adaptive_avg_pool_3d",
                                  "add_rms_norm_dynamic_quant", "conv_2d", "depthwise_conv_2d", "strided_slice",
                                  "quant_matmul", "grouped_matmul", "conv_3d_backprop_filter", "gru",
-                                 "lstm", "mha", "gqa", "unique"}) {
+                                 "lstm", "mha", "gqa", "unique", "dequant_swiglu_quant"}) {
     const Task& t = *all_tasks().find(name);
     auto ks = embedded_candidates(t.name, "ascend");
     ASSERT_FALSE(ks.empty()) << name;
@@ -337,7 +337,8 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
                                                        {"lstm", "t5_b3_i7_h9"},
                                                        {"mha", "b2_h3_s33_d17_causal"},
                                                        {"gqa", "b1_hkv2_g3_s5_l11_d7"},
-                                                       {"unique", "n1000_i64_dups"}};
+                                                       {"unique", "n1000_i64_dups"},
+                                                       {"dequant_swiglu_quant", "m3_h7_right"}};
     o.cases = {taken.count(name) ? taken.at(name) : small_cases(t).front()};
     o.warmup = 1;
     o.reps = 3;
@@ -357,9 +358,11 @@ TEST(AscendLibrary, ShippedKernelsAreTimedAgainstAclnnWithNaiveAsSecondColumn) {
 }
 
 namespace {
-// The task's shipped Ascend kernel on the fake board over two cases: `refused`, which the library refuses (161002)
-// and is timed against the naive baseline, and `taken`, which runs the operator and matches the golden.
-void expect_refused_and_taken(const std::string& task, const std::string& refused, const std::string& taken) {
+// The task's shipped Ascend kernel on the fake board over two cases: `refused`, which the library refuses (`code`,
+// 161002 unless said) and is timed against the naive baseline, and `taken`, which runs the operator and matches the
+// golden.
+void expect_refused_and_taken(const std::string& task, const std::string& refused, const std::string& taken,
+                              const std::string& code = "161002") {
   register_fake_board();
   test::TempDir tmp;
   Evaluator ev{EvalPaths::under(tmp / "ws")};
@@ -377,7 +380,7 @@ void expect_refused_and_taken(const std::string& task, const std::string& refuse
   for (const CaseResult& c : r.cases) {
     if (c.name == refused) {
       EXPECT_EQ(c.baseline, "naive") << c.library_message;
-      EXPECT_NE(c.library_message.find("the library returned 161002"), std::string::npos) << c.library_message;
+      EXPECT_NE(c.library_message.find("the library returned " + code), std::string::npos) << c.library_message;
       EXPECT_TRUE(c.library_ns.empty());
     } else {
       EXPECT_EQ(c.baseline, "library") << c.name << ": " << c.library_message;
@@ -407,6 +410,12 @@ TEST(AscendLibrary, ConvolutionLeavesFp32CasesToTheNaiveBaseline) {
 
 // aclnnSliceV2 takes positive steps only: a case with a negative stride is refused and timed against the naive
 // baseline, while one with positive strides runs the operator.
+// aclnnDequantSwigluQuant's page caps its inputs' memory on Atlas A2/A3 (10 times x's last dimension among it) under
+// 192 KB: a 2H = 8192 row of int32 is past it (561002), a 2H = 2816 row is not.
+TEST(AscendLibrary, DequantSwigluQuantLeavesRowsPastItsMemoryCapToTheNaiveBaseline) {
+  expect_refused_and_taken("dequant_swiglu_quant", "m16_h4096", "m128_h1408", "561002");
+}
+
 TEST(AscendLibrary, StridedSliceLeavesNegativeStridesToTheNaiveBaseline) {
   expect_refused_and_taken("strided_slice", "d3_5_7_11_clamps", "d2_9_10_12_positive");
 }

@@ -1,14 +1,18 @@
 // More of the stand-in for CANN's libopapi (see fake_opapi.cpp): the second batch of the L3 suite's operators beside
-// fake_opapi_g3b.cpp's, aclnnConvolutionBackward, each the documented two-phase pair with the signatures of the
-// include/aclnnop headers beside this file. As in fake_opapi_g3b.cpp, the first phase checks what the page says it
-// checks and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not model (each says what);
-// arithmetic in double with one rounding to the output's dtype. Each run tells the fake runtime it launched a kernel
+// fake_opapi_g3b.cpp's, aclnnConvolutionBackward and aclnnDequantSwigluQuant, each the documented two-phase pair with
+// the signatures of the include/aclnnop headers beside this file. As in fake_opapi_g3b.cpp, the first phase checks
+// what the page says it checks and refuses the rest with ACLNN_ERR_PARAM_INVALID, as it does what the fake does not
+// model (each says what); ConvolutionBackward's arithmetic in double with one rounding to the output's dtype,
+// DequantSwigluQuant's in the fp32 steps of CANN's Atlas A2 kernel. Each run tells the fake runtime it launched a kernel
 // named after the operator's AI Core kernel; FAKE_ACLNN_FAIL=<that name> makes the first phase fail.
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_convolution_backward.h"
+#include "aclnnop/aclnn_dequant_swiglu_quant.h"
 #include "fake_opapi_common.h"
 
 namespace {
@@ -104,5 +108,72 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(const aclTensor* gradOutput
 aclnnStatus aclnnConvolutionBackward(void* w, uint64_t n, aclOpExecutor* e, const aclrtStream s) {
   return launch(w, n, e, s);
 }
+
+// Dequantise, SwiGLU and quantise per row, with x INT32 (a quantised matmul's accumulator), dynamic quantisation and
+// neither bias, quantOffsetOptional nor groupIndexOptional (the fake models only that path; FLOAT16 and BFLOAT16 x,
+// a bias, static quantisation and the MoE group index are refused as not modelled). Shapes as the page gives them
+// for Atlas A2: x [N..., 2H] of rank 2..8, weightScaleOptional FLOAT [2H] (required here: INT32 x needs it),
+// activationScaleOptional FLOAT [N..., 1] or null, quantScaleOptional FLOAT [H] or null, yOut INT8 [N..., H],
+// scaleOut FLOAT [N...]. The page's memory limit on Atlas A2/A3 is checked as it states it: the bytes of the weight,
+// bias and quant scales and offsets, plus those of the activation scale and scaleOut over 40, plus 10 times those of
+// x's last dimension, under 192 KB; past it the first phase returns ACLNN_ERR_INNER_TILING_ERROR (561002).
+// The arithmetic is that of CANN's A2 kernel (ops-nn quant/dequant_swiglu_quant/op_kernel, the dynamic path), each
+// step rounded to fp32: a = (fp32(x) * weightScale) * activationScale, likewise b; swish = a / (1 + Exp(-a)), with
+// the host's fp32 exp standing in for the vector unit's Exp; v = (swish * b) * quantScale; scale = max|v| / 127;
+// y = rint(v * (1 / scale)), a multiply by the reciprocal, not a divide. A zero row gives 0 * inf, NaN, which the
+// float-to-int16 cast turns to 0.
+aclnnStatus aclnnDequantSwigluQuantGetWorkspaceSize(const aclTensor* x, const aclTensor* weightScaleOptional,
+                                                    const aclTensor* activationScaleOptional,
+                                                    const aclTensor* biasOptional,
+                                                    const aclTensor* quantScaleOptional,
+                                                    const aclTensor* quantOffsetOptional,
+                                                    const aclTensor* groupIndexOptional, bool activateLeft,
+                                                    char* quantModeOptional, const aclTensor* yOut,
+                                                    const aclTensor* scaleOut, uint64_t* ws, aclOpExecutor** ex) {
+  if (!x || !yOut || !scaleOut) return ACLNN_ERR_PARAM_NULLPTR;
+  const aclTensor *wsc = weightScaleOptional, *asc = activationScaleOptional, *qsc = quantScaleOptional;
+  const int64_t nd = rank(x);
+  if (x->dtype != ACL_INT32 || nd < 2 || nd > 8 || x->dims.back() % 2 != 0) return ACLNN_ERR_PARAM_INVALID;
+  if (biasOptional || quantOffsetOptional || groupIndexOptional || !quantModeOptional ||
+      std::strcmp(quantModeOptional, "dynamic") != 0)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t H2 = x->dims.back(), H = H2 / 2, M = x->numel() / H2;
+  std::vector<int64_t> lead(x->dims.begin(), x->dims.end() - 1), with_one = lead, halved = x->dims;
+  with_one.push_back(1);
+  halved.back() = H;
+  if (!wsc || wsc->dtype != ACL_FLOAT || wsc->dims != std::vector<int64_t>{H2}) return ACLNN_ERR_PARAM_INVALID;
+  if (asc && (asc->dtype != ACL_FLOAT || asc->dims != with_one)) return ACLNN_ERR_PARAM_INVALID;
+  if (qsc && (qsc->dtype != ACL_FLOAT || qsc->dims != std::vector<int64_t>{H})) return ACLNN_ERR_PARAM_INVALID;
+  if (yOut->dtype != ACL_INT8 || yOut->dims != halved || scaleOut->dtype != ACL_FLOAT || scaleOut->dims != lead)
+    return ACLNN_ERR_PARAM_INVALID;
+  const int64_t f = static_cast<int64_t>(sizeof(float));
+  const int64_t bytes = H2 * f + (qsc ? H * f : 0) + ((asc ? M * f : 0) + M * f) / 40 + 10 * H2 * f;
+  if (bytes >= 192 * 1024) return ACLNN_ERR_INNER_TILING_ERROR;
+  return make("DequantSwigluQuant", 0, [=](void*) {
+    std::vector<float> v(H);
+    for (int64_t m = 0; m < M; ++m) {
+      const float act = asc ? asc->f32()[m] : 1.0f;
+      float amax = 0;
+      for (int64_t j = 0; j < H; ++j) {
+        const int64_t ja = activateLeft ? j : H + j, jb = activateLeft ? H + j : j;
+        const float a = (static_cast<float>(i32(x)[m * H2 + ja]) * wsc->f32()[ja]) * act;
+        const float b = (static_cast<float>(i32(x)[m * H2 + jb]) * wsc->f32()[jb]) * act;
+        const float e = std::exp(-a);
+        const float swish = a / (1.0f + e);
+        const float p = swish * b;
+        v[j] = qsc ? p * qsc->f32()[j] : p;
+        amax = std::fmax(amax, std::fabs(v[j]));
+      }
+      const float scale = amax / 127.0f, r = 1.0f / scale;
+      scaleOut->f32()[m] = scale;
+      for (int64_t j = 0; j < H; ++j) {
+        const float q = v[j] * r;
+        const float i16 = std::isnan(q) ? 0.0f : std::fmin(32767.0f, std::fmax(-32768.0f, std::nearbyint(q)));
+        at<int8_t>(yOut)[m * H + j] = static_cast<int8_t>(std::fmin(127.0f, std::fmax(-128.0f, i16)));
+      }
+    }
+  }, ws, ex);
+}
+aclnnStatus aclnnDequantSwigluQuant(void* w, uint64_t n, aclOpExecutor* e, aclrtStream s) { return launch(w, n, e, s); }
 
 }  // extern "C"
