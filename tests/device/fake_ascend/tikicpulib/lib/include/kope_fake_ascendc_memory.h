@@ -18,6 +18,41 @@
 typedef uint8_t* GM_ADDR;
 using half = _Float16;
 
+// bfloat16_t: on the board a 16-bit storage type (float's upper half) that Atlas A2's vector unit takes in Cast
+// and data moves only (kope_fake_ascendc_vector.h refuses it in arithmetic). Here 16 bits with explicit
+// conversions: from float rounding to nearest even (Cast's other modes are in kope_fake_bf16_bits), to float exactly.
+inline uint16_t kope_fake_bf16_bits(float f, int mode);  // mode: an AscendC::RoundMode as int
+struct bfloat16_t {
+  uint16_t bits = 0;
+  bfloat16_t() = default;
+  explicit bfloat16_t(float f) : bits(kope_fake_bf16_bits(f, 1)) {}
+  explicit operator float() const {
+    const uint32_t u = static_cast<uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+// float to bfloat16_t's bits under a rounding mode (0 CAST_NONE and 1 CAST_RINT: nearest even; 2 CAST_FLOOR;
+// 3 CAST_CEIL; 4 CAST_ROUND: nearest, ties away; 5 CAST_TRUNC; 6 CAST_ODD). NaN stays a quiet NaN; past bf16's
+// range, nearest modes give infinity as the carry runs into the exponent.
+inline uint16_t kope_fake_bf16_bits(float f, int mode) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);
+  const uint32_t low = u & 0xffffu, sign = u >> 31;
+  uint32_t up = u >> 16;  // the magnitude truncated (sign-magnitude: adding 1 moves away from zero)
+  switch (mode) {
+    case 0: case 1: up = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; break;
+    case 2: if (low && sign) ++up; break;
+    case 3: if (low && !sign) ++up; break;
+    case 4: up = (u + 0x8000u) >> 16; break;
+    case 6: if (low) up |= 1u; break;
+    default: break;
+  }
+  return static_cast<uint16_t>(up);
+}
+
 namespace AscendC {
 
 inline int64_t& kope_fake_block_idx() { static thread_local int64_t b = 0; return b; }

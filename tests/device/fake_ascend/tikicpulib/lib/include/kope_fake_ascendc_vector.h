@@ -16,6 +16,11 @@ namespace AscendC {
 
 template <typename T> inline constexpr bool kope_fake_float = std::is_same_v<T, float> || std::is_same_v<T, half>;
 
+// Atlas A2's vector instructions take bfloat16_t in Cast (to and from float) and Duplicate only: arithmetic,
+// reductions and comparisons on bf16 data go through a Cast to float first.
+#define KOPE_FAKE_NO_BF16(T, call) \
+  static_assert(!std::is_same_v<T, bfloat16_t>, call ": Atlas A2's vector unit takes bfloat16_t in Cast only; Cast to float first")
+
 template <typename T, typename... R> T* kope_fake_operands(const char* call, int32_t count, const LocalTensor<T>& d, const R&... r) {
   if (count < 0) kope_fake_fail(call, "negative count %lld", count);
   d.kope_check(static_cast<uint32_t>(count), call);
@@ -25,6 +30,7 @@ template <typename T, typename... R> T* kope_fake_operands(const char* call, int
 
 #define KOPE_FAKE_UNARY(Name, expr)                                                        \
   template <typename T> void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) { \
+    KOPE_FAKE_NO_BF16(T, #Name);                                                            \
     T* d = kope_fake_operands(#Name, count, dst, src);                                      \
     const T* s = src.GetPhyAddr();                                                          \
     for (int32_t i = 0; i < count; ++i) {                                                   \
@@ -62,6 +68,7 @@ template <typename T> T kope_fake_min(T a, T b) { return a != a ? a : b != b ? b
 #define KOPE_FAKE_BINARY(Name, expr)                                                                          \
   template <typename T>                                                                                       \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) { \
+    KOPE_FAKE_NO_BF16(T, #Name);                                                                              \
     T* d = kope_fake_operands(#Name, count, dst, src0, src1);                                                 \
     const T* p = src0.GetPhyAddr();                                                                           \
     const T* q = src1.GetPhyAddr();                                                                           \
@@ -81,6 +88,7 @@ KOPE_FAKE_BINARY(Min, kope_fake_min(a, b))
 #define KOPE_FAKE_SCALAR(Name, expr)                                                                         \
   template <typename T, typename U>                                                                          \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalar, const int32_t& count) {   \
+    KOPE_FAKE_NO_BF16(T, #Name);                                                                             \
     T* d = kope_fake_operands(#Name, count, dst, src);                                                       \
     const T* p = src.GetPhyAddr();                                                                           \
     const T b = static_cast<T>(scalar);                                                                      \
@@ -97,7 +105,10 @@ KOPE_FAKE_SCALAR(Mins, kope_fake_min(a, b))
 
 template <typename T, typename U> void Duplicate(const LocalTensor<T>& dst, const U& scalar, const int32_t& count) {
   T* d = kope_fake_operands("Duplicate", count, dst);
-  for (int32_t i = 0; i < count; ++i) d[i] = static_cast<T>(scalar);
+  T v;
+  if constexpr (std::is_same_v<T, bfloat16_t> && !std::is_same_v<U, bfloat16_t>) v = bfloat16_t(static_cast<float>(scalar));
+  else v = static_cast<T>(scalar);
+  for (int32_t i = 0; i < count; ++i) d[i] = v;
 }
 
 // ---- Cast -------------------------------------------------------------------------------------------------------
@@ -115,13 +126,21 @@ template <typename D> D kope_fake_round_to(double v, RoundMode m) {
   }
 }
 
+// bfloat16_t converts to and from float only (and to int32_t), as on Atlas A2; float to bfloat16_t honours the mode.
 template <typename D, typename S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t& count) {
+  constexpr bool to_bf16 = std::is_same_v<D, bfloat16_t>, from_bf16 = std::is_same_v<S, bfloat16_t>;
+  static_assert(!to_bf16 || std::is_same_v<S, float>, "Cast: bfloat16_t is made from float only");
+  static_assert(!from_bf16 || std::is_same_v<D, float> || std::is_same_v<D, int32_t>,
+                "Cast: bfloat16_t converts to float or int32_t only");
   D* d = kope_fake_operands("Cast", static_cast<int32_t>(count), dst);
   src.kope_check(count, "Cast");
   const S* s = src.GetPhyAddr();
   for (uint32_t i = 0; i < count; ++i) {
-    if constexpr (std::is_integral_v<D> && std::is_integral_v<S>) d[i] = static_cast<D>(s[i]);
+    if constexpr (to_bf16) d[i].bits = kope_fake_bf16_bits(s[i], static_cast<int>(mode));
+    else if constexpr (from_bf16 && std::is_same_v<D, float>) d[i] = static_cast<float>(s[i]);
+    else if constexpr (from_bf16) d[i] = kope_fake_round_to<D>(static_cast<double>(static_cast<float>(s[i])), mode);
+    else if constexpr (std::is_integral_v<D> && std::is_integral_v<S>) d[i] = static_cast<D>(s[i]);
     else if constexpr (std::is_integral_v<D>) d[i] = kope_fake_round_to<D>(static_cast<double>(s[i]), mode);
     else d[i] = static_cast<D>(s[i]);
   }
@@ -140,6 +159,7 @@ template <typename T> T kope_fake_tree_sum(const T* p, int32_t n) {  // as the v
 
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, const int32_t count) {
+  KOPE_FAKE_NO_BF16(T, "ReduceSum");
   kope_fake_operands("ReduceSum", count, src);
   dst.kope_check(1, "ReduceSum");
   work.kope_check(1, "ReduceSum");
@@ -149,6 +169,7 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
 template <typename T, bool is_max>
 void kope_fake_reduce_extreme(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                               const LocalTensor<T>& work, int32_t count, bool calIndex) {
+  KOPE_FAKE_NO_BF16(T, "ReduceMax/ReduceMin");
   kope_fake_operands(call, count, src);
   dst.kope_check(calIndex ? 2 : 1, call);
   work.kope_check(1, call);
@@ -184,6 +205,7 @@ enum class SELMODE { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENS
 
 template <typename T, typename U>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, uint32_t count) {
+  KOPE_FAKE_NO_BF16(T, "Compare");
   kope_fake_operands("Compare", static_cast<int32_t>(count), src0, src1);
   if ((uint64_t{count} * sizeof(T)) % 256 != 0)
     kope_fake_fail("Compare", "%lld bytes of operands is not a multiple of 256", static_cast<long long>(uint64_t{count} * sizeof(T)));
