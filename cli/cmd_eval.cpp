@@ -112,12 +112,12 @@ void EvalCommand::print(const Recorded& rec, const Workspace& ws, std::ostream& 
   json j = rep.to_json();
   j["evaluation_id"] = rec.evaluation_id;
   j["workspace"] = ws.dir().string();
-  // The task-level interval: the bootstrap of the geometric mean over cases, widened by how far the workspace's
-  // earlier evaluations moved (what promotion is decided on).
-  auto ci = rep.correct() ? report_speedup_interval(rep) : std::nullopt;
+  // The task-level interval: the bootstrap of the geometric mean over cases (this evaluation's noise alone), and the
+  // same widened by how far the workspace's earlier evaluations moved (what promotion is decided on);
+  // bench/interval_coverage.py scores both.
+  const auto bare = rep.correct() ? task_speedup_interval(rep.cases) : std::nullopt;
+  const auto ci = widen_report_interval(rep, bare);
   j["speedup_ci95"] = ci ? json::array({ci->low, ci->high}) : json(nullptr);
-  // The same bootstrap without the widening: this evaluation's noise alone (bench/interval_coverage.py scores both).
-  auto bare = rep.correct() ? task_speedup_interval(rep.cases) : std::nullopt;
   j["speedup_ci95_one_evaluation"] = bare ? json::array({bare->low, bare->high}) : json(nullptr);
   out << dump_json(j, 2) << "\n";
 }

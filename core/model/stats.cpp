@@ -170,7 +170,11 @@ SpeedupInterval widen_between_evaluations(const SpeedupInterval& iv, double poin
 }
 
 std::optional<SpeedupInterval> report_speedup_interval(const EvalReport& rep, bool vs_naive, double confidence) {
-  std::optional<SpeedupInterval> iv = cases_interval(rep.cases, vs_naive, 2000, confidence);
+  return widen_report_interval(rep, cases_interval(rep.cases, vs_naive, 2000, confidence), vs_naive, confidence);
+}
+
+std::optional<SpeedupInterval> widen_report_interval(const EvalReport& rep, const std::optional<SpeedupInterval>& iv,
+                                                     bool vs_naive, double confidence) {
   if (!iv || !rep.between) return iv;
   // The point the interval is around: the geometric mean of the cases' median ratios, as the bootstrap's.
   double log_sum = 0;

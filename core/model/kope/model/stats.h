@@ -65,6 +65,10 @@ SpeedupInterval widen_between_evaluations(const SpeedupInterval& iv, double poin
 // between-evaluation term when the report carries one: what promotion and the attempt's record use.
 std::optional<SpeedupInterval> report_speedup_interval(const EvalReport& rep, bool vs_naive = false,
                                                        double confidence = 0.95);
+// `iv`, that bootstrap already made for the report's cases, widened as report_speedup_interval widens it (for a
+// caller that shows both).
+std::optional<SpeedupInterval> widen_report_interval(const EvalReport& rep, const std::optional<SpeedupInterval>& iv,
+                                                     bool vs_naive = false, double confidence = 0.95);
 
 // Flushed caches and rotated inputs leave no honest way under half the memory-bound floor: a case whose
 // kernel median is below 0.5 x hw_bound_ns, where the floor is above 1000 ns (below that, timer and call
