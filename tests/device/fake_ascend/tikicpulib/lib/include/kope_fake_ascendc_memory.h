@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <type_traits>
 #include <vector>
 
 #define __global__
@@ -18,15 +19,17 @@
 typedef uint8_t* GM_ADDR;
 using half = _Float16;
 
-// bfloat16_t: on the board a 16-bit storage type (float's upper half) that Atlas A2's vector unit takes in Cast
-// and data moves only (kope_fake_ascendc_vector.h refuses it in arithmetic). Here 16 bits with explicit
-// conversions: from float rounding to nearest even (Cast's other modes are in kope_fake_bf16_bits), to float exactly.
+// bfloat16_t: on the board a 16-bit type (float's upper half) that Atlas A2's vector unit takes in Cast and data
+// moves only (kope_fake_ascendc_vector.h refuses it in arithmetic). Here 16 bits converting as the compiler's
+// __bf16 does, implicitly: from a number rounding to nearest even (Cast's other modes are in kope_fake_bf16_bits),
+// to float exactly.
 inline uint16_t kope_fake_bf16_bits(float f, int mode);  // mode: an AscendC::RoundMode as int
 struct bfloat16_t {
   uint16_t bits = 0;
   bfloat16_t() = default;
-  explicit bfloat16_t(float f) : bits(kope_fake_bf16_bits(f, 1)) {}
-  explicit operator float() const {
+  template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U> || std::is_same_v<U, _Float16>>>
+  bfloat16_t(U v) : bits(kope_fake_bf16_bits(static_cast<float>(v), 1)) {}
+  operator float() const {
     const uint32_t u = static_cast<uint32_t>(bits) << 16;
     float f;
     std::memcpy(&f, &u, 4);

@@ -105,9 +105,7 @@ KOPE_FAKE_SCALAR(Mins, kope_fake_min(a, b))
 
 template <typename T, typename U> void Duplicate(const LocalTensor<T>& dst, const U& scalar, const int32_t& count) {
   T* d = kope_fake_operands("Duplicate", count, dst);
-  T v;
-  if constexpr (std::is_same_v<T, bfloat16_t> && !std::is_same_v<U, bfloat16_t>) v = bfloat16_t(static_cast<float>(scalar));
-  else v = static_cast<T>(scalar);
+  const T v = static_cast<T>(scalar);
   for (int32_t i = 0; i < count; ++i) d[i] = v;
 }
 
