@@ -115,9 +115,13 @@ template <typename T> class KernelAdaptiveAvgPool3d {
 
 extern "C" __global__ __aicore__ void adaptive_avg_pool_3d_custom(GM_ADDR x, GM_ADDR y, uint64_t NC, uint64_t D, uint64_t H,
                                                                   uint64_t W, uint64_t OD, uint64_t OH, uint64_t OW,
-                                                                  uint64_t rowsPerCore, int32_t isHalf) {
-  if (isHalf) {
+                                                                  uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) {
     KernelAdaptiveAvgPool3d<half> op;
+    op.Init(x, y, NC, D, H, W, OD, OH, OW, rowsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelAdaptiveAvgPool3d<bfloat16_t> op;
     op.Init(x, y, NC, D, H, W, OD, OH, OW, rowsPerCore);
     op.Process();
   } else {
@@ -129,7 +133,7 @@ extern "C" __global__ __aicore__ void adaptive_avg_pool_3d_custom(GM_ADDR x, GM_
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *y = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || y->dtype != x->dtype || x->ndim != 5 || y->ndim != 5) return 1;
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || y->dtype != x->dtype || x->ndim != 5 || y->ndim != 5) return 1;
   const uint64_t NC = (uint64_t)(x->shape[0] * x->shape[1]), D = (uint64_t)x->shape[2], H = (uint64_t)x->shape[3],
                  W = (uint64_t)x->shape[4];
   const uint64_t OD = (uint64_t)y->shape[2], OH = (uint64_t)y->shape[3], OW = (uint64_t)y->shape[4];
@@ -143,12 +147,12 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   if (hmax * W > BLK) return 1;
   const uint32_t blockDim = rows < MAX_CORES ? (uint32_t)rows : MAX_CORES;
   const uint64_t rowsPerCore = (rows + blockDim - 1) / blockDim;
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;  // 0 fp32, 1 fp16, 2 bf16
   GM_ADDR px = (GM_ADDR)x->data, py = (GM_ADDR)y->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(adaptive_avg_pool_3d_custom, blockDim, px, py, NC, D, H, W, OD, OH, OW, rowsPerCore, isHalf);
+  ICPU_RUN_KF(adaptive_avg_pool_3d_custom, blockDim, px, py, NC, D, H, W, OD, OH, OW, rowsPerCore, dt);
 #else
-  adaptive_avg_pool_3d_custom<<<blockDim, nullptr, stream>>>(px, py, NC, D, H, W, OD, OH, OW, rowsPerCore, isHalf);
+  adaptive_avg_pool_3d_custom<<<blockDim, nullptr, stream>>>(px, py, NC, D, H, W, OD, OH, OW, rowsPerCore, dt);
 #endif
   return 0;
 }

@@ -31,14 +31,14 @@ __aicore__ inline void StoreLine(const GlobalTensor<T>& g, const LocalTensor<T>&
 }
 
 // Lines (a, b) split over the cores; each line's maximum found on the scalar unit, chunk by chunk through the UB.
-class KernelArgMax {
+template <typename T> class KernelArgMax {
  public:
   __aicore__ inline KernelArgMax() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR out, uint64_t A, uint64_t R, uint64_t B, uint64_t linesPerCore) {
     first_ = GetBlockIdx() * linesPerCore;
     lines_ = first_ >= A * B ? 0 : (A * B - first_ < linesPerCore ? A * B - first_ : linesPerCore);
     R_ = R, B_ = B;
-    xGm_.SetGlobalBuffer((__gm__ float*)x, A * R * B);
+    xGm_.SetGlobalBuffer((__gm__ T*)x, A * R * B);
     oGm_.SetGlobalBuffer((__gm__ int64_t*)out + first_, lines_);
     pipe_.InitBuffer(xb_, CH * 32);
     pipe_.InitBuffer(ob_, 4096 * sizeof(int64_t));
@@ -63,12 +63,12 @@ class KernelArgMax {
     int64_t at = 0;
     for (uint64_t r0 = 0; r0 < R_; r0 += CH) {
       const uint32_t n = R_ - r0 < CH ? (uint32_t)(R_ - r0) : CH;
-      LocalTensor<float> x = xb_.Get<float>();
+      LocalTensor<T> x = xb_.Get<T>();
       const uint32_t sx = LoadLine(x, xGm_, base, r0, n, B_);
       SetFlag<HardEvent::MTE2_S>(0);
       WaitFlag<HardEvent::MTE2_S>(0);
       for (uint32_t k = 0; k < n; ++k) {
-        const float e = x.GetValue(k * sx);
+        const float e = static_cast<float>(x.GetValue(k * sx));  // exact from fp16 and bf16
         const uint64_t r = r0 + k;
         if (r == 0) {
           best = e;
@@ -85,29 +85,41 @@ class KernelArgMax {
 
   TPipe pipe_;
   TBuf<QuePosition::VECCALC> xb_, ob_;
-  GlobalTensor<float> xGm_;
+  GlobalTensor<T> xGm_;
   GlobalTensor<int64_t> oGm_;
   uint64_t first_ = 0, lines_ = 0, R_ = 1, B_ = 1;
 };
 
-extern "C" __global__ __aicore__ void arg_max_custom(GM_ADDR x, GM_ADDR out, uint64_t A, uint64_t R, uint64_t B, uint64_t linesPerCore) {
-  KernelArgMax op;
-  op.Init(x, out, A, R, B, linesPerCore);
-  op.Process();
+extern "C" __global__ __aicore__ void arg_max_custom(GM_ADDR x, GM_ADDR out, uint64_t A, uint64_t R, uint64_t B, uint64_t linesPerCore,
+                                                     int32_t dt) {
+  if (dt == 1) {
+    KernelArgMax<half> op;
+    op.Init(x, out, A, R, B, linesPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelArgMax<bfloat16_t> op;
+    op.Init(x, out, A, R, B, linesPerCore);
+    op.Process();
+  } else {
+    KernelArgMax<float> op;
+    op.Init(x, out, A, R, B, linesPerCore);
+    op.Process();
+  }
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *o = &a->outputs[0];
-  if (x->dtype != KOPE_F32 || o->dtype != KOPE_I64 || x->ndim != 3) return 1;
+  const int32_t dt = x->dtype == KOPE_F32 ? 0 : x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : -1;  // x fp32, fp16 or bf16
+  if (dt < 0 || o->dtype != KOPE_I64 || x->ndim != 3) return 1;
   const uint64_t A = (uint64_t)x->shape[0], R = (uint64_t)x->shape[1], B = (uint64_t)x->shape[2];
   if (A * B == 0 || R == 0) return 0;
   const uint32_t blockDim = A * B < MAX_CORES ? (uint32_t)(A * B) : MAX_CORES;
   const uint64_t linesPerCore = (A * B + blockDim - 1) / blockDim;
   GM_ADDR px = (GM_ADDR)x->data, po = (GM_ADDR)o->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(arg_max_custom, blockDim, px, po, A, R, B, linesPerCore);
+  ICPU_RUN_KF(arg_max_custom, blockDim, px, po, A, R, B, linesPerCore, dt);
 #else
-  arg_max_custom<<<blockDim, nullptr, stream>>>(px, po, A, R, B, linesPerCore);
+  arg_max_custom<<<blockDim, nullptr, stream>>>(px, po, A, R, B, linesPerCore, dt);
 #endif
   return 0;
 }

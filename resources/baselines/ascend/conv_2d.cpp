@@ -24,7 +24,7 @@ template <typename T> class KernelConv2d {
     rows_ = first_ >= N * OH ? 0 : (N * OH - first_ < rowsPerCore ? N * OH - first_ : rowsPerCore);
     Ci_ = Ci, H_ = H, W_ = W, Co_ = Co, KH_ = KH, KW_ = KW, OH_ = OH, OW_ = OW;
     sh_ = sh, sw_ = sw, ph_ = ph, pw_ = pw, dh_ = dh, dw_ = dw, cog_ = cog;
-    OWp_ = (uint32_t)((OW + 15) / 16 * 16);        // a padded output row: 32-byte aligned for fp32 and fp16
+    OWp_ = (uint32_t)((OW + 15) / 16 * 16);        // a padded output row: 32-byte aligned for fp32 and 2-byte types
     KKp_ = (uint32_t)((KH * KW * sizeof(T) + 31) / 32 * 32 / sizeof(T));  // a channel's taps, padded as DataCopyPad pads
     xGm_.SetGlobalBuffer((__gm__ T*)x, N * Ci * H * W);
     wGm_.SetGlobalBuffer((__gm__ T*)wt, Co * Ci * KH * KW);
@@ -162,9 +162,13 @@ template <typename T> class KernelConv2d {
 extern "C" __global__ __aicore__ void conv_2d_custom(GM_ADDR x, GM_ADDR wt, GM_ADDR b, GM_ADDR y, uint64_t N, uint64_t Ci, uint64_t H,
                                                      uint64_t W, uint64_t Co, uint64_t KH, uint64_t KW, uint64_t OH, uint64_t OW,
                                                      uint64_t sh, uint64_t sw, uint64_t ph, uint64_t pw, uint64_t dh, uint64_t dw,
-                                                     uint64_t cog, uint64_t rowsPerCore, int32_t isHalf) {
-  if (isHalf) {
+                                                     uint64_t cog, uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) {
     KernelConv2d<half> op;
+    op.Init(x, wt, b, y, N, Ci, H, W, Co, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, cog, rowsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelConv2d<bfloat16_t> op;
     op.Init(x, wt, b, y, N, Ci, H, W, Co, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, cog, rowsPerCore);
     op.Process();
   } else {
@@ -176,7 +180,7 @@ extern "C" __global__ __aicore__ void conv_2d_custom(GM_ADDR x, GM_ADDR wt, GM_A
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *w = &a->inputs[1], *b = &a->inputs[2], *y = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || w->dtype != x->dtype || b->dtype != x->dtype ||
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || w->dtype != x->dtype || b->dtype != x->dtype ||
       y->dtype != x->dtype || x->ndim != 4 || w->ndim != 4 || y->ndim != 4)
     return 1;
   const uint64_t N = (uint64_t)x->shape[0], Ci = (uint64_t)x->shape[1], H = (uint64_t)x->shape[2], W = (uint64_t)x->shape[3];
@@ -186,7 +190,7 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const uint64_t ph = (uint64_t)kope_attr_or(a, "pad_h", 0), pw = (uint64_t)kope_attr_or(a, "pad_w", 0);
   const uint64_t dh = (uint64_t)kope_attr_or(a, "dil_h", 1), dw = (uint64_t)kope_attr_or(a, "dil_w", 1);
   if (N * Co * OH * OW == 0) return 0;
-  const uint64_t esz = x->dtype == KOPE_F16 ? 2 : 4, OWp = (OW + 15) / 16 * 16, KKp = (KH * KW * esz + 31) / 32 * 32 / esz;
+  const uint64_t esz = x->dtype == KOPE_F32 ? 4 : 2, OWp = (OW + 15) / 16 * 16, KKp = (KH * KW * esz + 31) / 32 * 32 / esz;
   if (OW > COL || ((KH - 1) * dh + 1) * W > XROWS || KKp > WBUF || OWp > ACC) return 1;  // UB sizes
   uint64_t cog = ACC / OWp;  // output channels per group: the accumulator rows and the weights both fit
   if (cog * KKp > WBUF) cog = WBUF / KKp;
@@ -195,14 +199,14 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const uint64_t rows = N * OH;
   const uint32_t blockDim = rows < MAX_CORES ? (uint32_t)rows : MAX_CORES;
   const uint64_t rowsPerCore = (rows + blockDim - 1) / blockDim;
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;  // 0 fp32, 1 fp16, 2 bf16
   GM_ADDR px = (GM_ADDR)x->data, pwt = (GM_ADDR)w->data, pb = (GM_ADDR)b->data, py = (GM_ADDR)y->data;
 #ifdef ASCENDC_CPU_DEBUG
   ICPU_RUN_KF(conv_2d_custom, blockDim, px, pwt, pb, py, N, Ci, H, W, Co, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, cog, rowsPerCore,
-              isHalf);
+              dt);
 #else
   conv_2d_custom<<<blockDim, nullptr, stream>>>(px, pwt, pb, py, N, Ci, H, W, Co, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, cog,
-                                                rowsPerCore, isHalf);
+                                                rowsPerCore, dt);
 #endif
   return 0;
 }

@@ -169,12 +169,16 @@ template <typename T> class KernelConv3dBackpropFilter {
 extern "C" __global__ __aicore__ void conv_3d_backprop_filter_custom(
     GM_ADDR x, GM_ADDR gy, GM_ADDR gw, uint64_t N, uint64_t Ci, uint64_t D, uint64_t H, uint64_t W, uint64_t Co, uint64_t KD,
     uint64_t KH, uint64_t KW, uint64_t OD, uint64_t OH, uint64_t OW, uint64_t sd, uint64_t sh, uint64_t sw, uint64_t pd,
-    uint64_t ph, uint64_t pw, uint64_t dd, uint64_t dh, uint64_t dw, uint64_t cog, uint64_t unitsPerCore, int32_t isHalf) {
+    uint64_t ph, uint64_t pw, uint64_t dd, uint64_t dh, uint64_t dw, uint64_t cog, uint64_t unitsPerCore, int32_t dt) {
   Geo g;
   g.N = N, g.Ci = Ci, g.D = D, g.H = H, g.W = W, g.Co = Co, g.KD = KD, g.KH = KH, g.KW = KW, g.OD = OD, g.OH = OH, g.OW = OW;
   g.sd = sd, g.sh = sh, g.sw = sw, g.pd = pd, g.ph = ph, g.pw = pw, g.dd = dd, g.dh = dh, g.dw = dw, g.cog = cog;
-  if (isHalf) {
+  if (dt == 1) {
     KernelConv3dBackpropFilter<half> op;
+    op.Init(x, gy, gw, g, unitsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelConv3dBackpropFilter<bfloat16_t> op;
     op.Init(x, gy, gw, g, unitsPerCore);
     op.Process();
   } else {
@@ -186,7 +190,7 @@ extern "C" __global__ __aicore__ void conv_3d_backprop_filter_custom(
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *gy = &a->inputs[1], *gw = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || gy->dtype != x->dtype || gw->dtype != x->dtype || x->ndim != 5 ||
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || gy->dtype != x->dtype || gw->dtype != x->dtype || x->ndim != 5 ||
       gy->ndim != 5 || gw->ndim != 5)
     return 1;
   const uint64_t N = (uint64_t)x->shape[0], Ci = (uint64_t)x->shape[1], D = (uint64_t)x->shape[2], H = (uint64_t)x->shape[3],
@@ -200,7 +204,7 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const uint64_t dd = (uint64_t)kope_attr_or(a, "dil_d", 1), dh = (uint64_t)kope_attr_or(a, "dil_h", 1),
                  dw = (uint64_t)kope_attr_or(a, "dil_w", 1);
   if (gw->numel == 0) return 0;
-  const uint64_t esz = x->dtype == KOPE_F16 ? 2 : 4, taps = KD * KH * KW;
+  const uint64_t esz = x->dtype == KOPE_F32 ? 4 : 2, taps = KD * KH * KW;
   const uint64_t OWp = (OW * esz + 31) / 32 * 32 / esz, TPp = (taps * esz + 31) / 32 * 32 / esz;
   if (W > XB || OWp > XB || taps * OWp > ACC || OWp > GYB || TPp > OUTB) return 1;  // UB sizes
   uint64_t cog = ACC / (taps * OWp);  // output channels per unit: accumulators, grad_y rows and gradients all fit
@@ -215,15 +219,15 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const uint64_t units = Ci * ((Co + cog - 1) / cog);
   const uint32_t blockDim = units < MAX_CORES ? (uint32_t)units : MAX_CORES;
   const uint64_t unitsPerCore = (units + blockDim - 1) / blockDim;
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;  // 0 fp32, 1 fp16, 2 bf16
   GM_ADDR px = (GM_ADDR)x->data, pgy = (GM_ADDR)gy->data, pgw = (GM_ADDR)gw->data;
   if (N * OD * OH * OW == 0) return 1;  // an empty sum: not handled (the task has none)
 #ifdef ASCENDC_CPU_DEBUG
   ICPU_RUN_KF(conv_3d_backprop_filter_custom, blockDim, px, pgy, pgw, N, Ci, D, H, W, Co, KD, KH, KW, OD, OH, OW, sd, sh, sw, pd,
-              ph, pw, dd, dh, dw, cog, unitsPerCore, isHalf);
+              ph, pw, dd, dh, dw, cog, unitsPerCore, dt);
 #else
   conv_3d_backprop_filter_custom<<<blockDim, nullptr, stream>>>(px, pgy, pgw, N, Ci, D, H, W, Co, KD, KH, KW, OD, OH, OW, sd, sh,
-                                                                sw, pd, ph, pw, dd, dh, dw, cog, unitsPerCore, isHalf);
+                                                                sw, pd, ph, pw, dd, dh, dw, cog, unitsPerCore, dt);
 #endif
   return 0;
 }

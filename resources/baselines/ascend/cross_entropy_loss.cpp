@@ -5,26 +5,39 @@
 #include "kope_ascend.h"
 #ifdef ASCENDC_CPU_DEBUG
 #include "tikicpulib.h"
+#else
+#include "acl/acl.h"
 #endif
 using namespace AscendC;
 
-constexpr uint32_t CH = 8192;       // floats of a row chunk (x, d, e, ReduceSum work: 128 KB; 1 KB of masks)
+constexpr uint32_t CH = 8192;       // elements of a row chunk (x, d, e, ReduceSum work: 128 KB; 1 KB of masks; 2-byte
+                                    // logits: x in T and its fp32 copy, 144 KB)
 constexpr uint32_t VEC_ALIGN = 64;
 constexpr uint32_t MAX_CORES = 1;  // the naive baseline: one AI core
 
 // Kernel 1, rows split over the cores: per row the maximum, then over the shifted logits d = x - max the sum of
 // exp(d) over d < 0 ("others", the top class left out), the count of d == 0 (ties) and the sum of d; then
 // lse = log1p(others + ties - 1), exact where the top class dominates, and log_prob = d - lse.
-class KernelLogProb {
+// T (the logits' and log_prob's type) is float, half or bfloat16_t: a 2-byte chunk is cast to fp32 in the UB (xf_),
+// every step is the fp32 one, and log_prob is written twice: in fp32 to lp32 (the workspace kernel 2 reads) and cast
+// once to T (CAST_RINT) to lp. For fp32 logits lp32 is lp itself and only that is written.
+template <typename A, typename B> struct KopeSameType { static constexpr bool value = false; };
+template <typename A> struct KopeSameType<A, A> { static constexpr bool value = true; };
+
+template <typename T> class KernelLogProb {
+  static constexpr bool F32 = KopeSameType<T, float>::value;
+
  public:
   __aicore__ inline KernelLogProb() {}
-  __aicore__ inline void Init(GM_ADDR x, GM_ADDR lp, uint64_t N, uint64_t C, uint64_t rowsPerCore) {
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR lp, GM_ADDR lp32, uint64_t N, uint64_t C, uint64_t rowsPerCore) {
     first_ = GetBlockIdx() * rowsPerCore;
     rows_ = first_ >= N ? 0 : (N - first_ < rowsPerCore ? N - first_ : rowsPerCore);
     C_ = C;
-    xGm_.SetGlobalBuffer((__gm__ float*)x, N * C);
-    lGm_.SetGlobalBuffer((__gm__ float*)lp, N * C);
-    pipe_.InitBuffer(x_, CH * sizeof(float));
+    xGm_.SetGlobalBuffer((__gm__ T*)x, N * C);
+    lGm_.SetGlobalBuffer((__gm__ T*)lp, N * C);
+    fGm_.SetGlobalBuffer((__gm__ float*)lp32, N * C);
+    pipe_.InitBuffer(x_, CH * sizeof(T));
+    if constexpr (!F32) pipe_.InitBuffer(xf_, CH * sizeof(float));
     pipe_.InitBuffer(d_, CH * sizeof(float));
     pipe_.InitBuffer(e_, CH * sizeof(float));
     pipe_.InitBuffer(w_, CH * sizeof(float));
@@ -53,12 +66,19 @@ class KernelLogProb {
   __aicore__ inline uint32_t Len(uint64_t c) const { return C_ - c < CH ? (uint32_t)(C_ - c) : CH; }
   // what: 0 the chunk's max, 1 sum exp(d) over d < 0, 2 the count of d == 0, 3 sum d, 4 write d - lse.
   __aicore__ inline float Pass(uint64_t off, uint32_t n, float mx, float lse, int what) {
-    LocalTensor<float> x = x_.Get<float>(), d = d_.Get<float>(), e = e_.Get<float>(), w = w_.Get<float>(), s = s_.Get<float>();
+    LocalTensor<float> x, d = d_.Get<float>(), e = e_.Get<float>(), w = w_.Get<float>(), s = s_.Get<float>();
     LocalTensor<uint8_t> k = k_.Get<uint8_t>();
+    LocalTensor<T> xt = x_.Get<T>();
     const int32_t m = (int32_t)((n + VEC_ALIGN - 1) / VEC_ALIGN * VEC_ALIGN);
-    DataCopyPad(x, xGm_[off], DataCopyExtParams{1, (uint32_t)(n * sizeof(float)), 0, 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+    DataCopyPad(xt, xGm_[off], DataCopyExtParams{1, (uint32_t)(n * sizeof(T)), 0, 0, 0}, DataCopyPadExtParams<T>{false, 0, 0, T(0.0f)});
     SetFlag<HardEvent::MTE2_V>(0);
     WaitFlag<HardEvent::MTE2_V>(0);
+    if constexpr (F32) {
+      x = xt;
+    } else {
+      x = xf_.template Get<float>();
+      Cast(x, xt, RoundMode::CAST_NONE, m);  // exact
+    }
     if (what == 0) {
       ReduceMax(s, x, w, n);
     } else {
@@ -79,9 +99,11 @@ class KernelLogProb {
         ReduceSum(s, d, w, n);
       } else {
         Adds(d, d, -lse, m);  // (x - max) - lse
+        if constexpr (!F32) Cast(xt, d, RoundMode::CAST_RINT, m);  // the one rounding to T (x is spent)
         SetFlag<HardEvent::V_MTE3>(0);
         WaitFlag<HardEvent::V_MTE3>(0);
-        DataCopyPad(lGm_[off], d, DataCopyExtParams{1, (uint32_t)(n * sizeof(float)), 0, 0, 0});
+        DataCopyPad(fGm_[off], d, DataCopyExtParams{1, (uint32_t)(n * sizeof(float)), 0, 0, 0});
+        if constexpr (!F32) DataCopyPad(lGm_[off], xt, DataCopyExtParams{1, (uint32_t)(n * sizeof(T)), 0, 0, 0});
         SetFlag<HardEvent::MTE3_MTE2>(0);
         WaitFlag<HardEvent::MTE3_MTE2>(0);
         return 0.0f;
@@ -110,13 +132,14 @@ class KernelLogProb {
   }
 
   TPipe pipe_;
-  TBuf<QuePosition::VECCALC> x_, d_, e_, w_, k_, s_;
-  GlobalTensor<float> xGm_, lGm_;
+  TBuf<QuePosition::VECCALC> x_, xf_, d_, e_, w_, k_, s_;
+  GlobalTensor<T> xGm_, lGm_;
+  GlobalTensor<float> fGm_;
   uint64_t first_ = 0, rows_ = 0, C_ = 1;
 };
 
 // Kernel 2, one core: loss = mean over kept rows of (1 - ls) * (-log_prob[n, t]) + ls * mean_c(-log_prob[n, c]),
-// the row terms gathered in the UB and summed by ReduceSum trees.
+// the row terms gathered in the UB and summed by ReduceSum trees. log_prob is read in fp32 (kernel 1's lp32).
 template <typename TI> class KernelLoss {
  public:
   __aicore__ inline KernelLoss() {}
@@ -185,10 +208,22 @@ template <typename TI> class KernelLoss {
   float ls_ = 0.0f;
 };
 
-extern "C" __global__ __aicore__ void ce_log_prob_custom(GM_ADDR x, GM_ADDR lp, uint64_t N, uint64_t C, uint64_t rowsPerCore) {
-  KernelLogProb op;
-  op.Init(x, lp, N, C, rowsPerCore);
-  op.Process();
+// dt: 0 fp32, 1 fp16, 2 bf16 (the logits' and log_prob's type); lp32 is lp for fp32, else an fp32 [N, C] workspace.
+extern "C" __global__ __aicore__ void ce_log_prob_custom(GM_ADDR x, GM_ADDR lp, GM_ADDR lp32, uint64_t N, uint64_t C,
+                                                         uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) {
+    KernelLogProb<half> op;
+    op.Init(x, lp, lp32, N, C, rowsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelLogProb<bfloat16_t> op;
+    op.Init(x, lp, lp32, N, C, rowsPerCore);
+    op.Process();
+  } else {
+    KernelLogProb<float> op;
+    op.Init(x, lp, lp32, N, C, rowsPerCore);
+    op.Process();
+  }
 }
 
 extern "C" __global__ __aicore__ void ce_loss_custom(GM_ADDR lp, GM_ADDR target, GM_ADDR loss, uint64_t N, uint64_t C, int64_t ignore,
@@ -198,27 +233,49 @@ extern "C" __global__ __aicore__ void ce_loss_custom(GM_ADDR lp, GM_ADDR target,
   op.Process();
 }
 
-// Two launches on one stream: the log-probabilities over all cores, then the loss on one core from them.
+// Two launches on one stream: the log-probabilities over all cores, then the loss on one core from them. logits and
+// log_prob fp32, fp16 or bf16 (one type); for the 2-byte types the fp32 log-probabilities go to a workspace the host
+// allocates (once, grown as needed: kope synchronises the stream after every call).
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *t = &a->inputs[1], *loss = &a->outputs[0], *lp = &a->outputs[1];
-  if (x->dtype != KOPE_F32 || t->dtype != KOPE_I64 || loss->dtype != KOPE_F32 || lp->dtype != KOPE_F32 || x->ndim != 2) return 1;
+  const int32_t dt = x->dtype == KOPE_F32 ? 0 : x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : -1;
+  if (dt < 0 || t->dtype != KOPE_I64 || loss->dtype != KOPE_F32 || lp->dtype != x->dtype || x->ndim != 2) return 1;
   const uint64_t N = (uint64_t)x->shape[0], C = (uint64_t)x->shape[1];
   const int64_t ignore = (int64_t)kope_attr_or(a, "ignore_index", -100);
   const float ls = (float)kope_attr_or(a, "label_smoothing", 0.0);
   GM_ADDR px = (GM_ADDR)x->data, pt = (GM_ADDR)t->data, pl = (GM_ADDR)loss->data, plp = (GM_ADDR)lp->data;
+  GM_ADDR p32 = plp;  // fp32: log_prob itself
+  const uint64_t bytes = (N * C ? N * C : 1) * sizeof(float);
+#ifdef ASCENDC_CPU_DEBUG
+  if (dt != 0) p32 = (GM_ADDR)AscendC::GmAlloc(bytes);
+#else
+  static void* ws = nullptr;
+  static uint64_t cap = 0;
+  if (dt != 0) {
+    if (cap < bytes) {
+      if (ws != nullptr) aclrtFree(ws);
+      ws = nullptr, cap = 0;
+      aclError e = aclrtMalloc(&ws, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+      if (e != ACL_SUCCESS) return e;
+      cap = bytes;
+    }
+    p32 = (GM_ADDR)ws;
+  }
+#endif
   if (N > 0 && C > 0) {
     const uint32_t blockDim = N < MAX_CORES ? (uint32_t)N : MAX_CORES;
     const uint64_t rowsPerCore = (N + blockDim - 1) / blockDim;
 #ifdef ASCENDC_CPU_DEBUG
-    ICPU_RUN_KF(ce_log_prob_custom, blockDim, px, plp, N, C, rowsPerCore);
+    ICPU_RUN_KF(ce_log_prob_custom, blockDim, px, plp, p32, N, C, rowsPerCore, dt);
 #else
-    ce_log_prob_custom<<<blockDim, nullptr, stream>>>(px, plp, N, C, rowsPerCore);
+    ce_log_prob_custom<<<blockDim, nullptr, stream>>>(px, plp, p32, N, C, rowsPerCore, dt);
 #endif
   }
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(ce_loss_custom, 1, plp, pt, pl, N, C, ignore, ls);
+  ICPU_RUN_KF(ce_loss_custom, 1, p32, pt, pl, N, C, ignore, ls);
+  if (dt != 0) AscendC::GmFree(p32);
 #else
-  ce_loss_custom<<<1, nullptr, stream>>>(plp, pt, pl, N, C, ignore, ls);
+  ce_loss_custom<<<1, nullptr, stream>>>(p32, pt, pl, N, C, ignore, ls);
 #endif
   return 0;
 }

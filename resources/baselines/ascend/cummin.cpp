@@ -31,15 +31,15 @@ __aicore__ inline void StoreLine(const GlobalTensor<T>& g, const LocalTensor<T>&
 }
 
 // Lines (a, b) split over the cores; each line scanned over R on the scalar unit, chunk by chunk through the UB.
-class KernelCummin {
+template <typename T> class KernelCummin {
  public:
   __aicore__ inline KernelCummin() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR values, GM_ADDR indices, uint64_t A, uint64_t R, uint64_t B, uint64_t linesPerCore) {
     first_ = GetBlockIdx() * linesPerCore;
     lines_ = first_ >= A * B ? 0 : (A * B - first_ < linesPerCore ? A * B - first_ : linesPerCore);
     R_ = R, B_ = B;
-    xGm_.SetGlobalBuffer((__gm__ float*)x, A * R * B);
-    vGm_.SetGlobalBuffer((__gm__ float*)values, A * R * B);
+    xGm_.SetGlobalBuffer((__gm__ T*)x, A * R * B);
+    vGm_.SetGlobalBuffer((__gm__ T*)values, A * R * B);
     iGm_.SetGlobalBuffer((__gm__ int64_t*)indices, A * R * B);
     pipe_.InitBuffer(xb_, CH * 32);
     pipe_.InitBuffer(vb_, CH * 32);
@@ -48,24 +48,26 @@ class KernelCummin {
   __aicore__ inline void Process() {
     for (uint64_t l = first_; l < first_ + lines_; ++l) {
       const uint64_t base = (l / B_) * R_ * B_ + l % B_;
-      float cur = 0.0f;
+      float cur = 0.0f;  // the running minimum in fp32 (for the comparisons) and as the element itself (written out)
+      T curRaw = T(0.0f);
       int64_t at = 0;
       for (uint64_t r0 = 0; r0 < R_; r0 += CH) {
         const uint32_t n = R_ - r0 < CH ? (uint32_t)(R_ - r0) : CH;
-        LocalTensor<float> x = xb_.Get<float>(), v = vb_.Get<float>();
+        LocalTensor<T> x = xb_.Get<T>(), v = vb_.Get<T>();
         LocalTensor<int64_t> ix = ib_.Get<int64_t>();
         const uint32_t sx = LoadLine(x, xGm_, base, r0, n, B_);
         SetFlag<HardEvent::MTE2_S>(0);
         WaitFlag<HardEvent::MTE2_S>(0);
         const uint32_t si = B_ == 1 ? 1 : 4;
         for (uint32_t k = 0; k < n; ++k) {
-          const float e = x.GetValue(k * sx);
+          const T raw = x.GetValue(k * sx);
+          const float e = static_cast<float>(raw);  // exact from fp16 and bf16
           const uint64_t r = r0 + k;
           if (r == 0 || (cur != cur ? e != e : (e != e || e <= cur))) {  // ties and NaNs: the latest index
-            if (r == 0 || cur == cur) cur = e;  // a number never replaces a NaN
+            if (r == 0 || cur == cur) cur = e, curRaw = raw;  // a number never replaces a NaN
             at = (int64_t)r;
           }
-          v.SetValue(k * sx, cur);
+          v.SetValue(k * sx, curRaw);
           ix.SetValue(k * si, at);
         }
         SetFlag<HardEvent::S_MTE3>(0);
@@ -81,30 +83,41 @@ class KernelCummin {
  private:
   TPipe pipe_;
   TBuf<QuePosition::VECCALC> xb_, vb_, ib_;
-  GlobalTensor<float> xGm_, vGm_;
+  GlobalTensor<T> xGm_, vGm_;
   GlobalTensor<int64_t> iGm_;
   uint64_t first_ = 0, lines_ = 0, R_ = 1, B_ = 1;
 };
 
 extern "C" __global__ __aicore__ void cummin_custom(GM_ADDR x, GM_ADDR values, GM_ADDR indices, uint64_t A, uint64_t R, uint64_t B,
-                                                    uint64_t linesPerCore) {
-  KernelCummin op;
-  op.Init(x, values, indices, A, R, B, linesPerCore);
-  op.Process();
+                                                    uint64_t linesPerCore, int32_t dt) {
+  if (dt == 1) {
+    KernelCummin<half> op;
+    op.Init(x, values, indices, A, R, B, linesPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelCummin<bfloat16_t> op;
+    op.Init(x, values, indices, A, R, B, linesPerCore);
+    op.Process();
+  } else {
+    KernelCummin<float> op;
+    op.Init(x, values, indices, A, R, B, linesPerCore);
+    op.Process();
+  }
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *v = &a->outputs[0], *ix = &a->outputs[1];
-  if (x->dtype != KOPE_F32 || v->dtype != KOPE_F32 || ix->dtype != KOPE_I64 || x->ndim != 3) return 1;
+  const int32_t dt = x->dtype == KOPE_F32 ? 0 : x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : -1;  // fp32, fp16, bf16
+  if (dt < 0 || v->dtype != x->dtype || ix->dtype != KOPE_I64 || x->ndim != 3) return 1;
   const uint64_t A = (uint64_t)x->shape[0], R = (uint64_t)x->shape[1], B = (uint64_t)x->shape[2];
   if (A * R * B == 0) return 0;
   const uint32_t blockDim = A * B < MAX_CORES ? (uint32_t)(A * B) : MAX_CORES;
   const uint64_t linesPerCore = (A * B + blockDim - 1) / blockDim;
   GM_ADDR px = (GM_ADDR)x->data, pv = (GM_ADDR)v->data, pi = (GM_ADDR)ix->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(cummin_custom, blockDim, px, pv, pi, A, R, B, linesPerCore);
+  ICPU_RUN_KF(cummin_custom, blockDim, px, pv, pi, A, R, B, linesPerCore, dt);
 #else
-  cummin_custom<<<blockDim, nullptr, stream>>>(px, pv, pi, A, R, B, linesPerCore);
+  cummin_custom<<<blockDim, nullptr, stream>>>(px, pv, pi, A, R, B, linesPerCore, dt);
 #endif
   return 0;
 }

@@ -129,12 +129,16 @@ extern "C" __global__ __aicore__ void depthwise_conv_2d_custom(GM_ADDR x, GM_ADD
                                                                uint64_t W, uint64_t KH, uint64_t KW, uint64_t OH, uint64_t OW,
                                                                uint64_t sh, uint64_t sw, uint64_t ph, uint64_t pw, uint64_t dh,
                                                                uint64_t dw, uint64_t band, uint64_t planes, uint64_t perCore,
-                                                               int32_t isHalf) {
+                                                               int32_t dt) {
   ConvShape s;
   s.C = C, s.H = H, s.W = W, s.KH = KH, s.KW = KW, s.OH = OH, s.OW = OW, s.sh = sh, s.sw = sw, s.ph = ph, s.pw = pw;
   s.dh = dh, s.dw = dw, s.band = band;
-  if (isHalf) {
+  if (dt == 1) {
     KernelDepthwise<half> op;
+    op.Init(x, wt, b, y, s, planes, perCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelDepthwise<bfloat16_t> op;
     op.Init(x, wt, b, y, s, planes, perCore);
     op.Process();
   } else {
@@ -146,7 +150,7 @@ extern "C" __global__ __aicore__ void depthwise_conv_2d_custom(GM_ADDR x, GM_ADD
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *w = &a->inputs[1], *b = &a->inputs[2], *y = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || w->dtype != x->dtype || b->dtype != x->dtype ||
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || w->dtype != x->dtype || b->dtype != x->dtype ||
       y->dtype != x->dtype || x->ndim != 4 || w->ndim != 4 || y->ndim != 4)
     return 1;
   ConvShape s;
@@ -165,14 +169,14 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   s.band = band < s.OH ? band : s.OH;
   const uint32_t blockDim = planes < MAX_CORES ? (uint32_t)planes : MAX_CORES;
   const uint64_t perCore = (planes + blockDim - 1) / blockDim;
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;  // 0 fp32, 1 fp16, 2 bf16
   GM_ADDR px = (GM_ADDR)x->data, pw = (GM_ADDR)w->data, pb = (GM_ADDR)b->data, py = (GM_ADDR)y->data;
 #ifdef ASCENDC_CPU_DEBUG
   ICPU_RUN_KF(depthwise_conv_2d_custom, blockDim, px, pw, pb, py, s.C, s.H, s.W, s.KH, s.KW, s.OH, s.OW, s.sh, s.sw, s.ph, s.pw,
-              s.dh, s.dw, s.band, planes, perCore, isHalf);
+              s.dh, s.dw, s.band, planes, perCore, dt);
 #else
   depthwise_conv_2d_custom<<<blockDim, nullptr, stream>>>(px, pw, pb, py, s.C, s.H, s.W, s.KH, s.KW, s.OH, s.OW, s.sh, s.sw, s.ph,
-                                                          s.pw, s.dh, s.dw, s.band, planes, perCore, isHalf);
+                                                          s.pw, s.dh, s.dw, s.band, planes, perCore, dt);
 #endif
   return 0;
 }

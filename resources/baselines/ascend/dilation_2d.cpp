@@ -129,9 +129,13 @@ template <typename T> class KernelDilation {
 extern "C" __global__ __aicore__ void dilation_2d_custom(GM_ADDR x, GM_ADDR f, GM_ADDR y, uint64_t N, uint64_t H, uint64_t W,
                                                          uint64_t C, uint64_t KH, uint64_t KW, uint64_t OH, uint64_t OW,
                                                          uint64_t sh, uint64_t sw, uint64_t rh, uint64_t rw, uint64_t pt,
-                                                         uint64_t pl, uint64_t rowsPerCore, int32_t isHalf) {
-  if (isHalf) {
+                                                         uint64_t pl, uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) {
     KernelDilation<half> op;
+    op.Init(x, f, y, N, H, W, C, KH, KW, OH, OW, sh, sw, rh, rw, pt, pl, rowsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelDilation<bfloat16_t> op;
     op.Init(x, f, y, N, H, W, C, KH, KW, OH, OW, sh, sw, rh, rw, pt, pl, rowsPerCore);
     op.Process();
   } else {
@@ -150,7 +154,7 @@ static uint64_t PadBefore(uint64_t L, uint64_t O, uint64_t K, uint64_t s, uint64
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *f = &a->inputs[1], *y = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || f->dtype != x->dtype || y->dtype != x->dtype || x->ndim != 4 ||
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || f->dtype != x->dtype || y->dtype != x->dtype || x->ndim != 4 ||
       f->ndim != 3 || y->ndim != 4)
     return 1;
   const uint64_t N = (uint64_t)x->shape[0], H = (uint64_t)x->shape[1], W = (uint64_t)x->shape[2], C = (uint64_t)x->shape[3];
@@ -159,19 +163,19 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const uint64_t rh = (uint64_t)kope_attr_or(a, "rate_h", 1), rw = (uint64_t)kope_attr_or(a, "rate_w", 1);
   const int same = (int)kope_attr_or(a, "same", 1);
   if (N * OH * OW * C == 0) return 0;
-  const uint64_t esz = x->dtype == KOPE_F16 ? 2 : 4, S = (C * esz + 31) / 32 * 32 / esz;
+  const uint64_t esz = x->dtype == KOPE_F32 ? 4 : 2, S = (C * esz + 31) / 32 * 32 / esz;
   if (W * S > ROW || OW * S > ROW || KH * KW * S > FILT || S * 4 > 64 * 1024 / 8 || W > 65535) return 1;  // UB sizes
   const uint64_t pt = PadBefore(H, OH, KH, sh, rh, same), pl = PadBefore(W, OW, KW, sw, rw, same);
   const uint64_t rows = N * OH;
   const uint32_t blockDim = rows < MAX_CORES ? (uint32_t)rows : MAX_CORES;
   const uint64_t rowsPerCore = (rows + blockDim - 1) / blockDim;
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;  // 0 fp32, 1 fp16, 2 bf16
   GM_ADDR px = (GM_ADDR)x->data, pf = (GM_ADDR)f->data, py = (GM_ADDR)y->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(dilation_2d_custom, blockDim, px, pf, py, N, H, W, C, KH, KW, OH, OW, sh, sw, rh, rw, pt, pl, rowsPerCore, isHalf);
+  ICPU_RUN_KF(dilation_2d_custom, blockDim, px, pf, py, N, H, W, C, KH, KW, OH, OW, sh, sw, rh, rw, pt, pl, rowsPerCore, dt);
 #else
   dilation_2d_custom<<<blockDim, nullptr, stream>>>(px, pf, py, N, H, W, C, KH, KW, OH, OW, sh, sw, rh, rw, pt, pl, rowsPerCore,
-                                                    isHalf);
+                                                    dt);
 #endif
   return 0;
 }

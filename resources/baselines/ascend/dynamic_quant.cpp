@@ -106,9 +106,13 @@ template <typename T> class KernelDynamicQuant {
 };
 
 extern "C" __global__ __aicore__ void dynamic_quant_custom(GM_ADDR x, GM_ADDR y, GM_ADDR scale, uint64_t M, uint64_t K,
-                                                           uint64_t rowsPerCore, int32_t isHalf) {
-  if (isHalf) {
+                                                           uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) {
     KernelDynamicQuant<half> op;
+    op.Init(x, y, scale, M, K, rowsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelDynamicQuant<bfloat16_t> op;
     op.Init(x, y, scale, M, K, rowsPerCore);
     op.Process();
   } else {
@@ -118,19 +122,20 @@ extern "C" __global__ __aicore__ void dynamic_quant_custom(GM_ADDR x, GM_ADDR y,
   }
 }
 
+// x fp32, fp16 or bf16 (dt 0, 1, 2); y int8, scale fp32.
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *y = &a->outputs[0], *s = &a->outputs[1];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || y->dtype != KOPE_I8 || s->dtype != KOPE_F32 || x->ndim != 2) return 1;
+  const int32_t dt = x->dtype == KOPE_F32 ? 0 : x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : -1;
+  if (dt < 0 || y->dtype != KOPE_I8 || s->dtype != KOPE_F32 || x->ndim != 2) return 1;
   const uint64_t M = (uint64_t)x->shape[0], K = (uint64_t)x->shape[1];
   if (M == 0) return 0;
   const uint32_t blockDim = M < MAX_CORES ? (uint32_t)M : MAX_CORES;
   const uint64_t rowsPerCore = (M + blockDim - 1) / blockDim;
-  const int32_t isHalf = x->dtype == KOPE_F16;
   GM_ADDR px = (GM_ADDR)x->data, py = (GM_ADDR)y->data, ps = (GM_ADDR)s->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(dynamic_quant_custom, blockDim, px, py, ps, M, K, rowsPerCore, isHalf);
+  ICPU_RUN_KF(dynamic_quant_custom, blockDim, px, py, ps, M, K, rowsPerCore, dt);
 #else
-  dynamic_quant_custom<<<blockDim, nullptr, stream>>>(px, py, ps, M, K, rowsPerCore, isHalf);
+  dynamic_quant_custom<<<blockDim, nullptr, stream>>>(px, py, ps, M, K, rowsPerCore, dt);
 #endif
   return 0;
 }

@@ -169,26 +169,29 @@ template <typename T> class KernelEngramGate {
   float eps_ = 1e-6f;
 };
 
-extern "C" __global__ __aicore__ void engram_gate_fusion_custom(GM_ADDR h, GM_ADDR k, GM_ADDR v, GM_ADDR wh, GM_ADDR wk,
-                                                                GM_ADDR y, GM_ADDR gate, uint64_t T, uint64_t S, uint32_t D,
-                                                                uint64_t rowsPerCore, float eps, int32_t isHalf) {
-  if (isHalf) {
-    KernelEngramGate<half> op;
-    op.Init(h, k, v, wh, wk, y, gate, T, S, D, rowsPerCore, eps);
-    op.Process();
-  } else {
-    KernelEngramGate<float> op;
-    op.Init(h, k, v, wh, wk, y, gate, T, S, D, rowsPerCore, eps);
-    op.Process();
-  }
+template <typename T>
+__aicore__ inline void RunEngramGate(GM_ADDR h, GM_ADDR k, GM_ADDR v, GM_ADDR wh, GM_ADDR wk, GM_ADDR y, GM_ADDR gate,
+                                     uint64_t T_, uint64_t S, uint32_t D, uint64_t rowsPerCore, float eps) {
+  KernelEngramGate<T> op;
+  op.Init(h, k, v, wh, wk, y, gate, T_, S, D, rowsPerCore, eps);
+  op.Process();
 }
 
-// fp32 and fp16 (bf16 returns an error, as the L1/L2 kernels do: the twin has no bfloat16_t to check it with).
+// dt: 0 fp32, 1 fp16, 2 bf16 (h, k, v and y share it; w_h, w_k and gate stay fp32).
+extern "C" __global__ __aicore__ void engram_gate_fusion_custom(GM_ADDR h, GM_ADDR k, GM_ADDR v, GM_ADDR wh, GM_ADDR wk,
+                                                                GM_ADDR y, GM_ADDR gate, uint64_t T, uint64_t S, uint32_t D,
+                                                                uint64_t rowsPerCore, float eps, int32_t dt) {
+  if (dt == 1) RunEngramGate<half>(h, k, v, wh, wk, y, gate, T, S, D, rowsPerCore, eps);
+  else if (dt == 2) RunEngramGate<bfloat16_t>(h, k, v, wh, wk, y, gate, T, S, D, rowsPerCore, eps);
+  else RunEngramGate<float>(h, k, v, wh, wk, y, gate, T, S, D, rowsPerCore, eps);
+}
+
+// fp32, fp16 and bf16: 2-byte rows are Cast to fp32 in the UB (CAST_NONE), computed in fp32, Cast back once (CAST_RINT).
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *h = &a->inputs[0], *k = &a->inputs[1], *v = &a->inputs[2], *wh = &a->inputs[3], *wk = &a->inputs[4];
   const kope_tensor *y = &a->outputs[0], *g = &a->outputs[1];
   const int dt = h->dtype;
-  if ((dt != KOPE_F32 && dt != KOPE_F16) || k->dtype != dt || v->dtype != dt || y->dtype != dt || wh->dtype != KOPE_F32 ||
+  if ((dt != KOPE_F32 && dt != KOPE_F16 && dt != KOPE_BF16) || k->dtype != dt || v->dtype != dt || y->dtype != dt || wh->dtype != KOPE_F32 ||
       wk->dtype != KOPE_F32 || g->dtype != KOPE_F32 || h->ndim != 3)
     return 1;
   const uint64_t T = (uint64_t)h->shape[0], S = (uint64_t)h->shape[1];
@@ -198,13 +201,13 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const uint32_t blockDim = rows < MAX_CORES ? (uint32_t)rows : MAX_CORES;
   const uint64_t rowsPerCore = (rows + blockDim - 1) / blockDim;
   const float eps = (float)kope_attr_or(a, "epsilon", 1e-6);
-  const int32_t isHalf = dt == KOPE_F16;
+  const int32_t dtc = dt == KOPE_F16 ? 1 : dt == KOPE_BF16 ? 2 : 0;
   GM_ADDR ph = (GM_ADDR)h->data, pk = (GM_ADDR)k->data, pv = (GM_ADDR)v->data, pwh = (GM_ADDR)wh->data,
           pwk = (GM_ADDR)wk->data, py = (GM_ADDR)y->data, pg = (GM_ADDR)g->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(engram_gate_fusion_custom, blockDim, ph, pk, pv, pwh, pwk, py, pg, T, S, D, rowsPerCore, eps, isHalf);
+  ICPU_RUN_KF(engram_gate_fusion_custom, blockDim, ph, pk, pv, pwh, pwk, py, pg, T, S, D, rowsPerCore, eps, dtc);
 #else
-  engram_gate_fusion_custom<<<blockDim, nullptr, stream>>>(ph, pk, pv, pwh, pwk, py, pg, T, S, D, rowsPerCore, eps, isHalf);
+  engram_gate_fusion_custom<<<blockDim, nullptr, stream>>>(ph, pk, pv, pwh, pwk, py, pg, T, S, D, rowsPerCore, eps, dtc);
 #endif
   return 0;
 }

@@ -128,41 +128,44 @@ template <typename T> class KernelGatingTopK {
   uint32_t E_ = 1, K_ = 1, Ep_ = 8, RB_ = 1;
 };
 
+template <typename T>
+__aicore__ inline void RunGatingTopK(GM_ADDR x, GM_ADDR y, GM_ADDR expert, GM_ADDR row, uint64_t T_, uint32_t E, uint32_t K,
+                                     uint32_t Ep, uint32_t RB, uint64_t rowsPerCore) {
+  KernelGatingTopK<T> op;
+  op.Init(x, y, expert, row, T_, E, K, Ep, RB, rowsPerCore);
+  op.Process();
+}
+
+// dt: 0 fp32, 1 fp16, 2 bf16 (x and y share it).
 extern "C" __global__ __aicore__ void moe_gating_top_k_softmax_custom(GM_ADDR x, GM_ADDR y, GM_ADDR expert, GM_ADDR row,
                                                                       uint64_t T, uint32_t E, uint32_t K, uint32_t Ep,
-                                                                      uint32_t RB, uint64_t rowsPerCore, int32_t isHalf) {
-  if (isHalf) {
-    KernelGatingTopK<half> op;
-    op.Init(x, y, expert, row, T, E, K, Ep, RB, rowsPerCore);
-    op.Process();
-  } else {
-    KernelGatingTopK<float> op;
-    op.Init(x, y, expert, row, T, E, K, Ep, RB, rowsPerCore);
-    op.Process();
-  }
+                                                                      uint32_t RB, uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) RunGatingTopK<half>(x, y, expert, row, T, E, K, Ep, RB, rowsPerCore);
+  else if (dt == 2) RunGatingTopK<bfloat16_t>(x, y, expert, row, T, E, K, Ep, RB, rowsPerCore);
+  else RunGatingTopK<float>(x, y, expert, row, T, E, K, Ep, RB, rowsPerCore);
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *y = &a->outputs[0], *ex = &a->outputs[1], *rw = &a->outputs[2];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || y->dtype != x->dtype || ex->dtype != KOPE_I32 ||
-      rw->dtype != KOPE_I32 || x->ndim != 2 || y->ndim != 2)
-    return 1;  // bf16: not handled here
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || y->dtype != x->dtype ||
+      ex->dtype != KOPE_I32 || rw->dtype != KOPE_I32 || x->ndim != 2 || y->ndim != 2)
+    return 1;
   const uint64_t T = (uint64_t)x->shape[0];
   const uint32_t E = (uint32_t)x->shape[1], K = (uint32_t)y->shape[1];
   if (K > E || E > MAX_E || K > MAX_K) return 2;
   if (T == 0 || K == 0) return 0;
-  const uint32_t perBlock = x->dtype == KOPE_F16 ? 16 : 8;  // elements in 32 bytes of the input
+  const uint32_t perBlock = x->dtype == KOPE_F32 ? 8 : 16;  // elements in 32 bytes of the input
   const uint32_t Ep = (E + perBlock - 1) / perBlock * perBlock;
   uint32_t RB = TILE_FLOATS / Ep;
   RB = RB < 1 ? 1 : RB > 1024 / K ? 1024 / K : RB;  // the outputs' tiles stay at 1024 elements
   const uint64_t rowsPerCore = (T + MAX_CORES - 1) / MAX_CORES;
   const uint32_t blockDim = (uint32_t)((T + rowsPerCore - 1) / rowsPerCore);
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;
   GM_ADDR px = (GM_ADDR)x->data, py = (GM_ADDR)y->data, pe = (GM_ADDR)ex->data, pr = (GM_ADDR)rw->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(moe_gating_top_k_softmax_custom, blockDim, px, py, pe, pr, T, E, K, Ep, RB, rowsPerCore, isHalf);
+  ICPU_RUN_KF(moe_gating_top_k_softmax_custom, blockDim, px, py, pe, pr, T, E, K, Ep, RB, rowsPerCore, dt);
 #else
-  moe_gating_top_k_softmax_custom<<<blockDim, nullptr, stream>>>(px, py, pe, pr, T, E, K, Ep, RB, rowsPerCore, isHalf);
+  moe_gating_top_k_softmax_custom<<<blockDim, nullptr, stream>>>(px, py, pe, pr, T, E, K, Ep, RB, rowsPerCore, dt);
 #endif
   return 0;
 }

@@ -17,7 +17,7 @@ constexpr uint32_t MAX_CORES = 1;  // the naive baseline: one AI core
 
 __aicore__ inline uint32_t RoundUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
-// out[m, n] = (sum_k x1[m, k] x2[k, n] + bias[n]) * scale[n] * pertoken_scale[m]; TO is float or half.
+// out[m, n] = (sum_k x1[m, k] x2[k, n] + bias[n]) * scale[n] * pertoken_scale[m]; TO is float, half or bfloat16_t.
 template <typename TO> class KernelQuantMatmul {
  public:
   __aicore__ inline KernelQuantMatmul() {}
@@ -135,36 +135,40 @@ template <typename TO> class KernelQuantMatmul {
   uint64_t M_ = 0, K_ = 0, N_ = 0;
 };
 
+template <typename TO>
+__aicore__ inline void RunQuantMatmul(GM_ADDR x1, GM_ADDR x2, GM_ADDR scale, GM_ADDR pts, GM_ADDR bias, GM_ADDR out,
+                                      uint64_t M, uint64_t K, uint64_t N) {
+  KernelQuantMatmul<TO> op;
+  op.Init(x1, x2, scale, pts, bias, out, M, K, N);
+  op.Process();
+}
+
+// dt: the output's dtype, 0 fp32, 1 fp16, 2 bf16.
 extern "C" __global__ __aicore__ void quant_matmul_custom(GM_ADDR x1, GM_ADDR x2, GM_ADDR scale, GM_ADDR pts, GM_ADDR bias,
-                                                          GM_ADDR out, uint64_t M, uint64_t K, uint64_t N, int32_t isHalf) {
-  if (isHalf) {
-    KernelQuantMatmul<half> op;
-    op.Init(x1, x2, scale, pts, bias, out, M, K, N);
-    op.Process();
-  } else {
-    KernelQuantMatmul<float> op;
-    op.Init(x1, x2, scale, pts, bias, out, M, K, N);
-    op.Process();
-  }
+                                                          GM_ADDR out, uint64_t M, uint64_t K, uint64_t N, int32_t dt) {
+  if (dt == 1) RunQuantMatmul<half>(x1, x2, scale, pts, bias, out, M, K, N);
+  else if (dt == 2) RunQuantMatmul<bfloat16_t>(x1, x2, scale, pts, bias, out, M, K, N);
+  else RunQuantMatmul<float>(x1, x2, scale, pts, bias, out, M, K, N);
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x1 = &a->inputs[0], *x2 = &a->inputs[1], *o = &a->outputs[0];
   if (x1->dtype != KOPE_I8 || x2->dtype != KOPE_I8 || a->inputs[2].dtype != KOPE_F32 || a->inputs[3].dtype != KOPE_F32 ||
-      a->inputs[4].dtype != KOPE_I32 || (o->dtype != KOPE_F32 && o->dtype != KOPE_F16) || x1->ndim != 2 || x2->ndim != 2)
-    return 1;  // bf16 output: not handled here
+      a->inputs[4].dtype != KOPE_I32 || (o->dtype != KOPE_F32 && o->dtype != KOPE_F16 && o->dtype != KOPE_BF16) || x1->ndim != 2 ||
+      x2->ndim != 2)
+    return 1;
   const uint64_t M = (uint64_t)x1->shape[0], K = (uint64_t)x1->shape[1], N = (uint64_t)x2->shape[1];
   if (M == 0 || N == 0) return 0;
   if (K == 0) return 1;
   const uint64_t items = (M + MB - 1) / MB * ((N + NT - 1) / NT);
   const uint32_t blockDim = items < MAX_CORES ? (uint32_t)items : MAX_CORES;
-  const int32_t isHalf = o->dtype == KOPE_F16;
+  const int32_t dt = o->dtype == KOPE_F16 ? 1 : o->dtype == KOPE_BF16 ? 2 : 0;
   GM_ADDR p0 = (GM_ADDR)x1->data, p1 = (GM_ADDR)x2->data, p2 = (GM_ADDR)a->inputs[2].data, p3 = (GM_ADDR)a->inputs[3].data;
   GM_ADDR p4 = (GM_ADDR)a->inputs[4].data, p5 = (GM_ADDR)o->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(quant_matmul_custom, blockDim, p0, p1, p2, p3, p4, p5, M, K, N, isHalf);
+  ICPU_RUN_KF(quant_matmul_custom, blockDim, p0, p1, p2, p3, p4, p5, M, K, N, dt);
 #else
-  quant_matmul_custom<<<blockDim, nullptr, stream>>>(p0, p1, p2, p3, p4, p5, M, K, N, isHalf);
+  quant_matmul_custom<<<blockDim, nullptr, stream>>>(p0, p1, p2, p3, p4, p5, M, K, N, dt);
 #endif
   return 0;
 }

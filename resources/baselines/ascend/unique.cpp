@@ -38,7 +38,7 @@ inline uint64_t UniqueWsBytes(uint64_t n, uint32_t cores) {
   return SYNC_BYTES + (uint64_t)cores * (RADIX * 4 + 32) + n8 * (8 + 8 + 4 + 4) + (n + 8) / 8 * 8 * 4;
 }
 
-// B: the element's bits (uint16_t, uint32_t, uint64_t); isFloat: sign-magnitude order (fp16, fp32), else two's complement.
+// B: the element's bits (uint16_t, uint32_t, uint64_t); isFloat: sign-magnitude order (fp16, bf16, fp32), else two's complement.
 template <typename B, bool isFloat> class KernelUnique {
   static constexpr uint32_t W = sizeof(B) * 8;
   static constexpr uint64_t SIGN = 1ULL << (W - 1);
@@ -359,12 +359,12 @@ extern "C" __global__ __aicore__ void unique_custom(GM_ADDR x, GM_ADDR values, G
   }
 }
 
-// fp32, fp16, int32 and int64 (bf16 returns an error: the twin has no bfloat16_t to check it with). The workspace
+// fp32, fp16, bf16, int32 and int64 (bf16 is sign-magnitude like fp16: the same 16-bit float keys). The workspace
 // is the host's: allocated once and grown as needed (kope synchronises the stream after every call), its SyncAll
 // flags zeroed before each launch.
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *v = &a->outputs[0];
-  const int32_t kind = x->dtype == KOPE_F32 ? 0 : x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_I32 ? 2 : x->dtype == KOPE_I64 ? 3 : -1;
+  const int32_t kind = x->dtype == KOPE_F32 ? 0 : (x->dtype == KOPE_F16 || x->dtype == KOPE_BF16) ? 1 : x->dtype == KOPE_I32 ? 2 : x->dtype == KOPE_I64 ? 3 : -1;
   if (kind < 0 || v->dtype != x->dtype || a->outputs[1].dtype != KOPE_I64 || a->outputs[2].dtype != KOPE_I64 ||
       a->outputs[3].dtype != KOPE_I64)
     return 1;

@@ -1,4 +1,4 @@
-// thought: adaptive 3-D average pooling by output rows (p, od, oh) over the AI cores: the window's H rows are contiguous in x for each depth, so each depth's block of (h1 - h0) W elements moves in with one DataCopyPad (double-buffered queue), fp16 Cast to float, and the vector unit adds the blocks, then the block's rows into one row of W column sums; the scalar unit sums each output's column window and divides by the window's count; a core's outputs are contiguous in y and leave in batches (fp16 Cast back).
+// thought: adaptive 3-D average pooling by output rows (p, od, oh) over the AI cores: the window's H rows are contiguous in x for each depth, so each depth's block of (h1 - h0) W elements moves in with one DataCopyPad (double-buffered queue), fp32, fp16 or bf16: fp16 and bf16 Cast to float in the UB, and the vector unit adds the blocks, then the block's rows into one row of W column sums; the scalar unit sums each output's column window and divides by the window's count; a core's outputs are contiguous in y and leave in batches (fp16 and bf16 Cast back once, CAST_RINT).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -114,9 +114,13 @@ template <typename T> class KernelAdaptiveAvgPool3d {
 
 extern "C" __global__ __aicore__ void adaptive_avg_pool_3d_custom(GM_ADDR x, GM_ADDR y, uint64_t NC, uint64_t D, uint64_t H,
                                                                   uint64_t W, uint64_t OD, uint64_t OH, uint64_t OW,
-                                                                  uint64_t rowsPerCore, int32_t isHalf) {
-  if (isHalf) {
+                                                                  uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) {
     KernelAdaptiveAvgPool3d<half> op;
+    op.Init(x, y, NC, D, H, W, OD, OH, OW, rowsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelAdaptiveAvgPool3d<bfloat16_t> op;
     op.Init(x, y, NC, D, H, W, OD, OH, OW, rowsPerCore);
     op.Process();
   } else {
@@ -128,7 +132,7 @@ extern "C" __global__ __aicore__ void adaptive_avg_pool_3d_custom(GM_ADDR x, GM_
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *y = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || y->dtype != x->dtype || x->ndim != 5 || y->ndim != 5) return 1;
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || y->dtype != x->dtype || x->ndim != 5 || y->ndim != 5) return 1;
   const uint64_t NC = (uint64_t)(x->shape[0] * x->shape[1]), D = (uint64_t)x->shape[2], H = (uint64_t)x->shape[3],
                  W = (uint64_t)x->shape[4];
   const uint64_t OD = (uint64_t)y->shape[2], OH = (uint64_t)y->shape[3], OW = (uint64_t)y->shape[4];
@@ -142,12 +146,12 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   if (hmax * W > BLK) return 1;
   const uint32_t blockDim = rows < MAX_CORES ? (uint32_t)rows : MAX_CORES;
   const uint64_t rowsPerCore = (rows + blockDim - 1) / blockDim;
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;  // 0 fp32, 1 fp16, 2 bf16
   GM_ADDR px = (GM_ADDR)x->data, py = (GM_ADDR)y->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(adaptive_avg_pool_3d_custom, blockDim, px, py, NC, D, H, W, OD, OH, OW, rowsPerCore, isHalf);
+  ICPU_RUN_KF(adaptive_avg_pool_3d_custom, blockDim, px, py, NC, D, H, W, OD, OH, OW, rowsPerCore, dt);
 #else
-  adaptive_avg_pool_3d_custom<<<blockDim, nullptr, stream>>>(px, py, NC, D, H, W, OD, OH, OW, rowsPerCore, isHalf);
+  adaptive_avg_pool_3d_custom<<<blockDim, nullptr, stream>>>(px, py, NC, D, H, W, OD, OH, OW, rowsPerCore, dt);
 #endif
   return 0;
 }

@@ -1,4 +1,4 @@
-// thought: whole rows per AI core, a row resident in the UB as fp32 s = x1 + x2 (gamma and smooth_scale loaded once per core); the task fixes ms as the exactly summed mean of s^2 rounded once to fp32, and y (int8) is compared exactly, so the squares are summed as float-float on the vector unit (Dekker's split for each square's error, TwoSum into per-lane accumulators, a TwoSum halving tree) and the division by D corrected on the scalar unit; then r = 1 / Sqrt(ms + eps) with a true Div, t = ((s r) gamma) smooth in that order, scale = max|t| / 127, y = rint(t / scale) by Div and CAST_RINT.
+// thought: x1, x2, gamma, smooth_scale and x_out fp16 or bf16 (CANN's dtypes; both cast to fp32 in the UB, every step in fp32, x_out cast back once with CAST_RINT): whole rows per AI core, a row resident in the UB as fp32 s = x1 + x2 (gamma and smooth_scale loaded once per core); the task fixes ms as the exactly summed mean of s^2 rounded once to fp32, and y (int8) is compared exactly, so the squares are summed as float-float on the vector unit (Dekker's split for each square's error, TwoSum into per-lane accumulators, a TwoSum halving tree) and the division by D corrected on the scalar unit; then r = 1 / Sqrt(ms + eps) with a true Div, t = ((s r) gamma) smooth in that order, scale = max|t| / 127, y = rint(t / scale) by Div and CAST_RINT.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -243,19 +243,28 @@ template <typename T> class KernelAddRmsNormDynamicQuant {
 
 extern "C" __global__ __aicore__ void add_rms_norm_dynamic_quant_custom(GM_ADDR x1, GM_ADDR x2, GM_ADDR gamma, GM_ADDR smooth,
                                                                         GM_ADDR xo, GM_ADDR y, GM_ADDR scale, uint64_t M,
-                                                                        uint32_t D, uint64_t rowsPerCore, float eps) {
-  KernelAddRmsNormDynamicQuant<half> op;
-  op.Init(x1, x2, gamma, smooth, xo, y, scale, M, D, rowsPerCore, eps);
-  op.Process();
+                                                                        uint32_t D, uint64_t rowsPerCore, float eps, int32_t isBf16) {
+  if (isBf16) {
+    KernelAddRmsNormDynamicQuant<bfloat16_t> op;
+    op.Init(x1, x2, gamma, smooth, xo, y, scale, M, D, rowsPerCore, eps);
+    op.Process();
+  } else {
+    KernelAddRmsNormDynamicQuant<half> op;
+    op.Init(x1, x2, gamma, smooth, xo, y, scale, M, D, rowsPerCore, eps);
+    op.Process();
+  }
 }
 
-// fp16 only (bf16 returns an error, as the L1/L2 kernels do: the twin has no bfloat16_t to check it with).
+// x1, x2, gamma, smooth_scale and x_out all fp16 or all bf16 (CANN's dtypes; bf16 only in Cast to and from fp32 and
+// in data moves, as Atlas A2's vector unit takes it); y int8, scale fp32.
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x1 = &a->inputs[0], *x2 = &a->inputs[1], *g = &a->inputs[2], *sm = &a->inputs[3];
   const kope_tensor *xo = &a->outputs[0], *y = &a->outputs[1], *sc = &a->outputs[2];
-  if (x1->dtype != KOPE_F16 || x2->dtype != KOPE_F16 || g->dtype != KOPE_F16 || sm->dtype != KOPE_F16 ||
-      xo->dtype != KOPE_F16 || y->dtype != KOPE_I8 || sc->dtype != KOPE_F32 || x1->ndim != 2)
+  const int dt = x1->dtype;
+  if ((dt != KOPE_F16 && dt != KOPE_BF16) || x2->dtype != dt || g->dtype != dt || sm->dtype != dt || xo->dtype != dt ||
+      y->dtype != KOPE_I8 || sc->dtype != KOPE_F32 || x1->ndim != 2)
     return 1;
+  const int32_t isBf16 = dt == KOPE_BF16;
   const uint64_t M = (uint64_t)x1->shape[0];
   const uint32_t D = (uint32_t)x1->shape[1];
   if (D > MAXD) return 1;  // the row must fit in the UB
@@ -266,9 +275,9 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   GM_ADDR p1 = (GM_ADDR)x1->data, p2 = (GM_ADDR)x2->data, pg = (GM_ADDR)g->data, ps = (GM_ADDR)sm->data,
           po = (GM_ADDR)xo->data, py = (GM_ADDR)y->data, pc = (GM_ADDR)sc->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(add_rms_norm_dynamic_quant_custom, blockDim, p1, p2, pg, ps, po, py, pc, M, D, rowsPerCore, eps);
+  ICPU_RUN_KF(add_rms_norm_dynamic_quant_custom, blockDim, p1, p2, pg, ps, po, py, pc, M, D, rowsPerCore, eps, isBf16);
 #else
-  add_rms_norm_dynamic_quant_custom<<<blockDim, nullptr, stream>>>(p1, p2, pg, ps, po, py, pc, M, D, rowsPerCore, eps);
+  add_rms_norm_dynamic_quant_custom<<<blockDim, nullptr, stream>>>(p1, p2, pg, ps, po, py, pc, M, D, rowsPerCore, eps, isBf16);
 #endif
   return 0;
 }

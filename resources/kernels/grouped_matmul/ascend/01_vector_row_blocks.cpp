@@ -1,4 +1,5 @@
 // thought: the grouped matmul cut into work items (a group's block of up to 16 rows x 256 columns) dealt round-robin to the AI cores, so empty and full groups balance; per item an fp32 accumulator tile in the UB starts from the bias, and 32-row tiles of weight[g] (one strided DataCopyPad each) stream through a double-buffered queue with the next tile's copy issued before the current one is used: acc[m] += x[m, k] * w[k] on the vector unit (Muls + Add over 256 lanes), each weight row used by all 16 rows; rows past the counts' sum are zeroed.
+// thought: fp32, fp16 and bf16 (x, weight, bias and y of one dtype): 2-byte tiles are Cast to fp32 in the UB (CAST_NONE), x values read as scalars and widened, all accumulation in fp32, one CAST_RINT back to the dtype on the way out.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 // The vector unit, not the Cube: the CPU twin's AscendC has no Mmad/Fixpipe, so this kernel stays on the API it checks.
 #include "kernel_operator.h"
@@ -11,7 +12,7 @@ using namespace AscendC;
 constexpr int32_t BUFFER_NUM = 2;
 constexpr uint32_t MB = 16;   // rows of an item
 constexpr uint32_t KB = 32;   // weight rows of a tile
-constexpr uint32_t NT = 256;  // columns of an item (a multiple of 16: rows stay 32-byte aligned in fp32 and fp16)
+constexpr uint32_t NT = 256;  // columns of an item (a multiple of 16: rows stay 32-byte aligned in fp32, fp16 and bf16)
 constexpr uint32_t ZT = 8192; // bytes of the zero tile
 constexpr uint32_t MAX_CORES = 40;
 
@@ -154,24 +155,27 @@ template <typename T> class KernelGroupedMatmul {
   uint32_t G_ = 0;
 };
 
+template <typename T>
+__aicore__ inline void RunGroupedMatmul(GM_ADDR x, GM_ADDR w, GM_ADDR bias, GM_ADDR groups, GM_ADDR y, uint64_t M, uint64_t K,
+                                        uint64_t N, uint32_t G) {
+  KernelGroupedMatmul<T> op;
+  op.Init(x, w, bias, groups, y, M, K, N, G);
+  op.Process();
+}
+
+// dt: 0 fp32, 1 fp16, 2 bf16 (x, weight, bias and y share it).
 extern "C" __global__ __aicore__ void grouped_matmul_custom(GM_ADDR x, GM_ADDR w, GM_ADDR bias, GM_ADDR groups, GM_ADDR y,
-                                                            uint64_t M, uint64_t K, uint64_t N, uint32_t G, int32_t isHalf) {
-  if (isHalf) {
-    KernelGroupedMatmul<half> op;
-    op.Init(x, w, bias, groups, y, M, K, N, G);
-    op.Process();
-  } else {
-    KernelGroupedMatmul<float> op;
-    op.Init(x, w, bias, groups, y, M, K, N, G);
-    op.Process();
-  }
+                                                            uint64_t M, uint64_t K, uint64_t N, uint32_t G, int32_t dt) {
+  if (dt == 1) RunGroupedMatmul<half>(x, w, bias, groups, y, M, K, N, G);
+  else if (dt == 2) RunGroupedMatmul<bfloat16_t>(x, w, bias, groups, y, M, K, N, G);
+  else RunGroupedMatmul<float>(x, w, bias, groups, y, M, K, N, G);
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *w = &a->inputs[1], *b = &a->inputs[2], *g = &a->inputs[3], *y = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || w->dtype != x->dtype || b->dtype != x->dtype ||
-      y->dtype != x->dtype || g->dtype != KOPE_I64 || x->ndim != 2 || w->ndim != 3)
-    return 1;  // bf16: not handled here
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || w->dtype != x->dtype ||
+      b->dtype != x->dtype || y->dtype != x->dtype || g->dtype != KOPE_I64 || x->ndim != 2 || w->ndim != 3)
+    return 1;
   const uint64_t M = (uint64_t)x->shape[0], K = (uint64_t)x->shape[1], N = (uint64_t)w->shape[2];
   const uint32_t G = (uint32_t)w->shape[0];
   if (M == 0 || N == 0) return 0;
@@ -179,12 +183,12 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   // items: about (M / MB + G) * ceil(N / NT); the cores take them round-robin
   const uint64_t items = (M / MB + G) * ((N + NT - 1) / NT);
   const uint32_t blockDim = items < MAX_CORES ? (uint32_t)items : MAX_CORES;
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;
   GM_ADDR px = (GM_ADDR)x->data, pw = (GM_ADDR)w->data, pb = (GM_ADDR)b->data, pg = (GM_ADDR)g->data, py = (GM_ADDR)y->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(grouped_matmul_custom, blockDim, px, pw, pb, pg, py, M, K, N, G, isHalf);
+  ICPU_RUN_KF(grouped_matmul_custom, blockDim, px, pw, pb, pg, py, M, K, N, G, dt);
 #else
-  grouped_matmul_custom<<<blockDim, nullptr, stream>>>(px, pw, pb, pg, py, M, K, N, G, isHalf);
+  grouped_matmul_custom<<<blockDim, nullptr, stream>>>(px, pw, pb, pg, py, M, K, N, G, dt);
 #endif
   return 0;
 }

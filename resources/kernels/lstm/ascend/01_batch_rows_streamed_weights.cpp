@@ -1,9 +1,11 @@
-// thought: the batch rows of an LSTM are independent recurrences, so the AI cores split them (no cross-core sync per step); per step the rows of [w_ih | w_hh] stream through a double-buffered queue in chunks (each part padded to 8 floats, zeros), one Mul against the UB vector [x_t | h] and two ReduceSums per gate row give its input and hidden projections, which the scalar unit scatters into per-gate vectors; then the gates on H lanes in torch's order i, f, g, o: sigmoid as 1 / (1 + exp(-x)) with an IEEE Div (saturates to 0 or 1 at +-inf), tanh as 2 / (1 + exp(-2x)) - 1, c = f c + i g, h = o tanh(c); fp32 only.
+// thought: the batch rows of an LSTM are independent recurrences, so the AI cores split them (no cross-core sync per step); per step the rows of [w_ih | w_hh] stream through a double-buffered queue in chunks (each part padded to 8 floats, zeros), one Mul against the UB vector [x_t | h] and two ReduceSums per gate row give its input and hidden projections, which the scalar unit scatters into per-gate vectors; then the gates on H lanes in torch's order i, f, g, o: sigmoid as 1 / (1 + exp(-x)) with an IEEE Div (saturates to 0 or 1 at +-inf), tanh as 2 / (1 + exp(-2x)) - 1, c = f c + i g, h = o tanh(c); fp32, fp16 and bf16 (all tensors one type): a 2-byte tensor is cast to fp32 in the UB by a cast launch into a host-allocated GM workspace, the recurrence runs in fp32 unchanged, and its fp32 outputs are cast back once (CAST_RINT) by a last launch.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
 #ifdef ASCENDC_CPU_DEBUG
 #include "tikicpulib.h"
+#else
+#include "acl/acl.h"
 #endif
 using namespace AscendC;
 
@@ -199,11 +201,130 @@ extern "C" __global__ __aicore__ void lstm_custom(GM_ADDR x, GM_ADDR h0, GM_ADDR
   op.Process();
 }
 
+// ---- 2-byte tensors (fp16, bf16): converted to and from fp32 around the fp32 recurrence -----------------------------
+// A 2-byte tensor is cast to fp32 (exact) into a GM workspace by KernelCast<T, true> before the recurrence, and the
+// fp32 outputs the recurrence writes to the workspace are cast back to T once (CAST_RINT) by KernelCast<T, false>:
+// the recurrence itself is the fp32 one, so every step and the carried h (and c) keep fp32 precision.
+constexpr uint32_t CAST_CH = 8192;  // elements per chunk: 16 KB of T and 32 KB of fp32, double-buffered (96 KB)
+constexpr uint64_t CAST_ALIGN = 16;  // core ranges start on 16 elements: 32 bytes of T
+
+// S the staged source type, D the destination type of a cast (to fp32, or from fp32).
+template <typename T, bool toFloat> struct KopeCastTypes { using S = T; using D = float; };
+template <typename T> struct KopeCastTypes<T, false> { using S = float; using D = T; };
+
+template <typename T, bool toFloat> class KernelCast {
+ public:
+  __aicore__ inline KernelCast() {}
+  __aicore__ inline void Init(GM_ADDR src, GM_ADDR dst, uint64_t n, uint64_t perCore) {
+    lo_ = GetBlockIdx() * perCore < n ? GetBlockIdx() * perCore : n;
+    hi_ = lo_ + perCore < n ? lo_ + perCore : n;
+    tGm_.SetGlobalBuffer((__gm__ T*)(toFloat ? src : dst), n);
+    fGm_.SetGlobalBuffer((__gm__ float*)(toFloat ? dst : src), n);
+    if constexpr (toFloat) {
+      pipe_.InitBuffer(inQ_, BUFFER_NUM, CAST_CH * sizeof(T));
+      pipe_.InitBuffer(outQ_, BUFFER_NUM, CAST_CH * sizeof(float));
+    } else {
+      pipe_.InitBuffer(inQ_, BUFFER_NUM, CAST_CH * sizeof(float));
+      pipe_.InitBuffer(outQ_, BUFFER_NUM, CAST_CH * sizeof(T));
+    }
+  }
+  __aicore__ inline void Process() {
+    using S = typename KopeCastTypes<T, toFloat>::S;
+    using D = typename KopeCastTypes<T, toFloat>::D;
+    for (uint64_t off = lo_; off < hi_; off += CAST_CH) {
+      const uint32_t n = hi_ - off < CAST_CH ? (uint32_t)(hi_ - off) : CAST_CH;
+      LocalTensor<S> s = inQ_.template AllocTensor<S>();
+      if constexpr (toFloat)
+        DataCopyPad(s, tGm_[off], DataCopyExtParams{1, (uint32_t)(n * sizeof(S)), 0, 0, 0}, DataCopyPadExtParams<S>{false, 0, 0, S(0.0f)});
+      else
+        DataCopyPad(s, fGm_[off], DataCopyExtParams{1, (uint32_t)(n * sizeof(S)), 0, 0, 0}, DataCopyPadExtParams<S>{false, 0, 0, S(0.0f)});
+      inQ_.EnQue(s);
+      s = inQ_.template DeQue<S>();
+      LocalTensor<D> d = outQ_.template AllocTensor<D>();
+      Cast(d, s, toFloat ? RoundMode::CAST_NONE : RoundMode::CAST_RINT, n);  // to fp32 exact; to T the one rounding
+      outQ_.EnQue(d);
+      inQ_.FreeTensor(s);
+      d = outQ_.template DeQue<D>();
+      if constexpr (toFloat) DataCopyPad(fGm_[off], d, DataCopyExtParams{1, (uint32_t)(n * sizeof(D)), 0, 0, 0});
+      else DataCopyPad(tGm_[off], d, DataCopyExtParams{1, (uint32_t)(n * sizeof(D)), 0, 0, 0});
+      outQ_.FreeTensor(d);
+    }
+  }
+
+ private:
+  TPipe pipe_;
+  TQue<QuePosition::VECIN, BUFFER_NUM> inQ_;
+  TQue<QuePosition::VECOUT, BUFFER_NUM> outQ_;
+  GlobalTensor<T> tGm_;
+  GlobalTensor<float> fGm_;
+  uint64_t lo_ = 0, hi_ = 0;
+};
+
+// n elements cast between src and dst over the cores; mode: 0 fp16 -> fp32, 1 bf16 -> fp32, 2 fp32 -> fp16, 3 fp32 -> bf16.
+extern "C" __global__ __aicore__ void lstm_cast_custom(GM_ADDR src, GM_ADDR dst, uint64_t n, uint64_t perCore, int32_t mode) {
+  if (mode == 0) {
+    KernelCast<half, true> op;
+    op.Init(src, dst, n, perCore);
+    op.Process();
+  } else if (mode == 1) {
+    KernelCast<bfloat16_t, true> op;
+    op.Init(src, dst, n, perCore);
+    op.Process();
+  } else if (mode == 2) {
+    KernelCast<half, false> op;
+    op.Init(src, dst, n, perCore);
+    op.Process();
+  } else {
+    KernelCast<bfloat16_t, false> op;
+    op.Init(src, dst, n, perCore);
+    op.Process();
+  }
+}
+
+static void LaunchCast(GM_ADDR src, GM_ADDR dst, uint64_t n, int32_t mode, void* stream) {
+  if (n == 0) return;
+  const uint64_t perCore = ((n + MAX_CORES - 1) / MAX_CORES + CAST_ALIGN - 1) / CAST_ALIGN * CAST_ALIGN;
+  const uint32_t blockDim = (uint32_t)((n + perCore - 1) / perCore);
+#ifdef ASCENDC_CPU_DEBUG
+  (void)stream;
+  ICPU_RUN_KF(lstm_cast_custom, blockDim, src, dst, n, perCore, mode);
+#else
+  lstm_cast_custom<<<blockDim, nullptr, stream>>>(src, dst, n, perCore, mode);
+#endif
+}
+
+// The fp32 workspace for 2-byte tensors: allocated by the host once and grown as needed (kope synchronises the stream
+// after every call); under the CPU twin a fresh GmAlloc per call, freed at the end.
+static GM_ADDR WorkspaceF32(uint64_t bytes, int* err) {
+  *err = 0;
+#ifdef ASCENDC_CPU_DEBUG
+  return (GM_ADDR)AscendC::GmAlloc(bytes);
+#else
+  static void* ws = nullptr;
+  static uint64_t cap = 0;
+  if (cap < bytes) {
+    if (ws != nullptr) aclrtFree(ws);
+    ws = nullptr, cap = 0;
+    aclError e = aclrtMalloc(&ws, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (e != ACL_SUCCESS) {
+      *err = (int)e;
+      return nullptr;
+    }
+    cap = bytes;
+  }
+  return (GM_ADDR)ws;
+#endif
+}
+
+// All ten tensors share one dtype: fp32 runs the recurrence on them directly; fp16 and bf16 are cast to fp32 into a
+// workspace first (one launch per input), the recurrence runs on the fp32 copies, and y, hT, cT are cast back.
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
+  const int32_t dt = a->inputs[0].dtype;
+  if (dt != KOPE_F32 && dt != KOPE_F16 && dt != KOPE_BF16) return 1;
   for (int i = 0; i < 7; ++i)
-    if (a->inputs[i].dtype != KOPE_F32) return 1;
+    if (a->inputs[i].dtype != dt) return 1;
   for (int i = 0; i < 3; ++i)
-    if (a->outputs[i].dtype != KOPE_F32) return 1;
+    if (a->outputs[i].dtype != dt) return 1;
   if (a->inputs[0].ndim != 3) return 1;
   const uint32_t T = (uint32_t)a->inputs[0].shape[0], B = (uint32_t)a->inputs[0].shape[1], I = (uint32_t)a->inputs[0].shape[2],
                  H = (uint32_t)a->inputs[1].shape[2];
@@ -213,14 +334,36 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   while (NR > 1 && ub_bytes(NR, Wp, Hp) > UB_BUDGET) --NR;
   if (ub_bytes(NR, Wp, Hp) > UB_BUDGET) return 1;  // I + H too wide for the UB in this form
   const uint32_t blockDim = B < MAX_CORES ? B : MAX_CORES;
-  GM_ADDR px = (GM_ADDR)a->inputs[0].data, ph0 = (GM_ADDR)a->inputs[1].data, pc0 = (GM_ADDR)a->inputs[2].data,
-          pwi = (GM_ADDR)a->inputs[3].data, pwh = (GM_ADDR)a->inputs[4].data, pbi = (GM_ADDR)a->inputs[5].data,
-          pbh = (GM_ADDR)a->inputs[6].data, py = (GM_ADDR)a->outputs[0].data, phT = (GM_ADDR)a->outputs[1].data,
-          pcT = (GM_ADDR)a->outputs[2].data;
+  const kope_tensor* t[10];
+  for (int i = 0; i < 7; ++i) t[i] = &a->inputs[i];
+  for (int i = 0; i < 3; ++i) t[7 + i] = &a->outputs[i];
+  GM_ADDR p[10];
+  for (int i = 0; i < 10; ++i) p[i] = (GM_ADDR)t[i]->data;
+  GM_ADDR ws = nullptr;
+  if (dt != KOPE_F32) {
+    uint64_t bytes = 0, off[10];
+    for (int i = 0; i < 10; ++i) off[i] = bytes, bytes += ((uint64_t)t[i]->numel * sizeof(float) + 31) / 32 * 32;
+    int err = 0;
+    ws = WorkspaceF32(bytes ? bytes : 32, &err);
+    if (ws == nullptr) return err ? err : 1;
+    const int32_t toF = dt == KOPE_F16 ? 0 : 1;
+    for (int i = 0; i < 10; ++i) {
+      GM_ADDR f = ws + off[i];
+      if (i < 7) LaunchCast(p[i], f, (uint64_t)t[i]->numel, toF, stream);
+      p[i] = f;
+    }
+  }
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(lstm_custom, blockDim, px, ph0, pc0, pwi, pwh, pbi, pbh, py, phT, pcT, T, B, I, H, NR);
+  ICPU_RUN_KF(lstm_custom, blockDim, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], T, B, I, H, NR);
 #else
-  lstm_custom<<<blockDim, nullptr, stream>>>(px, ph0, pc0, pwi, pwh, pbi, pbh, py, phT, pcT, T, B, I, H, NR);
+  lstm_custom<<<blockDim, nullptr, stream>>>(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], T, B, I, H, NR);
 #endif
+  if (dt != KOPE_F32) {
+    const int32_t fromF = dt == KOPE_F16 ? 2 : 3;
+    for (int i = 7; i < 10; ++i) LaunchCast(p[i], (GM_ADDR)t[i]->data, (uint64_t)t[i]->numel, fromF, stream);
+#ifdef ASCENDC_CPU_DEBUG
+    AscendC::GmFree(ws);
+#endif
+  }
   return 0;
 }

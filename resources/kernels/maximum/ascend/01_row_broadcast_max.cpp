@@ -1,4 +1,4 @@
-// thought: maximum with broadcasting by rows: whole output rows per AI core, each row in chunks; an operand whose row is the output's streams in with DataCopyPad, a broadcast one is a single GetValue then Duplicate; one vector Max (NaN-propagating, as torch.maximum) per chunk; fp32, fp16 and int32 through one template.
+// thought: maximum with broadcasting by rows: whole output rows per AI core, each row in chunks; an operand whose row is the output's streams in with DataCopyPad, a broadcast one is a single GetValue then Duplicate; one vector Max (NaN-propagating, as torch.maximum) per chunk; fp32, fp16, int32 and bf16 through one template; bf16 chunks (which Atlas A2's vector unit takes only in Cast) are Cast to fp32 in the UB, maxed there and Cast back (CAST_RINT: exact, a max of bf16 values is one of them, NaN stays NaN).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -11,6 +11,9 @@ constexpr int32_t BUFFER_NUM = 2;
 constexpr uint32_t TILE = 4096;     // elements of a row chunk
 constexpr uint32_t ALIGN = 128;     // elements per 256-byte repeat for 2-byte types (a multiple of it for 4-byte ones)
 constexpr uint32_t MAX_CORES = 40;
+
+template <typename T> struct IsBf16 { static constexpr bool value = false; };
+template <> struct IsBf16<bfloat16_t> { static constexpr bool value = true; };
 
 // out[m, n] = max(a[m or 0, n or 0], b[m or 0, n or 0]); a broadcast side is one scalar per row, Duplicated.
 template <typename T> class KernelMaximum {
@@ -28,6 +31,7 @@ template <typename T> class KernelMaximum {
     pipe_.InitBuffer(aQ_, BUFFER_NUM, TILE * sizeof(T));
     pipe_.InitBuffer(bQ_, BUFFER_NUM, TILE * sizeof(T));
     pipe_.InitBuffer(oQ_, BUFFER_NUM, TILE * sizeof(T));
+    if constexpr (IsBf16<T>::value) pipe_.InitBuffer(f_, 2 * TILE * sizeof(float));  // the two chunks in fp32
   }
   __aicore__ inline void Process() {
     for (uint64_t r = first_; r < first_ + rows_; ++r)
@@ -37,7 +41,15 @@ template <typename T> class KernelMaximum {
         LocalTensor<T> x = Row(aQ_, aGm_, a1_ == 1 ? 0 : r, a2_, c, n, m);
         LocalTensor<T> y = Row(bQ_, bGm_, b1_ == 1 ? 0 : r, b2_, c, n, m);
         LocalTensor<T> o = oQ_.template AllocTensor<T>();
-        Max(o, x, y, m);  // the vector max propagates NaN, as torch.maximum does
+        if constexpr (IsBf16<T>::value) {  // bf16: Cast to fp32, Max there, Cast back (exact)
+          LocalTensor<float> fx = f_.Get<float>(), fy = fx[TILE];
+          Cast(fx, x, RoundMode::CAST_NONE, m);
+          Cast(fy, y, RoundMode::CAST_NONE, m);
+          Max(fx, fx, fy, m);
+          Cast(o, fx, RoundMode::CAST_RINT, m);
+        } else {
+          Max(o, x, y, m);  // the vector max propagates NaN, as torch.maximum does
+        }
         oQ_.EnQue(o);
         aQ_.FreeTensor(x);
         bQ_.FreeTensor(y);
@@ -65,6 +77,7 @@ template <typename T> class KernelMaximum {
   TPipe pipe_;
   TQue<QuePosition::VECIN, BUFFER_NUM> aQ_, bQ_;
   TQue<QuePosition::VECOUT, BUFFER_NUM> oQ_;
+  TBuf<QuePosition::VECCALC> f_;
   GlobalTensor<T> aGm_, bGm_, oGm_;
   uint64_t first_ = 0, rows_ = 0, N_ = 0, a1_ = 1, a2_ = 1, b1_ = 1, b2_ = 1;
 };
@@ -77,20 +90,21 @@ __aicore__ inline void RunMaximum(GM_ADDR a, GM_ADDR b, GM_ADDR out, uint64_t M,
   op.Process();
 }
 
-// kind: 0 fp32, 1 fp16, 2 int32.
+// kind: 0 fp32, 1 fp16, 2 int32, 3 bf16.
 extern "C" __global__ __aicore__ void maximum_custom(GM_ADDR a, GM_ADDR b, GM_ADDR out, uint64_t M, uint64_t N, uint64_t a1,
                                                      uint64_t a2, uint64_t b1, uint64_t b2, uint64_t rowsPerCore, int32_t kind) {
   if (kind == 0) RunMaximum<float>(a, b, out, M, N, a1, a2, b1, b2, rowsPerCore);
   else if (kind == 1) RunMaximum<half>(a, b, out, M, N, a1, a2, b1, b2, rowsPerCore);
-  else RunMaximum<int32_t>(a, b, out, M, N, a1, a2, b1, b2, rowsPerCore);
+  else if (kind == 2) RunMaximum<int32_t>(a, b, out, M, N, a1, a2, b1, b2, rowsPerCore);
+  else RunMaximum<bfloat16_t>(a, b, out, M, N, a1, a2, b1, b2, rowsPerCore);
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *y = &a->inputs[1], *o = &a->outputs[0];
   const int32_t dt = o->dtype;
   if (x->dtype != dt || y->dtype != dt || x->ndim != 2 || y->ndim != 2 || o->ndim != 2) return 1;
-  const int32_t kind = dt == KOPE_F32 ? 0 : dt == KOPE_F16 ? 1 : dt == KOPE_I32 ? 2 : -1;
-  if (kind < 0) return 1;  // bf16 is not taken
+  const int32_t kind = dt == KOPE_F32 ? 0 : dt == KOPE_F16 ? 1 : dt == KOPE_I32 ? 2 : dt == KOPE_BF16 ? 3 : -1;
+  if (kind < 0) return 1;
   const uint64_t M = (uint64_t)o->shape[0], N = (uint64_t)o->shape[1];
   if (M == 0 || N == 0) return 0;
   const uint32_t blockDim = M < MAX_CORES ? (uint32_t)M : MAX_CORES;

@@ -1,4 +1,4 @@
-// thought: flash attention on the vector units: each AI core takes (head, 16-query tile) units in turn; per key block of up to 64 rows K and V stream in through double-buffered queues (rows padded to 8 floats by DataCopyPad), K is transposed once into the UB so a query's 64 scores are D Muls+Add over the block, then an online softmax (ReduceMax, Adds, Exp, ReduceSum, the running sum and output rescaled by exp(m_old - m_new)) and P.V as one Muls+Add per key over the padded output row; fp32 only.
+// thought: flash attention on the vector units: each AI core takes (head, 16-query tile) units in turn; per key block of up to 64 rows K and V stream in through double-buffered queues (rows padded to 8 floats by DataCopyPad), K is transposed once into the UB so a query's 64 scores are D Muls+Add over the block, then an online softmax (ReduceMax, Adds, Exp, ReduceSum, the running sum and output rescaled by exp(m_old - m_new)) and P.V as one Muls+Add per key over the padded output row; fp32, fp16 and bf16: a 2-byte q, K, V come in as they are (rows padded to 16 elements, 32 bytes), q and V are Cast to fp32 in the UB (K is read into the transposed fp32 block on the scalar unit), everything is computed in fp32 exactly as the fp32 path does, and the output row is Cast back (CAST_RINT) once before it leaves.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 // The cube unit would do Q.K^T and P.V faster; this is the vector-only form that the CPU twin can check.
 #include "kernel_operator.h"
@@ -14,24 +14,30 @@ constexpr uint32_t MAX_BQ = 16;
 constexpr uint32_t UB_BUDGET = 188 * 1024;
 constexpr float NEG_INF = -__builtin_inff();
 
-// The UB bytes the kernel asks for with key blocks of bk rows and query tiles of bq rows of dp floats.
-static inline uint32_t ub_bytes(uint32_t bk, uint32_t bq, uint32_t dp) {
+// The UB bytes the kernel asks for with key blocks of bk rows and query tiles of bq rows of dp elements of es bytes:
+// the K and V queues in the input type, the fp32 working buffers, and for a 2-byte type the fp32 copy of the V block
+// and the staging of the q tile in and the output tile out.
+static inline uint32_t ub_bytes(uint32_t bk, uint32_t bq, uint32_t dp, uint32_t es) {
   const uint32_t t = bk > dp ? bk : dp;
-  return 4 * (2 * BUFFER_NUM * bk * dp + bk * dp + 2 * bq * dp + 2 * bk + t + 16);
+  return es * 2 * BUFFER_NUM * bk * dp + 4 * (bk * dp + 2 * bq * dp + 2 * bk + t + 16) + (es < 4 ? 4 * bk * dp + es * bq * dp : 0);
 }
 
-class KernelMha {
+template <typename T> class KernelMha {
  public:
   __aicore__ inline KernelMha() {}
   __aicore__ inline void Init(GM_ADDR q, GM_ADDR k, GM_ADDR v, GM_ADDR o, uint32_t BH, uint32_t S, uint32_t L, uint32_t D,
                               uint32_t Dp, uint32_t BQ, uint32_t BK, uint32_t causal, float scale) {
     BH_ = BH, S_ = S, L_ = L, D_ = D, Dp_ = Dp, BQ_ = BQ, BK_ = BK, causal_ = causal, scale_ = scale;
-    qGm_.SetGlobalBuffer((__gm__ float*)q, (uint64_t)BH * S * D);
-    kGm_.SetGlobalBuffer((__gm__ float*)k, (uint64_t)BH * L * D);
-    vGm_.SetGlobalBuffer((__gm__ float*)v, (uint64_t)BH * L * D);
-    oGm_.SetGlobalBuffer((__gm__ float*)o, (uint64_t)BH * S * D);
-    pipe_.InitBuffer(kQ_, BUFFER_NUM, BK * Dp * sizeof(float));
-    pipe_.InitBuffer(vQ_, BUFFER_NUM, BK * Dp * sizeof(float));
+    qGm_.SetGlobalBuffer((__gm__ T*)q, (uint64_t)BH * S * D);
+    kGm_.SetGlobalBuffer((__gm__ T*)k, (uint64_t)BH * L * D);
+    vGm_.SetGlobalBuffer((__gm__ T*)v, (uint64_t)BH * L * D);
+    oGm_.SetGlobalBuffer((__gm__ T*)o, (uint64_t)BH * S * D);
+    pipe_.InitBuffer(kQ_, BUFFER_NUM, BK * Dp * sizeof(T));
+    pipe_.InitBuffer(vQ_, BUFFER_NUM, BK * Dp * sizeof(T));
+    if constexpr (!IS_F32) {
+      pipe_.InitBuffer(vf_, BK * Dp * sizeof(float));
+      pipe_.InitBuffer(io_, BQ * Dp * sizeof(T));
+    }
     pipe_.InitBuffer(kt_, BK * Dp * sizeof(float));
     pipe_.InitBuffer(qB_, BQ * Dp * sizeof(float));
     pipe_.InitBuffer(oB_, BQ * Dp * sizeof(float));
@@ -52,10 +58,19 @@ class KernelMha {
     const uint32_t nq = S_ - i0 < BQ_ ? S_ - i0 : BQ_;
     LocalTensor<float> qb = qB_.Get<float>(), ob = oB_.Get<float>();
     const uint8_t pad = (uint8_t)(Dp_ - D_);
-    DataCopyPad(qb, qGm_[((uint64_t)bh * S_ + i0) * D_], DataCopyExtParams{(uint16_t)nq, D_ * 4, 0, 0, 0},
-                DataCopyPadExtParams<float>{true, 0, pad, 0.0f});
-    SetFlag<HardEvent::MTE2_V>(0);
-    WaitFlag<HardEvent::MTE2_V>(0);
+    if constexpr (IS_F32) {
+      DataCopyPad(qb, qGm_[((uint64_t)bh * S_ + i0) * D_], DataCopyExtParams{(uint16_t)nq, D_ * 4, 0, 0, 0},
+                  DataCopyPadExtParams<float>{true, 0, pad, 0.0f});
+      SetFlag<HardEvent::MTE2_V>(0);
+      WaitFlag<HardEvent::MTE2_V>(0);
+    } else {  // the tile in its own type (rows padded to Dp, a multiple of 16), then Cast to fp32
+      LocalTensor<T> qs = io_.Get<T>();
+      DataCopyPad(qs, qGm_[((uint64_t)bh * S_ + i0) * D_], DataCopyExtParams{(uint16_t)nq, D_ * (uint32_t)sizeof(T), 0, 0, 0},
+                  DataCopyPadExtParams<T>{true, 0, pad, T(0.0f)});
+      SetFlag<HardEvent::MTE2_V>(0);
+      WaitFlag<HardEvent::MTE2_V>(0);
+      Cast(qb, qs, RoundMode::CAST_NONE, nq * Dp_);
+    }
     Muls(qb, qb, scale_, (int32_t)(nq * Dp_));
     Duplicate(ob, 0.0f, (int32_t)(nq * Dp_));
     SetFlag<HardEvent::V_S>(0);
@@ -67,21 +82,37 @@ class KernelMha {
     if (nb > 0) CopyIn(bh, 0, jend);
     for (uint32_t b = 0; b < nb; ++b) {
       const uint32_t j0 = b * BK_, nk = jend - j0 < BK_ ? jend - j0 : BK_;
-      LocalTensor<float> kb = kQ_.DeQue<float>(), vb = vQ_.DeQue<float>();
+      LocalTensor<T> kb = kQ_.template DeQue<T>(), vq = vQ_.template DeQue<T>();
       if (b + 1 < nb) CopyIn(bh, j0 + BK_, jend);  // the next block streams in while this one is computed
       Transpose(kb, nk);
       kQ_.FreeTensor(kb);
+      LocalTensor<float> vb;
+      if constexpr (IS_F32) {
+        vb = vq;
+      } else {  // V to fp32 once per block; its queue buffer goes back at once
+        vb = vf_.Get<float>();
+        Cast(vb, vq, RoundMode::CAST_NONE, nk * Dp_);
+        vQ_.FreeTensor(vq);
+      }
       for (uint32_t r = 0; r < nq; ++r) {
         const uint32_t i = i0 + r;
         const uint32_t lim = !causal_ ? nk : (i + 1 <= j0 ? 0 : (i + 1 - j0 < nk ? i + 1 - j0 : nk));
         if (lim > 0) Row(qb, ob, vb, r, lim, m[r], l[r]);
       }
-      vQ_.FreeTensor(vb);
+      if constexpr (IS_F32) vQ_.FreeTensor(vq);
     }
     for (uint32_t r = 0; r < nq; ++r) Muls(ob[r * Dp_], ob[r * Dp_], 1.0f / l[r], (int32_t)Dp_);
-    SetFlag<HardEvent::V_MTE3>(0);
-    WaitFlag<HardEvent::V_MTE3>(0);
-    DataCopyPad(oGm_[((uint64_t)bh * S_ + i0) * D_], ob, DataCopyExtParams{(uint16_t)nq, D_ * 4, 0, 0, 0});
+    if constexpr (IS_F32) {
+      SetFlag<HardEvent::V_MTE3>(0);
+      WaitFlag<HardEvent::V_MTE3>(0);
+      DataCopyPad(oGm_[((uint64_t)bh * S_ + i0) * D_], ob, DataCopyExtParams{(uint16_t)nq, D_ * 4, 0, 0, 0});
+    } else {  // rounded once to the output type
+      LocalTensor<T> os = io_.Get<T>();
+      Cast(os, ob, RoundMode::CAST_RINT, nq * Dp_);
+      SetFlag<HardEvent::V_MTE3>(0);
+      WaitFlag<HardEvent::V_MTE3>(0);
+      DataCopyPad(oGm_[((uint64_t)bh * S_ + i0) * D_], os, DataCopyExtParams{(uint16_t)nq, D_ * (uint32_t)sizeof(T), 0, 0, 0});
+    }
     SetFlag<HardEvent::MTE3_V>(0);
     WaitFlag<HardEvent::MTE3_V>(0);
     SetFlag<HardEvent::MTE3_MTE2>(0);
@@ -92,21 +123,22 @@ class KernelMha {
     const uint32_t nk = jend - j0 < BK_ ? jend - j0 : BK_;
     const uint64_t off = ((uint64_t)bh * L_ + j0) * D_;
     const uint8_t pad = (uint8_t)(Dp_ - D_);
-    LocalTensor<float> kb = kQ_.AllocTensor<float>(), vb = vQ_.AllocTensor<float>();
-    DataCopyPad(kb, kGm_[off], DataCopyExtParams{(uint16_t)nk, D_ * 4, 0, 0, 0}, DataCopyPadExtParams<float>{true, 0, pad, 0.0f});
-    DataCopyPad(vb, vGm_[off], DataCopyExtParams{(uint16_t)nk, D_ * 4, 0, 0, 0}, DataCopyPadExtParams<float>{true, 0, pad, 0.0f});
+    LocalTensor<T> kb = kQ_.template AllocTensor<T>(), vb = vQ_.template AllocTensor<T>();
+    const DataCopyExtParams cp{(uint16_t)nk, D_ * (uint32_t)sizeof(T), 0, 0, 0};
+    DataCopyPad(kb, kGm_[off], cp, DataCopyPadExtParams<T>{true, 0, pad, T(0.0f)});
+    DataCopyPad(vb, vGm_[off], cp, DataCopyPadExtParams<T>{true, 0, pad, T(0.0f)});
     kQ_.EnQue(kb);
     vQ_.EnQue(vb);
   }
-  // Kt[d][j] = K[j][d] on the scalar unit, once per block for all the tile's queries.
-  __aicore__ inline void Transpose(const LocalTensor<float>& kb, uint32_t nk) {
+  // Kt[d][j] = K[j][d] on the scalar unit (as fp32), once per block for all the tile's queries.
+  __aicore__ inline void Transpose(const LocalTensor<T>& kb, uint32_t nk) {
     LocalTensor<float> kt = kt_.Get<float>();
     SetFlag<HardEvent::MTE2_S>(0);
     WaitFlag<HardEvent::MTE2_S>(0);
     SetFlag<HardEvent::V_S>(0);
     WaitFlag<HardEvent::V_S>(0);
     for (uint32_t j = 0; j < nk; ++j)
-      for (uint32_t d = 0; d < D_; ++d) kt.SetValue(d * BK_ + j, kb.GetValue(j * Dp_ + d));
+      for (uint32_t d = 0; d < D_; ++d) kt.SetValue(d * BK_ + j, static_cast<float>(kb.GetValue(j * Dp_ + d)));
     SetFlag<HardEvent::S_V>(0);
     WaitFlag<HardEvent::S_V>(0);
   }
@@ -146,39 +178,54 @@ class KernelMha {
 
   TPipe pipe_;
   TQue<QuePosition::VECIN, BUFFER_NUM> kQ_, vQ_;
-  TBuf<QuePosition::VECCALC> kt_, qB_, oB_, s_, w_, t_, r_;
-  GlobalTensor<float> qGm_, kGm_, vGm_, oGm_;
+  TBuf<QuePosition::VECCALC> kt_, qB_, oB_, s_, w_, t_, r_, vf_, io_;
+  GlobalTensor<T> qGm_, kGm_, vGm_, oGm_;
+  static constexpr bool IS_F32 = sizeof(T) == 4;
   uint32_t BH_ = 0, S_ = 0, L_ = 0, D_ = 1, Dp_ = 8, BQ_ = 1, BK_ = 8, causal_ = 0;
   float scale_ = 1.0f;
 };
 
 extern "C" __global__ __aicore__ void mha_custom(GM_ADDR q, GM_ADDR k, GM_ADDR v, GM_ADDR o, uint32_t BH, uint32_t S, uint32_t L,
-                                                 uint32_t D, uint32_t Dp, uint32_t BQ, uint32_t BK, uint32_t causal, float scale) {
-  KernelMha op;
-  op.Init(q, k, v, o, BH, S, L, D, Dp, BQ, BK, causal, scale);
-  op.Process();
+                                                 uint32_t D, uint32_t Dp, uint32_t BQ, uint32_t BK, uint32_t causal, float scale,
+                                                 uint32_t dt) {
+  if (dt == 1) {
+    KernelMha<half> op;
+    op.Init(q, k, v, o, BH, S, L, D, Dp, BQ, BK, causal, scale);
+    op.Process();
+  } else if (dt == 2) {
+    KernelMha<bfloat16_t> op;
+    op.Init(q, k, v, o, BH, S, L, D, Dp, BQ, BK, causal, scale);
+    op.Process();
+  } else {
+    KernelMha<float> op;
+    op.Init(q, k, v, o, BH, S, L, D, Dp, BQ, BK, causal, scale);
+    op.Process();
+  }
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *q = &a->inputs[0], *k = &a->inputs[1], *v = &a->inputs[2], *o = &a->outputs[0];
-  if (q->dtype != KOPE_F32 || k->dtype != KOPE_F32 || v->dtype != KOPE_F32 || o->dtype != KOPE_F32 || q->ndim != 4) return 1;
+  // dt: 0 fp32, 1 fp16, 2 bf16; every tensor shares q's dtype.
+  const uint32_t dt = q->dtype == KOPE_F32 ? 0 : q->dtype == KOPE_F16 ? 1 : q->dtype == KOPE_BF16 ? 2 : 3;
+  if (dt == 3 || k->dtype != q->dtype || v->dtype != q->dtype || o->dtype != q->dtype || q->ndim != 4) return 1;
+  const uint32_t es = dt == 0 ? 4 : 2, align = 32 / es;  // rows padded to 32 bytes of the input type
   const uint32_t BH = (uint32_t)(q->shape[0] * q->shape[1]), S = (uint32_t)q->shape[2], D = (uint32_t)q->shape[3],
                  L = (uint32_t)k->shape[2];
   if (BH == 0 || S == 0) return 0;
-  const uint32_t Dp = (D + 7) / 8 * 8;
+  const uint32_t Dp = (D + align - 1) / align * align;
   uint32_t BQ = MAX_BQ, BK = 64;
-  while (BK > 8 && ub_bytes(BK, BQ, Dp) > UB_BUDGET) BK -= 8;
-  while (BQ > 1 && ub_bytes(BK, BQ, Dp) > UB_BUDGET) --BQ;
-  if (ub_bytes(BK, BQ, Dp) > UB_BUDGET) return 1;  // a head wider than the UB holds in this form
+  while (BK > 8 && ub_bytes(BK, BQ, Dp, es) > UB_BUDGET) BK -= 8;
+  while (BQ > 1 && ub_bytes(BK, BQ, Dp, es) > UB_BUDGET) --BQ;
+  if (ub_bytes(BK, BQ, Dp, es) > UB_BUDGET) return 1;  // a head wider than the UB holds in this form
   const uint32_t causal = kope_attr_or(a, "causal", 0) != 0 ? 1 : 0;
   const float scale = 1.0f / __builtin_sqrtf((float)D);
   const uint64_t units = (uint64_t)BH * ((S + BQ - 1) / BQ);
   const uint32_t blockDim = units < MAX_CORES ? (uint32_t)units : MAX_CORES;
   GM_ADDR pq = (GM_ADDR)q->data, pk = (GM_ADDR)k->data, pv = (GM_ADDR)v->data, po = (GM_ADDR)o->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(mha_custom, blockDim, pq, pk, pv, po, BH, S, L, D, Dp, BQ, BK, causal, scale);
+  ICPU_RUN_KF(mha_custom, blockDim, pq, pk, pv, po, BH, S, L, D, Dp, BQ, BK, causal, scale, dt);
 #else
-  mha_custom<<<blockDim, nullptr, stream>>>(pq, pk, pv, po, BH, S, L, D, Dp, BQ, BK, causal, scale);
+  mha_custom<<<blockDim, nullptr, stream>>>(pq, pk, pv, po, BH, S, L, D, Dp, BQ, BK, causal, scale, dt);
 #endif
   return 0;
 }

@@ -1,4 +1,5 @@
 // thought: the matrices are tiny (N = 4 to 16) and each takes 2 num_iters normalisation sweeps, so a core takes B matrices at a time (B N^2 = 4096 elements), loads them as one burst, widens them to fp32 and turns them into structure-of-arrays in the UB (entry e of all B matrices one contiguous B-lane vector), then runs the max-subtracted softmax and every row and column sweep as plain B-lane vector ops (Max, Sub, Exp, Add, Div, Adds: one op per entry, no reductions), and turns the block back for one store; the two layout turns are scalar moves in the UB.
+// thought: fp32, fp16 and bf16 (x and y of one dtype): the widening to fp32 is a Cast in the UB (CAST_NONE) and the narrowing one CAST_RINT at the end, so fp16 and bf16 are projected in fp32 exactly as fp32 is.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -112,23 +113,28 @@ template <typename T> class KernelMhcSinkhorn {
   float eps_ = 1e-6f;
 };
 
-extern "C" __global__ __aicore__ void mhc_sinkhorn_custom(GM_ADDR x, GM_ADDR y, uint64_t T, uint32_t N, uint32_t B,
-                                                          uint64_t perCore, int32_t iters, float eps, int32_t isHalf) {
-  if (isHalf) {
-    KernelMhcSinkhorn<half> op;
-    op.Init(x, y, T, N, B, perCore, iters, eps);
-    op.Process();
-  } else {
-    KernelMhcSinkhorn<float> op;
-    op.Init(x, y, T, N, B, perCore, iters, eps);
-    op.Process();
-  }
+template <typename T>
+__aicore__ inline void RunMhcSinkhorn(GM_ADDR x, GM_ADDR y, uint64_t T_, uint32_t N, uint32_t B, uint64_t perCore,
+                                      int32_t iters, float eps) {
+  KernelMhcSinkhorn<T> op;
+  op.Init(x, y, T_, N, B, perCore, iters, eps);
+  op.Process();
 }
 
-// fp32 and fp16 (bf16 returns an error, as the L1/L2 kernels do: the twin has no bfloat16_t to check it with).
+// dt: 0 fp32, 1 fp16, 2 bf16 (x and y share it).
+extern "C" __global__ __aicore__ void mhc_sinkhorn_custom(GM_ADDR x, GM_ADDR y, uint64_t T, uint32_t N, uint32_t B,
+                                                          uint64_t perCore, int32_t iters, float eps, int32_t dt) {
+  if (dt == 1) RunMhcSinkhorn<half>(x, y, T, N, B, perCore, iters, eps);
+  else if (dt == 2) RunMhcSinkhorn<bfloat16_t>(x, y, T, N, B, perCore, iters, eps);
+  else RunMhcSinkhorn<float>(x, y, T, N, B, perCore, iters, eps);
+}
+
+// fp32, fp16 and bf16: 2-byte matrices are Cast to fp32 in the UB (CAST_NONE), projected in fp32 and Cast back once
+// (CAST_RINT).
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *y = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || y->dtype != x->dtype || x->ndim != 3) return 1;
+  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16 && x->dtype != KOPE_BF16) || y->dtype != x->dtype || x->ndim != 3)
+    return 1;
   const uint64_t T = (uint64_t)x->shape[0];
   const uint32_t N = (uint32_t)x->shape[2];
   if (N == 0 || N * N > 512) return 1;  // at least 8 matrices to a block
@@ -139,12 +145,12 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const uint64_t perCore = (T + blockDim - 1) / blockDim;
   const int32_t iters = (int32_t)kope_attr_or(a, "num_iters", 20);
   const float eps = (float)kope_attr_or(a, "eps", 1e-6);
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : 0;
   GM_ADDR px = (GM_ADDR)x->data, py = (GM_ADDR)y->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(mhc_sinkhorn_custom, blockDim, px, py, T, N, B, perCore, iters, eps, isHalf);
+  ICPU_RUN_KF(mhc_sinkhorn_custom, blockDim, px, py, T, N, B, perCore, iters, eps, dt);
 #else
-  mhc_sinkhorn_custom<<<blockDim, nullptr, stream>>>(px, py, T, N, B, perCore, iters, eps, isHalf);
+  mhc_sinkhorn_custom<<<blockDim, nullptr, stream>>>(px, py, T, N, B, perCore, iters, eps, dt);
 #endif
   return 0;
 }

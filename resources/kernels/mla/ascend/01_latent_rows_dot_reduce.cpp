@@ -1,4 +1,4 @@
-// thought: absorbed MLA is multi-query attention with [ckv | k_rope] keys and ckv values, so one latent block serves both: each AI core takes (batch, tile of 16 (query, head) rows) units; per block of keys the ckv and k_rope rows stream in through a double-buffered queue into one row of C + R (each part padded to 8 floats, the padding zero), a query row is laid out the same way (pre-scaled), each score is one Mul and one ReduceSum over the whole row, then an online softmax (ReduceMax, Adds, Exp, ReduceSum, rescale by exp(m_old - m_new)) and P.V as Muls+Add over the ckv part of the same block; fp32 only.
+// thought: absorbed MLA is multi-query attention with [ckv | k_rope] keys and ckv values, so one latent block serves both: each AI core takes (batch, tile of 16 (query, head) rows) units; per block of keys the ckv and k_rope rows stream in through a double-buffered queue into one row of C + R (each part padded to 8 floats, the padding zero), a query row is laid out the same way (pre-scaled), each score is one Mul and one ReduceSum over the whole row, then an online softmax (ReduceMax, Adds, Exp, ReduceSum, rescale by exp(m_old - m_new)) and P.V as Muls+Add over the ckv part of the same block; fp32, fp16 and bf16: 2-byte rows come in as they are (each part padded to 16 elements, 32 bytes), the key block and the query tile are Cast to fp32 in the UB, everything is computed in fp32 exactly as the fp32 path does, and the output tile is Cast back (CAST_RINT) once before it leaves.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -13,24 +13,31 @@ constexpr uint32_t MAX_BQ = 16;
 constexpr uint32_t UB_BUDGET = 188 * 1024;
 constexpr float NEG_INF = -__builtin_inff();
 
-// The UB bytes asked for with key blocks of bk rows and tiles of bq rows, rows kp = cp + rp floats wide.
-static inline uint32_t ub_bytes(uint32_t bk, uint32_t bq, uint32_t cp, uint32_t kp) {
-  return 4 * (BUFFER_NUM * bk * kp + bq * kp + bq * cp + kp + cp + bk + bk * 8 + (kp > bk ? kp : bk) + 16);
+// The UB bytes asked for with key blocks of bk rows and tiles of bq rows, rows kp = cp + rp elements wide, elements of
+// es bytes: the key queue in the input type, the fp32 working buffers, and for a 2-byte type the fp32 copy of the key
+// block and the staging of the query tile in and the output tile out.
+static inline uint32_t ub_bytes(uint32_t bk, uint32_t bq, uint32_t cp, uint32_t kp, uint32_t es) {
+  return es * BUFFER_NUM * bk * kp + 4 * (bq * kp + bq * cp + kp + cp + bk + bk * 8 + (kp > bk ? kp : bk) + 16) +
+         (es < 4 ? 4 * bk * kp + es * bq * kp : 0);
 }
 
-class KernelMla {
+template <typename T> class KernelMla {
  public:
   __aicore__ inline KernelMla() {}
   __aicore__ inline void Init(GM_ADDR q, GM_ADDR qr, GM_ADDR ckv, GM_ADDR kr, GM_ADDR o, uint32_t B, uint32_t S, uint32_t H,
                               uint32_t L, uint32_t C, uint32_t R, uint32_t BQ, uint32_t BK, uint32_t causal, float scale) {
     B_ = B, S_ = S, H_ = H, L_ = L, C_ = C, R_ = R, BQ_ = BQ, BK_ = BK, causal_ = causal, scale_ = scale;
-    Cp_ = (C + 7) / 8 * 8, Rp_ = (R + 7) / 8 * 8, Kp_ = Cp_ + Rp_;
-    qGm_.SetGlobalBuffer((__gm__ float*)q, (uint64_t)B * S * H * C);
-    qrGm_.SetGlobalBuffer((__gm__ float*)qr, (uint64_t)B * S * H * R);
-    cGm_.SetGlobalBuffer((__gm__ float*)ckv, (uint64_t)B * L * C);
-    krGm_.SetGlobalBuffer((__gm__ float*)kr, (uint64_t)B * L * R);
-    oGm_.SetGlobalBuffer((__gm__ float*)o, (uint64_t)B * S * H * C);
-    pipe_.InitBuffer(kQ_, BUFFER_NUM, BK * Kp_ * sizeof(float));
+    Cp_ = (C + A - 1) / A * A, Rp_ = (R + A - 1) / A * A, Kp_ = Cp_ + Rp_;  // parts padded to 32 bytes of T
+    qGm_.SetGlobalBuffer((__gm__ T*)q, (uint64_t)B * S * H * C);
+    qrGm_.SetGlobalBuffer((__gm__ T*)qr, (uint64_t)B * S * H * R);
+    cGm_.SetGlobalBuffer((__gm__ T*)ckv, (uint64_t)B * L * C);
+    krGm_.SetGlobalBuffer((__gm__ T*)kr, (uint64_t)B * L * R);
+    oGm_.SetGlobalBuffer((__gm__ T*)o, (uint64_t)B * S * H * C);
+    pipe_.InitBuffer(kQ_, BUFFER_NUM, BK * Kp_ * sizeof(T));
+    if constexpr (!IS_F32) {
+      pipe_.InitBuffer(kf_, BK * Kp_ * sizeof(float));
+      pipe_.InitBuffer(io_, BQ * Kp_ * sizeof(T));
+    }
     pipe_.InitBuffer(qB_, BQ * Kp_ * sizeof(float));
     pipe_.InitBuffer(oB_, BQ * Cp_ * sizeof(float));
     pipe_.InitBuffer(prod_, Kp_ * sizeof(float));
@@ -54,12 +61,17 @@ class KernelMla {
     const uint32_t nq = S_ * H_ - r0 < BQ_ ? S_ * H_ - r0 : BQ_;
     const uint64_t g0 = (uint64_t)b * S_ * H_ + r0;
     LocalTensor<float> qb = qB_.Get<float>(), ob = oB_.Get<float>();
-    DataCopyPad(qb, qGm_[g0 * C_], DataCopyExtParams{(uint16_t)nq, C_ * 4, 0, Rp_ / 8, 0},
-                DataCopyPadExtParams<float>{true, 0, (uint8_t)(Cp_ - C_), 0.0f});
-    DataCopyPad(qb[Cp_], qrGm_[g0 * R_], DataCopyExtParams{(uint16_t)nq, R_ * 4, 0, Cp_ / 8, 0},
-                DataCopyPadExtParams<float>{true, 0, (uint8_t)(Rp_ - R_), 0.0f});
-    SetFlag<HardEvent::MTE2_V>(0);
-    WaitFlag<HardEvent::MTE2_V>(0);
+    if constexpr (IS_F32) {
+      LoadRows(qb, qGm_[g0 * C_], qrGm_[g0 * R_], nq);
+      SetFlag<HardEvent::MTE2_V>(0);
+      WaitFlag<HardEvent::MTE2_V>(0);
+    } else {  // the tile in its own type, then Cast to fp32 (the same layout: the parts are padded to 16 elements)
+      LocalTensor<T> qs = io_.Get<T>();
+      LoadRows(qs, qGm_[g0 * C_], qrGm_[g0 * R_], nq);
+      SetFlag<HardEvent::MTE2_V>(0);
+      WaitFlag<HardEvent::MTE2_V>(0);
+      Cast(qb, qs, RoundMode::CAST_NONE, nq * Kp_);
+    }
     Muls(qb, qb, scale_, (int32_t)(nq * Kp_));
     Duplicate(ob, 0.0f, (int32_t)(nq * Cp_));
     float m[MAX_BQ], l[MAX_BQ];
@@ -69,33 +81,55 @@ class KernelMla {
     if (nb > 0) CopyIn(b, 0, jend);
     for (uint32_t blk = 0; blk < nb; ++blk) {
       const uint32_t j0 = blk * BK_, nk = jend - j0 < BK_ ? jend - j0 : BK_;
-      LocalTensor<float> kb = kQ_.DeQue<float>();
+      LocalTensor<T> kq = kQ_.template DeQue<T>();
       if (blk + 1 < nb) CopyIn(b, j0 + BK_, jend);  // the next block streams in while this one is computed
+      LocalTensor<float> kb;
+      if constexpr (IS_F32) {
+        kb = kq;
+      } else {  // the block to fp32 once; its queue buffer goes back at once
+        kb = kf_.Get<float>();
+        Cast(kb, kq, RoundMode::CAST_NONE, nk * Kp_);
+        kQ_.FreeTensor(kq);
+      }
       for (uint32_t r = 0; r < nq; ++r) {
         const uint32_t lj = Lim((r0 + r) / H_);
         const uint32_t lim = lj <= j0 ? 0 : (lj - j0 < nk ? lj - j0 : nk);
         if (lim > 0) Row(qb[r * Kp_], ob[r * Cp_], kb, lim, m[r], l[r]);
       }
-      kQ_.FreeTensor(kb);
+      if constexpr (IS_F32) kQ_.FreeTensor(kq);
     }
     for (uint32_t r = 0; r < nq; ++r) Muls(ob[r * Cp_], ob[r * Cp_], 1.0f / l[r], (int32_t)Cp_);
-    SetFlag<HardEvent::V_MTE3>(0);
-    WaitFlag<HardEvent::V_MTE3>(0);
-    DataCopyPad(oGm_[g0 * C_], ob, DataCopyExtParams{(uint16_t)nq, C_ * 4, 0, 0, 0});
+    if constexpr (IS_F32) {
+      SetFlag<HardEvent::V_MTE3>(0);
+      WaitFlag<HardEvent::V_MTE3>(0);
+      DataCopyPad(oGm_[g0 * C_], ob, DataCopyExtParams{(uint16_t)nq, C_ * 4, 0, 0, 0});
+    } else {  // rounded once to the output type
+      LocalTensor<T> os = io_.Get<T>();
+      Cast(os, ob, RoundMode::CAST_RINT, nq * Cp_);
+      SetFlag<HardEvent::V_MTE3>(0);
+      WaitFlag<HardEvent::V_MTE3>(0);
+      DataCopyPad(oGm_[g0 * C_], os, DataCopyExtParams{(uint16_t)nq, C_ * (uint32_t)sizeof(T), 0, 0, 0});
+    }
     SetFlag<HardEvent::MTE3_V>(0);
     WaitFlag<HardEvent::MTE3_V>(0);
     SetFlag<HardEvent::MTE3_MTE2>(0);
     WaitFlag<HardEvent::MTE3_MTE2>(0);
   }
-  // Keys [j0, j0 + nk) of batch b as rows [ckv | k_rope], each part zero-padded to a multiple of 8 floats.
+  // n rows [c | r] from c's rows of C and r's rows of R, each part zero-padded to 32 bytes (8 floats, 16 halves).
+  template <typename U>
+  __aicore__ inline void LoadRows(const LocalTensor<U>& dst, const GlobalTensor<U>& c, const GlobalTensor<U>& r, uint32_t n) {
+    constexpr uint32_t es = sizeof(U);
+    DataCopyPad(dst, c, DataCopyExtParams{(uint16_t)n, C_ * es, 0, Rp_ * es / 32, 0},
+                DataCopyPadExtParams<U>{true, 0, (uint8_t)(Cp_ - C_), U(0.0f)});
+    DataCopyPad(dst[Cp_], r, DataCopyExtParams{(uint16_t)n, R_ * es, 0, Cp_ * es / 32, 0},
+                DataCopyPadExtParams<U>{true, 0, (uint8_t)(Rp_ - R_), U(0.0f)});
+  }
+  // Keys [j0, j0 + nk) of batch b as rows [ckv | k_rope] in the input type.
   __aicore__ inline void CopyIn(uint32_t b, uint32_t j0, uint32_t jend) {
     const uint32_t nk = jend - j0 < BK_ ? jend - j0 : BK_;
     const uint64_t row = (uint64_t)b * L_ + j0;
-    LocalTensor<float> kb = kQ_.AllocTensor<float>();
-    DataCopyPad(kb, cGm_[row * C_], DataCopyExtParams{(uint16_t)nk, C_ * 4, 0, Rp_ / 8, 0},
-                DataCopyPadExtParams<float>{true, 0, (uint8_t)(Cp_ - C_), 0.0f});
-    DataCopyPad(kb[Cp_], krGm_[row * R_], DataCopyExtParams{(uint16_t)nk, R_ * 4, 0, Cp_ / 8, 0},
-                DataCopyPadExtParams<float>{true, 0, (uint8_t)(Rp_ - R_), 0.0f});
+    LocalTensor<T> kb = kQ_.template AllocTensor<T>();
+    LoadRows(kb, cGm_[row * C_], krGm_[row * R_], nk);
     kQ_.EnQue(kb);
   }
   // One row against the first lim keys of the block: scores, the online-softmax step, o += p ckv.
@@ -138,43 +172,57 @@ class KernelMla {
 
   TPipe pipe_;
   TQue<QuePosition::VECIN, BUFFER_NUM> kQ_;
-  TBuf<QuePosition::VECCALC> qB_, oB_, prod_, t_, s_, st_, w_, r_;
-  GlobalTensor<float> qGm_, qrGm_, cGm_, krGm_, oGm_;
+  TBuf<QuePosition::VECCALC> qB_, oB_, prod_, t_, s_, st_, w_, r_, kf_, io_;
+  GlobalTensor<T> qGm_, qrGm_, cGm_, krGm_, oGm_;
+  static constexpr bool IS_F32 = sizeof(T) == 4;
+  static constexpr uint32_t A = 32 / sizeof(T);  // elements per 32 bytes
   uint32_t B_ = 0, S_ = 0, H_ = 0, L_ = 0, C_ = 1, R_ = 1, Cp_ = 8, Rp_ = 8, Kp_ = 16, BQ_ = 1, BK_ = 8, causal_ = 0;
   float scale_ = 1.0f;
 };
 
 extern "C" __global__ __aicore__ void mla_custom(GM_ADDR q, GM_ADDR qr, GM_ADDR ckv, GM_ADDR kr, GM_ADDR o, uint32_t B, uint32_t S,
                                                  uint32_t H, uint32_t L, uint32_t C, uint32_t R, uint32_t BQ, uint32_t BK,
-                                                 uint32_t causal, float scale) {
-  KernelMla op;
-  op.Init(q, qr, ckv, kr, o, B, S, H, L, C, R, BQ, BK, causal, scale);
-  op.Process();
+                                                 uint32_t causal, float scale, uint32_t dt) {
+  if (dt == 1) {
+    KernelMla<half> op;
+    op.Init(q, qr, ckv, kr, o, B, S, H, L, C, R, BQ, BK, causal, scale);
+    op.Process();
+  } else if (dt == 2) {
+    KernelMla<bfloat16_t> op;
+    op.Init(q, qr, ckv, kr, o, B, S, H, L, C, R, BQ, BK, causal, scale);
+    op.Process();
+  } else {
+    KernelMla<float> op;
+    op.Init(q, qr, ckv, kr, o, B, S, H, L, C, R, BQ, BK, causal, scale);
+    op.Process();
+  }
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *q = &a->inputs[0], *qr = &a->inputs[1], *ckv = &a->inputs[2], *kr = &a->inputs[3], *o = &a->outputs[0];
-  if (q->dtype != KOPE_F32 || qr->dtype != KOPE_F32 || ckv->dtype != KOPE_F32 || kr->dtype != KOPE_F32 || o->dtype != KOPE_F32 ||
-      q->ndim != 4)
+  // dt: 0 fp32, 1 fp16, 2 bf16; every tensor shares q's dtype.
+  const uint32_t dt = q->dtype == KOPE_F32 ? 0 : q->dtype == KOPE_F16 ? 1 : q->dtype == KOPE_BF16 ? 2 : 3;
+  if (dt == 3 || qr->dtype != q->dtype || ckv->dtype != q->dtype || kr->dtype != q->dtype || o->dtype != q->dtype || q->ndim != 4)
     return 1;
+  const uint32_t es = dt == 0 ? 4 : 2, al = 32 / es;  // parts padded to 32 bytes of the input type
   const uint32_t B = (uint32_t)q->shape[0], S = (uint32_t)q->shape[1], H = (uint32_t)q->shape[2], C = (uint32_t)q->shape[3],
                  R = (uint32_t)qr->shape[3], L = (uint32_t)ckv->shape[1];
   if (o->numel == 0) return 0;
   const uint32_t causal = kope_attr_or(a, "causal", 0) != 0 ? 1 : 0;
   if (L == 0 || (causal && L < S)) return 1;  // a query that sees no key
   const float scale = (float)kope_attr_or(a, "scale", 0.07216878364870322);
-  const uint32_t Cp = (C + 7) / 8 * 8, Kp = Cp + (R + 7) / 8 * 8;
+  const uint32_t Cp = (C + al - 1) / al * al, Kp = Cp + (R + al - 1) / al * al;
   uint32_t BQ = MAX_BQ, BK = 64;
-  while (BK > 8 && ub_bytes(BK, BQ, Cp, Kp) > UB_BUDGET) BK -= 8;
-  while (BQ > 1 && ub_bytes(BK, BQ, Cp, Kp) > UB_BUDGET) --BQ;
-  if (ub_bytes(BK, BQ, Cp, Kp) > UB_BUDGET) return 1;  // rows wider than the UB holds in this form
+  while (BK > 8 && ub_bytes(BK, BQ, Cp, Kp, es) > UB_BUDGET) BK -= 8;
+  while (BQ > 1 && ub_bytes(BK, BQ, Cp, Kp, es) > UB_BUDGET) --BQ;
+  if (ub_bytes(BK, BQ, Cp, Kp, es) > UB_BUDGET) return 1;  // rows wider than the UB holds in this form
   const uint64_t units = (uint64_t)B * ((S * H + BQ - 1) / BQ);
   const uint32_t blockDim = units < MAX_CORES ? (uint32_t)units : MAX_CORES;
   GM_ADDR pq = (GM_ADDR)q->data, pqr = (GM_ADDR)qr->data, pc = (GM_ADDR)ckv->data, pkr = (GM_ADDR)kr->data, po = (GM_ADDR)o->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(mla_custom, blockDim, pq, pqr, pc, pkr, po, B, S, H, L, C, R, BQ, BK, causal, scale);
+  ICPU_RUN_KF(mla_custom, blockDim, pq, pqr, pc, pkr, po, B, S, H, L, C, R, BQ, BK, causal, scale, dt);
 #else
-  mla_custom<<<blockDim, nullptr, stream>>>(pq, pqr, pc, pkr, po, B, S, H, L, C, R, BQ, BK, causal, scale);
+  mla_custom<<<blockDim, nullptr, stream>>>(pq, pqr, pc, pkr, po, B, S, H, L, C, R, BQ, BK, causal, scale, dt);
 #endif
   return 0;
 }

@@ -1,4 +1,5 @@
-// thought: finalize routing is a gather-and-sum per token row: whole rows per AI core, each row in chunks; the chunk's K + 1 term pairs (skip1 and skip2, then expanded_x's row src_to_dst[k * N + i] with bias row expert_idx[i, k]) stream through two double-buffered queues with the next pair's copy issued before the current one is added, so MTE2 runs ahead of the vector unit; fp32 accumulation (fp16 Cast up), one cast and DataCopyPad out.
+// thought: finalize routing is a gather-and-sum per token row: whole rows per AI core, each row in chunks; the chunk's K + 1 term pairs (skip1 and skip2, then expanded_x's row src_to_dst[k * N + i] with bias row expert_idx[i, k]) stream through two double-buffered queues with the next pair's copy issued before the current one is added, so MTE2 runs ahead of the vector unit; fp32 accumulation (fp16 and bf16 rows Cast up to fp32 in the UB, CAST_NONE), one cast (CAST_RINT) and DataCopyPad out.
+// thought: fp32, fp16 and bf16 (expanded_x, skips, bias and out of one dtype; scales fp32); a chunk is 4096 elements, so the 2-byte paths use less UB than the fp32 one.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -119,40 +120,46 @@ template <typename T> class KernelFinalizeRouting {
   uint64_t N_ = 0, H_ = 0, K_ = 0, first_ = 0, rows_ = 0;
 };
 
+template <typename T>
+__aicore__ inline void RunFinalizeRouting(GM_ADDR x, GM_ADDR skip1, GM_ADDR skip2, GM_ADDR bias, GM_ADDR scales, GM_ADDR rows,
+                                          GM_ADDR experts, GM_ADDR out, uint64_t N, uint64_t H, uint64_t E, uint64_t K,
+                                          uint64_t rowsPerCore) {
+  KernelFinalizeRouting<T> op;
+  op.Init(x, skip1, skip2, bias, scales, rows, experts, out, N, H, E, K, rowsPerCore);
+  op.Process();
+}
+
+// dt: 0 fp32, 1 fp16, 2 bf16 (expanded_x, skip1, skip2, bias and out share it; scales stay fp32).
 extern "C" __global__ __aicore__ void moe_finalize_routing_custom(GM_ADDR x, GM_ADDR skip1, GM_ADDR skip2, GM_ADDR bias,
                                                                   GM_ADDR scales, GM_ADDR rows, GM_ADDR experts, GM_ADDR out,
                                                                   uint64_t N, uint64_t H, uint64_t E, uint64_t K,
-                                                                  uint64_t rowsPerCore, int32_t isHalf) {
-  if (isHalf) {
-    KernelFinalizeRouting<half> op;
-    op.Init(x, skip1, skip2, bias, scales, rows, experts, out, N, H, E, K, rowsPerCore);
-    op.Process();
-  } else {
-    KernelFinalizeRouting<float> op;
-    op.Init(x, skip1, skip2, bias, scales, rows, experts, out, N, H, E, K, rowsPerCore);
-    op.Process();
-  }
+                                                                  uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) RunFinalizeRouting<half>(x, skip1, skip2, bias, scales, rows, experts, out, N, H, E, K, rowsPerCore);
+  else if (dt == 2) RunFinalizeRouting<bfloat16_t>(x, skip1, skip2, bias, scales, rows, experts, out, N, H, E, K, rowsPerCore);
+  else RunFinalizeRouting<float>(x, skip1, skip2, bias, scales, rows, experts, out, N, H, E, K, rowsPerCore);
 }
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *s1 = &a->inputs[1], *b = &a->inputs[3], *sc = &a->inputs[4];
   const kope_tensor *r = &a->inputs[5], *e = &a->inputs[6], *o = &a->outputs[0];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || o->dtype != x->dtype || sc->dtype != KOPE_F32 ||
-      r->dtype != KOPE_I32 || e->dtype != KOPE_I32 || s1->ndim != 2)
-    return 1;  // bf16: not handled here
+  const int dtype = x->dtype;
+  if ((dtype != KOPE_F32 && dtype != KOPE_F16 && dtype != KOPE_BF16) || o->dtype != dtype || s1->dtype != dtype ||
+      a->inputs[2].dtype != dtype || b->dtype != dtype || sc->dtype != KOPE_F32 || r->dtype != KOPE_I32 ||
+      e->dtype != KOPE_I32 || s1->ndim != 2)
+    return 1;
   const uint64_t N = (uint64_t)s1->shape[0], H = (uint64_t)s1->shape[1], E = (uint64_t)b->shape[0], K = (uint64_t)sc->shape[1];
   if (N == 0 || H == 0) return 0;
   const uint64_t rowsPerCore = (N + MAX_CORES - 1) / MAX_CORES;
   const uint32_t blockDim = (uint32_t)((N + rowsPerCore - 1) / rowsPerCore);
-  const int32_t isHalf = x->dtype == KOPE_F16;
+  const int32_t dt = dtype == KOPE_F16 ? 1 : dtype == KOPE_BF16 ? 2 : 0;
   GM_ADDR p[8];
   for (int i = 0; i < 7; ++i) p[i] = (GM_ADDR)a->inputs[i].data;
   p[7] = (GM_ADDR)o->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(moe_finalize_routing_custom, blockDim, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], N, H, E, K, rowsPerCore, isHalf);
+  ICPU_RUN_KF(moe_finalize_routing_custom, blockDim, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], N, H, E, K, rowsPerCore, dt);
 #else
   moe_finalize_routing_custom<<<blockDim, nullptr, stream>>>(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], N, H, E, K,
-                                                             rowsPerCore, isHalf);
+                                                             rowsPerCore, dt);
 #endif
   return 0;
 }

@@ -1,4 +1,4 @@
-// thought: RoI Align by (roi, channel) units over the AI cores, so each unit's P x P outputs are contiguous in the output; the roi's start, bin size and sampling grid on the scalar unit once per roi, then per bin row only the input rows its samples touch (a band of about bin-height + 2 rows, contiguous in NCHW) move in with one DataCopyPad (fp16 Cast to float), and each bin sums its samples' four taps bilinearly as torchvision does (all four neighbours multiplied in, NaN spreading through a zero weight), divided by the sample count; a band too tall for the UB reads its taps from global memory; the unit's bins leave in one copy (fp16 Cast back).
+// thought: RoI Align by (roi, channel) units over the AI cores, so each unit's P x P outputs are contiguous in the output; the roi's start, bin size and sampling grid on the scalar unit once per roi, then per bin row only the input rows its samples touch (a band of about bin-height + 2 rows, contiguous in NCHW) move in with one DataCopyPad (fp32, fp16 or bf16: fp16 and bf16 Cast to float in the UB), and each bin sums its samples' four taps bilinearly as torchvision does (all four neighbours multiplied in, NaN spreading through a zero weight), divided by the sample count; a band too tall for the UB reads its taps from global memory; the unit's bins leave in one copy (fp16 and bf16 Cast back once, CAST_RINT).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -176,9 +176,13 @@ template <typename T> class KernelRoiAlign {
 
 extern "C" __global__ __aicore__ void roi_align_custom(GM_ADDR in, GM_ADDR bidx, GM_ADDR boxes, GM_ADDR out, uint64_t N, uint64_t C,
                                                        uint64_t F, uint64_t R, uint64_t P, float scale, int32_t ratio,
-                                                       uint64_t unitsPerCore, int32_t isHalf) {
-  if (isHalf) {
+                                                       uint64_t unitsPerCore, int32_t dt) {
+  if (dt == 1) {
     KernelRoiAlign<half> op;
+    op.Init(in, bidx, boxes, out, N, C, F, R, P, scale, ratio, unitsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelRoiAlign<bfloat16_t> op;
     op.Init(in, bidx, boxes, out, N, C, F, R, P, scale, ratio, unitsPerCore);
     op.Process();
   } else {
@@ -190,7 +194,7 @@ extern "C" __global__ __aicore__ void roi_align_custom(GM_ADDR in, GM_ADDR bidx,
 
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *in = &a->inputs[0], *bi = &a->inputs[1], *bx = &a->inputs[2], *out = &a->outputs[0];
-  if ((in->dtype != KOPE_F32 && in->dtype != KOPE_F16) || out->dtype != in->dtype || bi->dtype != KOPE_I32 ||
+  if ((in->dtype != KOPE_F32 && in->dtype != KOPE_F16 && in->dtype != KOPE_BF16) || out->dtype != in->dtype || bi->dtype != KOPE_I32 ||
       bx->dtype != KOPE_F32 || in->ndim != 4 || out->ndim != 4)
     return 1;
   const uint64_t N = (uint64_t)in->shape[0], C = (uint64_t)in->shape[1], F = (uint64_t)in->shape[2];
@@ -202,12 +206,12 @@ extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const uint64_t units = R * C;
   const uint32_t blockDim = units < MAX_CORES ? (uint32_t)units : MAX_CORES;
   const uint64_t unitsPerCore = (units + blockDim - 1) / blockDim;
-  const int32_t isHalf = in->dtype == KOPE_F16;
+  const int32_t dt = in->dtype == KOPE_F16 ? 1 : in->dtype == KOPE_BF16 ? 2 : 0;  // 0 fp32, 1 fp16, 2 bf16
   GM_ADDR pin = (GM_ADDR)in->data, pbi = (GM_ADDR)bi->data, pbx = (GM_ADDR)bx->data, pout = (GM_ADDR)out->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(roi_align_custom, blockDim, pin, pbi, pbx, pout, N, C, F, R, P, scale, ratio, unitsPerCore, isHalf);
+  ICPU_RUN_KF(roi_align_custom, blockDim, pin, pbi, pbx, pout, N, C, F, R, P, scale, ratio, unitsPerCore, dt);
 #else
-  roi_align_custom<<<blockDim, nullptr, stream>>>(pin, pbi, pbx, pout, N, C, F, R, P, scale, ratio, unitsPerCore, isHalf);
+  roi_align_custom<<<blockDim, nullptr, stream>>>(pin, pbi, pbx, pout, N, C, F, R, P, scale, ratio, unitsPerCore, dt);
 #endif
   return 0;
 }

@@ -1,4 +1,5 @@
 // thought: rows split over the AI cores; a row streams through the UB in chunks widened to fp32, each placed after the running best K (values and int64 indices) in one work tensor, and K rounds of ReduceMax with calIndex (NaN first, as the vector unit's max lets a NaN win) each take the largest and mask it with -inf, which leaves the new best K in descending order; ties may come out in any order (the task accepts any index of an equal value), and the rare rounds whose maximum is -inf scan for an untaken -inf on the scalar unit.
+// thought: x and values are fp32, fp16 or bf16 (one dtype): fp16 and bf16 chunks are Cast to fp32 in the UB (CAST_NONE, exact), selected in fp32, and the best K Cast back (CAST_RINT, exact: they came from T).
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -125,9 +126,13 @@ template <typename T> class KernelTopK {
 };
 
 extern "C" __global__ __aicore__ void top_k_custom(GM_ADDR x, GM_ADDR values, GM_ADDR indices, uint64_t R, uint64_t N,
-                                                   uint32_t K, uint64_t rowsPerCore, int32_t isHalf) {
-  if (isHalf) {
+                                                   uint32_t K, uint64_t rowsPerCore, int32_t dt) {
+  if (dt == 1) {
     KernelTopK<half> op;
+    op.Init(x, values, indices, R, N, K, rowsPerCore);
+    op.Process();
+  } else if (dt == 2) {
+    KernelTopK<bfloat16_t> op;
     op.Init(x, values, indices, R, N, K, rowsPerCore);
     op.Process();
   } else {
@@ -137,23 +142,22 @@ extern "C" __global__ __aicore__ void top_k_custom(GM_ADDR x, GM_ADDR values, GM
   }
 }
 
-// fp32 and fp16 (bf16 returns an error, as the L1/L2 kernels do: the twin has no bfloat16_t to check it with).
+// x and values fp32, fp16 or bf16 (dt 0, 1, 2), one dtype; indices int64.
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *v = &a->outputs[0], *ix = &a->outputs[1];
-  if ((x->dtype != KOPE_F32 && x->dtype != KOPE_F16) || v->dtype != x->dtype || ix->dtype != KOPE_I64 || x->ndim != 2)
-    return 1;
+  const int32_t dt = x->dtype == KOPE_F32 ? 0 : x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_BF16 ? 2 : -1;
+  if (dt < 0 || v->dtype != x->dtype || ix->dtype != KOPE_I64 || x->ndim != 2) return 1;
   const uint64_t R = (uint64_t)x->shape[0], N = (uint64_t)x->shape[1];
   const uint32_t K = (uint32_t)v->shape[1];
   if (K > N || K > MAXK) return 2;
   if (R == 0 || K == 0) return 0;
   const uint32_t blockDim = R < MAX_CORES ? (uint32_t)R : MAX_CORES;
   const uint64_t rowsPerCore = (R + blockDim - 1) / blockDim;
-  const int32_t isHalf = x->dtype == KOPE_F16;
   GM_ADDR px = (GM_ADDR)x->data, pv = (GM_ADDR)v->data, pi = (GM_ADDR)ix->data;
 #ifdef ASCENDC_CPU_DEBUG
-  ICPU_RUN_KF(top_k_custom, blockDim, px, pv, pi, R, N, K, rowsPerCore, isHalf);
+  ICPU_RUN_KF(top_k_custom, blockDim, px, pv, pi, R, N, K, rowsPerCore, dt);
 #else
-  top_k_custom<<<blockDim, nullptr, stream>>>(px, pv, pi, R, N, K, rowsPerCore, isHalf);
+  top_k_custom<<<blockDim, nullptr, stream>>>(px, pv, pi, R, N, K, rowsPerCore, dt);
 #endif
   return 0;
 }

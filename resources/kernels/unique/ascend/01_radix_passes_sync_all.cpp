@@ -1,4 +1,4 @@
-// thought: torch.unique is a sort: every element becomes an order-preserving 64-bit key (floats by their bits with the sign flipped and negatives inverted, -0 folded onto 0; signed ints with the top bit flipped) paired with its position, and an LSD radix sort, 8 bits a pass, orders the pairs in a GM workspace the host entry allocates. The cores split N in contiguous ranges; each pass every core histograms its range, SyncAll (the soft form, whose zeroed flags lead the workspace), every core reads all histograms and places its range stably, chunk by chunk, grouped by digit in the UB (each group 32-byte aligned) and copied out group by group with DataCopyPad; a pass whose digit is the same for every key is skipped. Then head flags give each core its unique count, a SyncAll and a prefix give its first unique id, and one scan writes values, run starts and inverse (one 8-byte DataCopyPad per element: scalar SetValue to GM would share 64-byte cache lines between cores); a last SyncAll lets counts = next start - start, and the zero tails and U follow.
+// thought: torch.unique is a sort: every element (fp32, fp16, bf16, int32 or int64) becomes an order-preserving 64-bit key (floats by their raw bits with the sign flipped and negatives inverted, -0 folded onto 0, no arithmetic, so bf16 needs no cast; signed ints with the top bit flipped) paired with its position, and an LSD radix sort, 8 bits a pass, orders the pairs in a GM workspace the host entry allocates. The cores split N in contiguous ranges; each pass every core histograms its range, SyncAll (the soft form, whose zeroed flags lead the workspace), every core reads all histograms and places its range stably, chunk by chunk, grouped by digit in the UB (each group 32-byte aligned) and copied out group by group with DataCopyPad; a pass whose digit is the same for every key is skipped. Then head flags give each core its unique count, a SyncAll and a prefix give its first unique id, and one scan writes values, run starts and inverse (one 8-byte DataCopyPad per element: scalar SetValue to GM would share 64-byte cache lines between cores); a last SyncAll lets counts = next start - start, and the zero tails and U follow.
 // Written against CANN 8.0 AscendC (kernel_operator.h) for Atlas A2 (Ascend910B, dav-2201: 192 KB UB per core).
 #include "kernel_operator.h"
 #include "kope_ascend.h"
@@ -37,7 +37,7 @@ inline uint64_t UniqueWsBytes(uint64_t n, uint32_t cores) {
   return SYNC_BYTES + (uint64_t)cores * (RADIX * 4 + 32) + n8 * (8 + 8 + 4 + 4) + (n + 8) / 8 * 8 * 4;
 }
 
-// B: the element's bits (uint16_t, uint32_t, uint64_t); isFloat: sign-magnitude order (fp16, fp32), else two's complement.
+// B: the element's bits (uint16_t, uint32_t, uint64_t); isFloat: sign-magnitude order (fp16, bf16, fp32), else two's complement.
 template <typename B, bool isFloat> class KernelUnique {
   static constexpr uint32_t W = sizeof(B) * 8;
   static constexpr uint64_t SIGN = 1ULL << (W - 1);
@@ -358,12 +358,12 @@ extern "C" __global__ __aicore__ void unique_custom(GM_ADDR x, GM_ADDR values, G
   }
 }
 
-// fp32, fp16, int32 and int64 (bf16 returns an error: the twin has no bfloat16_t to check it with). The workspace
+// fp32, fp16, bf16, int32 and int64 (bf16 is sign-magnitude like fp16: the same 16-bit float keys). The workspace
 // is the host's: allocated once and grown as needed (kope synchronises the stream after every call), its SyncAll
 // flags zeroed before each launch.
 extern "C" int kope_ascend_kernel(const kope_args* a, void* stream) {
   const kope_tensor *x = &a->inputs[0], *v = &a->outputs[0];
-  const int32_t kind = x->dtype == KOPE_F32 ? 0 : x->dtype == KOPE_F16 ? 1 : x->dtype == KOPE_I32 ? 2 : x->dtype == KOPE_I64 ? 3 : -1;
+  const int32_t kind = x->dtype == KOPE_F32 ? 0 : (x->dtype == KOPE_F16 || x->dtype == KOPE_BF16) ? 1 : x->dtype == KOPE_I32 ? 2 : x->dtype == KOPE_I64 ? 3 : -1;
   if (kind < 0 || v->dtype != x->dtype || a->outputs[1].dtype != KOPE_I64 || a->outputs[2].dtype != KOPE_I64 ||
       a->outputs[3].dtype != KOPE_I64)
     return 1;
