@@ -78,27 +78,35 @@ const std::vector<Task>& suite_tasks() {
 // enough for tails, blocks and special values, small enough for the twin, which runs every block in turn.
 constexpr int64_t kSmallElements = 140000;
 
-bool is_small(const Task& t, const Case& c) {
+int64_t elements(const Task& t, const Case& c) {
   const ConcreteCase cc = resolve_case(t, c);
   int64_t n = 0;
   for (const auto& v : {&cc.inputs, &cc.outputs})
     for (const ConcreteTensor& x : *v) n += x.numel;
-  return n <= (c.name.rfind("special", 0) == 0 ? 2 : 1) * kSmallElements;
+  return n;
+}
+
+bool is_small(const Task& t, const Case& c) {
+  return elements(t, c) <= (c.name.rfind("special", 0) == 0 ? 2 : 1) * kSmallElements;
 }
 
 // The task with a small variant of each dtype override its cases make (fp16, bf16, int32 indices...) that none of
-// its small cases makes: the first small case that is neither special nor overridden, with that case's dtypes,
-// named "<case>_as_<overriding case>". The suite's cases in those dtypes are mostly large, so without these the twin
-// would never run a kernel's fp16 or bf16 path.
+// its small cases makes: the largest case of at most kSmallElements / 8 elements that is neither special nor
+// overridden (so tails and several blocks, not a single element), with that case's dtypes, named
+// "<case>_as_<overriding case>". The suite's cases in those dtypes are mostly large, so without these the twin would
+// never run a kernel's fp16 or bf16 path.
 Task with_dtype_variants(const Task& task) {
   Task t = task;
   const Case* plain = nullptr;
+  int64_t plain_n = -1;
   std::vector<std::map<std::string, DType>> have;
-  for (const Case& c : task.cases)
-    if (is_small(task, c)) {
-      have.push_back(c.dtypes);
-      if (!plain && c.dtypes.empty() && c.name.rfind("special", 0) != 0) plain = &c;
-    }
+  for (const Case& c : task.cases) {
+    if (!is_small(task, c)) continue;
+    have.push_back(c.dtypes);
+    const int64_t n = elements(task, c);
+    if (c.dtypes.empty() && c.name.rfind("special", 0) != 0 && n <= kSmallElements / 8 && n > plain_n)
+      plain = &c, plain_n = n;
+  }
   if (!plain) return t;
   for (const Case& c : task.cases) {
     if (c.dtypes.empty() || std::find(have.begin(), have.end(), c.dtypes) != have.end()) continue;
