@@ -86,9 +86,10 @@ int64_t elements(const Task& t, const Case& c) {
   return n;
 }
 
-bool is_small(const Task& t, const Case& c) {
-  return elements(t, c) <= (c.name.rfind("special", 0) == 0 ? 2 : 1) * kSmallElements;
-}
+bool is_special(const Case& c) { return c.name.rfind("special", 0) == 0; }
+
+// A case of `n` elements is small (a special-value case up to twice kSmallElements).
+bool is_small(const Case& c, int64_t n) { return n <= (is_special(c) ? 2 : 1) * kSmallElements; }
 
 // The task with a small variant of each dtype override its cases make (fp16, bf16, int32 indices...) that none of
 // its small cases makes: the largest case of at most kSmallElements / 8 elements that is neither special nor
@@ -101,10 +102,10 @@ Task with_dtype_variants(const Task& task) {
   int64_t plain_n = -1;
   std::vector<std::map<std::string, DType>> have;
   for (const Case& c : task.cases) {
-    if (!is_small(task, c)) continue;
-    have.push_back(c.dtypes);
     const int64_t n = elements(task, c);
-    if (c.dtypes.empty() && c.name.rfind("special", 0) != 0 && n <= kSmallElements / 8 && n > plain_n)
+    if (!is_small(c, n)) continue;
+    have.push_back(c.dtypes);
+    if (c.dtypes.empty() && !is_special(c) && n <= kSmallElements / 8 && n > plain_n)
       plain = &c, plain_n = n;
   }
   if (!plain) return t;
@@ -122,7 +123,7 @@ Task with_dtype_variants(const Task& task) {
 std::vector<std::string> small_cases(const Task& t) {
   std::vector<std::string> out;
   for (const Case& c : t.cases)
-    if (is_small(t, c)) out.push_back(c.name);
+    if (is_small(c, elements(t, c))) out.push_back(c.name);
   return out;
 }
 
@@ -277,35 +278,48 @@ TEST(AscendKernels, OnTheCpuTwinEveryCorrectOnePassesAndEveryWrongOneIsCaught) {
   for (const auto& f : failures) ADD_FAILURE() << f;
 }
 
+namespace {
+
+// A one-block kernel `rule_custom(x, y)` over 64 fp32 elements in and out, xg and yg its GM tensors; `body` does the
+// rest (its pipe, buffers and calls).
+std::string twin_rule_kernel(const std::string& body) {
+  return "#include \"kernel_operator.h\"\n#include \"kope_ascend.h\"\n#ifdef ASCENDC_CPU_DEBUG\n#include \"tikicpulib.h\"\n#endif\n"
+         "using namespace AscendC;\nextern \"C\" __global__ __aicore__ void rule_custom(GM_ADDR x, GM_ADDR y) {\n"
+         "  GlobalTensor<float> xg, yg;\n  xg.SetGlobalBuffer((__gm__ float*)x, 64);\n  yg.SetGlobalBuffer((__gm__ float*)y, 64);\n" +
+         body + "\n}\n"
+         "extern \"C\" int kope_ascend_kernel(const kope_args* a, void* stream) {\n#ifdef ASCENDC_CPU_DEBUG\n"
+         "  ICPU_RUN_KF(rule_custom, 1, (GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data);\n#else\n"
+         "  rule_custom<<<1, nullptr, stream>>>((GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data);\n#endif\n"
+         "  return 0;\n}\n";
+}
+
+// `source` built by the CPU twin's route (the build must succeed) and run once on `input` (64 fp32 values as bytes).
+MeasureResult run_on_twin(Device& dev, const std::string& source, const std::string& scratch, const std::string& input) {
+  BuildOptions o;
+  o.mode = "cpu-twin";
+  o.display_name = scratch + ".cpp";
+  BuildResult b = dev.build(source, o);
+  EXPECT_TRUE(b.ok) << b.error << "\n" << b.log;
+  MeasureRequest q;
+  q.kcase.name = "n64";
+  q.kcase.inputs = {ConcreteTensor{"x", DType::F32, {64}, 64, {}, 0.0}};
+  q.kcase.outputs = {ConcreteTensor{"y", DType::F32, {64}, 64, {}, 1e-4}};
+  q.inputs = {input};
+  q.candidate = b.artifact;
+  q.scratch = cann().tmp / scratch;
+  return dev.measure(q);
+}
+
+}  // namespace
+
 // The twin's headers hold a kernel to the board's rules: an unaligned DataCopy, a UB overflow and a SyncAll whose
 // workspace was not zeroed stop it with a message naming the call, reported as a crash, not as a wrong answer.
 TEST(AscendKernels, TheTwinStopsUnalignedCopiesAndUbOverflow) {
   auto dev = make_device("ascend", cann().config({"FAKE_NPU_SMI=fail"}));
-  auto kernel = [](const std::string& body) {
-    return "#include \"kernel_operator.h\"\n#include \"kope_ascend.h\"\n#ifdef ASCENDC_CPU_DEBUG\n#include \"tikicpulib.h\"\n#endif\n"
-           "using namespace AscendC;\nextern \"C\" __global__ __aicore__ void rule_custom(GM_ADDR x, GM_ADDR y) {\n"
-           "  GlobalTensor<float> xg, yg;\n  xg.SetGlobalBuffer((__gm__ float*)x, 64);\n  yg.SetGlobalBuffer((__gm__ float*)y, 64);\n"
-           "  TPipe pipe;\n  TQue<QuePosition::VECIN, 1> q;\n" + body + "\n}\n"
-           "extern \"C\" int kope_ascend_kernel(const kope_args* a, void* stream) {\n#ifdef ASCENDC_CPU_DEBUG\n"
-           "  ICPU_RUN_KF(rule_custom, 1, (GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data);\n#else\n"
-           "  rule_custom<<<1, nullptr, stream>>>((GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data);\n#endif\n"
-           "  return 0;\n}\n";
-  };
   const std::string copy = "  LocalTensor<float> t = q.AllocTensor<float>();\n  DataCopy(t, xg, COUNT);\n  DataCopy(yg, t, COUNT);\n  q.FreeTensor(t);";
   auto run = [&](const std::string& body, const std::string& scratch) {
-    BuildOptions o;
-    o.mode = "cpu-twin";
-    o.display_name = scratch + ".cpp";
-    BuildResult b = dev->build(kernel(body), o);
-    EXPECT_TRUE(b.ok) << b.error << "\n" << b.log;
-    MeasureRequest q;
-    q.kcase.name = "n64";
-    q.kcase.inputs = {ConcreteTensor{"x", DType::F32, {64}, 64, {}, 0.0}};
-    q.kcase.outputs = {ConcreteTensor{"y", DType::F32, {64}, 64, {}, 1e-4}};
-    q.inputs = {std::string(64 * 4, '\0')};
-    q.candidate = b.artifact;
-    q.scratch = cann().tmp / scratch;
-    return dev->measure(q);
+    return run_on_twin(*dev, twin_rule_kernel("  TPipe pipe;\n  TQue<QuePosition::VECIN, 1> q;\n" + body), scratch,
+                       std::string(64 * 4, '\0'));
   };
   auto with = [](std::string s, const std::string& count) { return s.replace(s.find("COUNT"), 5, count).replace(s.find("COUNT"), 5, count); };
   const std::string ub = "  pipe.InitBuffer(q, 1, 256);\n";
@@ -329,18 +343,12 @@ TEST(AscendKernels, TheTwinStopsUnalignedCopiesAndUbOverflow) {
 // vector unit's arithmetic does not take it, so a kernel that adds bf16 values does not build.
 TEST(AscendKernels, TheTwinCastsBf16AsTheBoardDoesAndRefusesItInArithmetic) {
   auto dev = make_device("ascend", cann().config({"FAKE_NPU_SMI=fail"}));
+  // x to bf16 under `mode`, `extra`, then back to float into y.
   auto kernel = [](const std::string& mode, const std::string& extra) {
-    return "#include \"kernel_operator.h\"\n#include \"kope_ascend.h\"\n#ifdef ASCENDC_CPU_DEBUG\n#include \"tikicpulib.h\"\n#endif\n"
-           "using namespace AscendC;\nextern \"C\" __global__ __aicore__ void bf_custom(GM_ADDR x, GM_ADDR y) {\n"
-           "  GlobalTensor<float> xg, yg;\n  xg.SetGlobalBuffer((__gm__ float*)x, 64);\n  yg.SetGlobalBuffer((__gm__ float*)y, 64);\n"
-           "  TPipe pipe;\n  TBuf<QuePosition::VECCALC> a, b;\n  pipe.InitBuffer(a, 256);\n  pipe.InitBuffer(b, 128);\n"
-           "  LocalTensor<float> f = a.Get<float>();\n  LocalTensor<bfloat16_t> h = b.Get<bfloat16_t>();\n"
-           "  DataCopy(f, xg, 64);\n  Cast(h, f, RoundMode::" + mode + ", 64);\n" + extra +
-           "  Cast(f, h, RoundMode::CAST_NONE, 64);\n  DataCopy(yg, f, 64);\n}\n"
-           "extern \"C\" int kope_ascend_kernel(const kope_args* a, void* stream) {\n#ifdef ASCENDC_CPU_DEBUG\n"
-           "  ICPU_RUN_KF(bf_custom, 1, (GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data);\n#else\n"
-           "  bf_custom<<<1, nullptr, stream>>>((GM_ADDR)a->inputs[0].data, (GM_ADDR)a->outputs[0].data);\n#endif\n"
-           "  return 0;\n}\n";
+    return twin_rule_kernel("  TPipe pipe;\n  TBuf<QuePosition::VECCALC> a, b;\n  pipe.InitBuffer(a, 256);\n  pipe.InitBuffer(b, 128);\n"
+                            "  LocalTensor<float> f = a.Get<float>();\n  LocalTensor<bfloat16_t> h = b.Get<bfloat16_t>();\n"
+                            "  DataCopy(f, xg, 64);\n  Cast(h, f, RoundMode::" + mode + ", 64);\n" + extra +
+                            "  Cast(f, h, RoundMode::CAST_NONE, 64);\n  DataCopy(yg, f, 64);");
   };
   // 1 + 2^-8 and 1 + 3 * 2^-8 lie halfway between bf16 neighbours; -1 - 2^-9 a quarter step past -1; FLT_MAX
   // rounds past bf16's largest value (3.3895314e38) to infinity.
@@ -348,19 +356,7 @@ TEST(AscendKernels, TheTwinCastsBf16AsTheBoardDoesAndRefusesItInArithmetic) {
   std::string in(64 * 4, '\0');
   std::memcpy(in.data(), x.data(), x.size() * 4);
   auto run = [&](const std::string& mode) {
-    BuildOptions o;
-    o.mode = "cpu-twin";
-    o.display_name = "bf16_" + mode + ".cpp";
-    BuildResult b = dev->build(kernel(mode, ""), o);
-    EXPECT_TRUE(b.ok) << b.error << "\n" << b.log;
-    MeasureRequest q;
-    q.kcase.name = "n64";
-    q.kcase.inputs = {ConcreteTensor{"x", DType::F32, {64}, 64, {}, 0.0}};
-    q.kcase.outputs = {ConcreteTensor{"y", DType::F32, {64}, 64, {}, 1e-4}};
-    q.inputs = {in};
-    q.candidate = b.artifact;
-    q.scratch = cann().tmp / ("bf16_" + mode);
-    MeasureResult m = dev->measure(q);
+    MeasureResult m = run_on_twin(*dev, kernel(mode, ""), "bf16_" + mode, in);
     EXPECT_EQ(m.outcome, Outcome::Ok) << m.message << "\n" << m.log;
     std::vector<float> y(4, -7.0f);
     if (!m.first_outputs.empty() && m.first_outputs[0].size() >= 16) std::memcpy(y.data(), m.first_outputs[0].data(), 16);
